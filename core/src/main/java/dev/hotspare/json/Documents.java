@@ -1,0 +1,235 @@
+package dev.hotspare.json;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.Suggestions;
+import dev.hotspare.validation.ValidationException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The one place hotspare configures Jackson: JSON and YAML mappers that reject unknown fields, write
+ * timestamps and durations as ISO-8601, and turn every parse failure into {@link Problem}s with a field
+ * path and the bad value instead of a stack trace.
+ */
+public final class Documents {
+
+    /** Document formats hotspare reads. */
+    public enum Format { JSON, YAML }
+
+    private static final ObjectMapper JSON = configure(JsonMapper.builder().build());
+    private static final ObjectMapper YAML = configure(new ObjectMapper(
+            new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)));
+
+    private Documents() {
+    }
+
+    /** The shared JSON mapper. Thread-safe; do not reconfigure it. */
+    public static ObjectMapper json() {
+        return JSON;
+    }
+
+    /** The shared YAML mapper. Thread-safe; do not reconfigure it. */
+    public static ObjectMapper yaml() {
+        return YAML;
+    }
+
+    /** The mapper for {@code format}. */
+    public static ObjectMapper mapper(Format format) {
+        return format == Format.JSON ? JSON : YAML;
+    }
+
+    /** Format by file name: {@code .json} is JSON, {@code .yaml}/{@code .yml} YAML, anything else YAML (a superset of JSON). */
+    public static Format formatOf(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return name.endsWith(".json") ? Format.JSON : Format.YAML;
+    }
+
+    /**
+     * Reads {@code file} as {@code type}.
+     *
+     * @throws ValidationException with one problem per thing wrong: a missing file, malformed syntax,
+     *                             an unknown field (with a suggestion), a value of the wrong type
+     */
+    public static <T> T read(Path file, Class<T> type) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ValidationException(Problem.of("", file, "file not found"));
+        } catch (IOException e) {
+            throw new ValidationException(Problem.of("", file, "cannot read file: " + e.getMessage()));
+        }
+        return read(text, formatOf(file), type);
+    }
+
+    /** Reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}. */
+    public static <T> T read(String text, Format format, Class<T> type) {
+        try {
+            T value = mapper(format).readValue(text, type);
+            if (value == null) {
+                throw new ValidationException(Problem.of("", "<empty>", "document is empty"));
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            throw new ValidationException(problemsOf(e));
+        }
+    }
+
+    /** Writes {@code value} as pretty-printed JSON. */
+    public static String toJson(Object value) {
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Writes {@code value} as one line of JSON. */
+    public static String toJsonLine(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    /**
+     * Translates a Jackson failure into problems. A {@link ValidationException} thrown from a record's
+     * compact constructor during binding is unwrapped, and its paths are prefixed with where Jackson was.
+     */
+    public static List<Problem> problemsOf(JsonProcessingException e) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            String path = pathOf(unknown);
+            Collection<String> known = unknown.getKnownPropertyIds().stream().map(Object::toString).toList();
+            String hint = Suggestions.closest(unknown.getPropertyName(), known)
+                    .map(s -> "; did you mean '" + s + "'?")
+                    .orElse("; known fields: " + known.stream().sorted().collect(Collectors.joining(", ")));
+            return List.of(Problem.of(path, unknown.getPropertyName(), "unknown field" + hint));
+        }
+        if (e instanceof ValueInstantiationException instantiation
+                && instantiation.getCause() instanceof ValidationException inner) {
+            String prefix = pathOf(instantiation);
+            List<Problem> out = new ArrayList<>();
+            for (Problem p : inner.problems()) {
+                out.add(new Problem(join(prefix, p.path()), p.value(), p.message()));
+            }
+            return out;
+        }
+        if (e instanceof ValueInstantiationException instantiation && instantiation.getCause() != null) {
+            return List.of(Problem.of(pathOf(instantiation), "<invalid>", String.valueOf(instantiation.getCause().getMessage())));
+        }
+        if (e instanceof InvalidFormatException format) {
+            return List.of(Problem.of(pathOf(format), format.getValue(),
+                    "expected " + describeType(format.getTargetType())));
+        }
+        if (e instanceof MismatchedInputException mismatch) {
+            String path = pathOf(mismatch);
+            String message = firstLine(mismatch.getOriginalMessage());
+            if (message.contains("Missing required creator property")) {
+                return List.of(Problem.of(path, Problem.MISSING, "required field is missing"));
+            }
+            return List.of(Problem.of(path, "<invalid>", message));
+        }
+        if (e instanceof JsonMappingException mapping) {
+            Throwable cause = mapping.getCause();
+            if (cause instanceof ValidationException inner) {
+                String prefix = pathOf(mapping);
+                return inner.problems().stream()
+                        .map(p -> new Problem(join(prefix, p.path()), p.value(), p.message())).toList();
+            }
+            return List.of(Problem.of(pathOf(mapping), "<invalid>",
+                    firstLine(cause != null && cause.getMessage() != null ? cause.getMessage() : mapping.getOriginalMessage())));
+        }
+        JsonLocation location = e.getLocation();
+        String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        return List.of(Problem.of("", "<syntax>", "malformed document" + where + ": " + firstLine(e.getOriginalMessage())));
+    }
+
+    private static String join(String prefix, String suffix) {
+        if (prefix.isEmpty()) {
+            return suffix;
+        }
+        if (suffix.isEmpty()) {
+            return prefix;
+        }
+        return suffix.startsWith("[") ? prefix + suffix : prefix + "." + suffix;
+    }
+
+    /** Renders Jackson's reference chain as {@code a.b[2].c}. */
+    public static String pathOf(JsonMappingException e) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                if (path.length() > 0) {
+                    path.append('.');
+                }
+                path.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static String describeType(Class<?> type) {
+        if (type.isEnum()) {
+            Object[] constants = type.getEnumConstants();
+            List<String> names = new ArrayList<>();
+            for (Object c : constants) {
+                names.add(c.toString());
+            }
+            return "one of " + String.join(", ", names);
+        }
+        return switch (type.getSimpleName()) {
+            case "Instant" -> "an ISO-8601 timestamp such as 2026-01-01T00:00:00Z";
+            case "Duration" -> "an ISO-8601 duration such as PT40M";
+            case "int", "Integer", "long", "Long" -> "a whole number";
+            case "double", "Double", "BigDecimal" -> "a number";
+            case "boolean", "Boolean" -> "true or false";
+            default -> "a value of type " + type.getSimpleName();
+        };
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "invalid value";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    private static ObjectMapper configure(ObjectMapper mapper) {
+        return mapper
+                .registerModule(new JavaTimeModule())
+                .registerModule(new Jdk8Module())
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    }
+}
