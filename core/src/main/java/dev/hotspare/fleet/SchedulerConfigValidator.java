@@ -104,7 +104,10 @@ final class SchedulerConfigValidator {
             if (t.type().isBlank()) {
                 p.add(tp + ".type", Problem.MISSING, "must name a trigger type; known types: " + known(triggerTypes));
             } else if (!triggerTypes.contains(t.type())) {
-                String hint = Suggestions.closest(t.type(), triggerTypes).map(s -> "did you mean '" + s + "'? ").orElse("");
+                // "memory" for "mem": a known name that the unknown one starts with is the likeliest intent
+                String hint = Suggestions.closest(t.type(), triggerTypes)
+                        .or(() -> triggerTypes.stream().filter(known -> t.type().startsWith(known)).sorted().findFirst())
+                        .map(s -> "did you mean '" + s + "'? ").orElse("");
                 p.add(tp + ".type", t.type(), "unknown trigger type; " + hint + "known types: " + known(triggerTypes));
             }
             common(tp, t.usage(), t.threshold(), t.time(), t.limit(), up, p);

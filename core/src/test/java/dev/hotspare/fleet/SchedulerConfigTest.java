@@ -104,7 +104,8 @@ class SchedulerConfigTest {
         assertThat(check.problems()).filteredOn(p -> p.path().equals("occupiedTimout"))
                 .singleElement().extracting(Problem::message).asString().contains("did you mean 'occupiedTimeout'?");
         assertThat(check.problems()).filteredOn(p -> p.path().equals("autoscaling.down.metricsTrigger[0].type"))
-                .singleElement().extracting(Problem::message).asString().contains("known types: cpu, legacy, mem, room");
+                .singleElement().extracting(Problem::message).asString()
+                .contains("did you mean 'mem'?").contains("known types: cpu, legacy, mem, room");
         assertThat(check.problems()).filteredOn(p -> p.path().equals("ports[0].protocol"))
                 .singleElement().extracting(Problem::message).asString().contains("TCP, UDP");
     }
