@@ -38,7 +38,7 @@ class RolloutMachineProperties {
      * suspends, resumes, aborts, leader and inventory changes — never throws, and every intermediate state
      * keeps the safety invariants and survives a JSON round trip.
      */
-    @Property(tries = 400)
+    @Property
     void everyStateEventPairHasAnOutcome(@ForAll("scenarios") RolloutScenarios.Scenario scenario,
                                          @ForAll("steps") List<Integer> steps) {
         RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
@@ -100,7 +100,7 @@ class RolloutMachineProperties {
      * With every agent succeeding in time and no window end, every target ends on the target version; with
      * arbitrary report interleavings, suspends and resumes, the invariants hold throughout.
      */
-    @Property(tries = 400)
+    @Property
     void allAgentsSucceedingPutsEveryTargetOnTheVersion(@ForAll("openScenarios") RolloutScenarios.Scenario scenario,
                                                         @ForAll("steps") List<Integer> order) {
         RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
