@@ -32,6 +32,10 @@ public final class InMemoryLockStore implements LockStore {
     private final Clock clock;
     private final Map<String, Lease> held = new TreeMap<>();
     private final Map<String, Long> lastToken = new HashMap<>();
+    // Owner tokens only need to be unique among this store's acquisitions: an instance id plus a counter is
+    // enough and far cheaper than a random UUID per acquisition.
+    private final String instanceId = UUID.randomUUID().toString();
+    private long acquisitions;
 
     public InMemoryLockStore(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -46,7 +50,7 @@ public final class InMemoryLockStore implements LockStore {
             return Optional.empty();
         }
         long token = lastToken.merge(key, 1L, Long::sum);
-        Lease lease = new Lease(key, UUID.randomUUID().toString(), token, now, now.plus(ttl));
+        Lease lease = new Lease(key, instanceId + "-" + (++acquisitions), token, now, now.plus(ttl));
         held.put(key, lease);
         return Optional.of(lease);
     }
