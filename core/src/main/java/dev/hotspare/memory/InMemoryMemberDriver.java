@@ -165,6 +165,41 @@ public final class InMemoryMemberDriver implements MemberDriver {
         return () -> forPool.remove(listener);
     }
 
+    /**
+     * Puts an existing member into the driver as if it had been observed there, resuming whatever transition
+     * its state implies (a provisioning member finishes installing, a resuming one resumes, and so on). For
+     * seeding tests and simulations with a given pool state; replaces a member with the same id.
+     */
+    public void restore(String pool, Member member) {
+        Names.requireDns1123Label("pool", pool);
+        synchronized (this) {
+            Slot slot = new Slot(member);
+            members(pool).put(member.id(), slot);
+            long generation = slot.generation;
+            String id = member.id();
+            switch (member.phase()) {
+                case PROVISIONING -> scheduler.schedule(installTime, () -> finishInstall(pool, id, generation));
+                case DELETING -> scheduler.schedule(deleteTime, () -> finishDelete(pool, id, generation));
+                case READY -> {
+                    if (member.observedPower() == ObservedPower.RESUMING) {
+                        scheduler.schedule(resumeTime, () -> finishTransition(pool, id, generation, ObservedPower.RUNNING));
+                    } else if (member.observedPower() == ObservedPower.HIBERNATING_IN_PROGRESS) {
+                        scheduler.schedule(hibernateTime, () -> finishTransition(pool, id, generation, ObservedPower.HIBERNATING));
+                    } else if (member.observedPower() == ObservedPower.UNKNOWN) {
+                        slot.member = member.withObservedPower(ObservedPower.RUNNING, now());
+                        converge(pool, slot);
+                    } else {
+                        converge(pool, slot);
+                    }
+                }
+                case FAILED -> {
+                    // stays failed until the pool deletes it
+                }
+            }
+        }
+        publish(new MemberEvent.Added(pool, member));
+    }
+
     /** Marks a member FAILED, as a broken install or a crashed room would be. For tests and simulations. */
     public void fail(String pool, String memberId) {
         Member updated;
