@@ -21,8 +21,8 @@ import org.openjdk.jmh.results.RunResult;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -48,7 +48,10 @@ public class LockManagerBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
-            executor = Executors.newSingleThreadScheduledExecutor();
+            // Remove-on-cancel keeps the queue from filling with the cancelled renewal timers of released locks.
+            ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1);
+            pool.setRemoveOnCancelPolicy(true);
+            executor = pool;
             Clock clock = Clock.systemUTC();
             locks = LockManager.builder(new InMemoryLockStore(clock), TaskScheduler.system(executor, clock)).build();
         }
