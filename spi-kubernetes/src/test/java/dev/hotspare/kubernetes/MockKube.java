@@ -1,0 +1,90 @@
+package dev.hotspare.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The fabric8 mock API server in CRUD mode (real HTTP, watches over websockets, resourceVersion conflicts),
+ * plus a client on the JDK http client (what the module ships with) and a reader of the server's request log.
+ */
+final class MockKube implements AutoCloseable {
+
+    // Held strongly: java.util.logging forgets levels set on loggers nobody references.
+    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+    static {
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+    }
+
+    final KubernetesMockServer server;
+    final KubernetesClient client;
+    private final List<Request> log = new ArrayList<>();
+
+    /** One request as the server recorded it. */
+    record Request(String method, String path) {
+        boolean isWrite() {
+            return !method.equals("GET");
+        }
+
+        @Override
+        public String toString() {
+            return method + " " + path;
+        }
+    }
+
+    MockKube() {
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+                new KubernetesMixedDispatcher(responses), false);
+        server.start();
+        client = server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory()));
+    }
+
+    /** Every request recorded since the last call (drains the server's request log). */
+    synchronized List<Request> drain() {
+        List<Request> out = new ArrayList<>();
+        try {
+            RecordedRequest r;
+            while ((r = server.takeRequest(0, TimeUnit.MILLISECONDS)) != null) {
+                Request request = new Request(r.getMethod(), r.getPath());
+                out.add(request);
+                log.add(request);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return out;
+    }
+
+    /** The writes (anything but GET) among {@link #drain()}. */
+    List<Request> drainWrites() {
+        return drain().stream().filter(Request::isWrite).toList();
+    }
+
+    /** Every request this server has seen, drained or not. */
+    synchronized List<Request> all() {
+        drain();
+        return List.copyOf(log);
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+    }
+}
