@@ -1,0 +1,50 @@
+package dev.hotspare.kubernetes;
+
+import dev.hotspare.fleet.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.spi.MemberDriver;
+import dev.hotspare.testkit.spi.MemberDriverContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The member driver contract on room pods in the fabric8 mock API server (CRUD mode). */
+class PodMemberDriverContractTest extends MemberDriverContract {
+
+    private static MockKube kube;
+    private static final AtomicInteger POOLS = new AtomicInteger();
+    private PodMemberDriver driver;
+
+    @BeforeAll
+    static void startServer() {
+        kube = new MockKube();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        RbacCoverage.check(kube.all());
+        kube.close();
+    }
+
+    @AfterEach
+    void closeDriver() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    @Override
+    protected MemberDriver driver() {
+        driver = PodMemberDriver.builder(kube.client,
+                (scheduler, version) -> Optional.of(SchedulerConfig.of(scheduler, "game", "rooms:1", Autoscaling.NONE))).build();
+        return driver;
+    }
+
+    @Override
+    protected String freshPool() {
+        return "rooms-" + POOLS.incrementAndGet();
+    }
+}
