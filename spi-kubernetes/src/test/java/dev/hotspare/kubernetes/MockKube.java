@@ -31,6 +31,7 @@ final class MockKube implements AutoCloseable {
     }
 
     final KubernetesMockServer server;
+    private final KubernetesMixedDispatcher dispatcher;
     final KubernetesClient client;
     private final List<Request> log = new ArrayList<>();
 
@@ -48,8 +49,8 @@ final class MockKube implements AutoCloseable {
 
     MockKube() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false);
+        dispatcher = new KubernetesMixedDispatcher(responses);
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
         server.start();
         client = server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory()));
     }
@@ -80,6 +81,35 @@ final class MockKube implements AutoCloseable {
     synchronized List<Request> all() {
         drain();
         return List.copyOf(log);
+    }
+
+    /**
+     * Drops every open watch from the server side, as a load balancer or an API server restart would. The mock
+     * exposes no API for it, so this reaches into its private fields; the clients then reconnect on their own.
+     *
+     * @return how many watches were dropped
+     */
+    int dropWatches() {
+        try {
+            var crudField = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
+            crudField.setAccessible(true);
+            Object crud = crudField.get(dispatcher);
+            var listenersField = crud.getClass().getDeclaredField("watchEventListeners");
+            listenersField.setAccessible(true);
+            int dropped = 0;
+            for (Object listener : List.copyOf((java.util.Set<?>) listenersField.get(crud))) {
+                var socketField = listener.getClass().getDeclaredField("webSocketRef");
+                socketField.setAccessible(true);
+                var socket = (io.fabric8.mockwebserver.http.WebSocket) ((java.util.concurrent.atomic.AtomicReference<?>) socketField.get(listener)).get();
+                if (socket != null) {
+                    socket.close(1000, "dropped by test");
+                    dropped++;
+                }
+            }
+            return dropped;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the mock server's internals changed", e);
+        }
     }
 
     @Override

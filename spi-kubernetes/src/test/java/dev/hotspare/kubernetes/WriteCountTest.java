@@ -1,0 +1,142 @@
+package dev.hotspare.kubernetes;
+
+import dev.hotspare.fleet.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.memory.InMemoryClaimStore;
+import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.runtime.PoolController;
+import dev.hotspare.sim.VirtualTimeScheduler;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Counts the writes the drivers send, from the mock API server's request log: a create is one write, a
+ * reconcile at steady state writes nothing, and moving runningCount from a to b writes exactly |a − b| power
+ * changes.
+ */
+class WriteCountTest {
+
+    private static MockKube kube;
+    private CustomResourceMemberDriver clusters;
+    private PodMemberDriver rooms;
+
+    @BeforeAll
+    static void startServer() {
+        kube = new MockKube();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        RbacCoverage.check(kube.all());
+        kube.close();
+    }
+
+    @AfterEach
+    void closeDrivers() {
+        if (clusters != null) {
+            clusters.close();
+        }
+        if (rooms != null) {
+            rooms.close();
+        }
+    }
+
+    @Test
+    void creatingARoomIsOneWrite() {
+        rooms = PodMemberDriver.builder(kube.client,
+                (s, v) -> Optional.of(SchedulerConfig.of(s, "game", "rooms:1", Autoscaling.NONE))).build();
+        rooms.create("counted", "v1", DesiredPower.RUNNING);
+        kube.drain();
+
+        rooms.create("counted", "v1", DesiredPower.RUNNING);
+
+        assertThat(kube.drainWrites()).extracting(MockKube.Request::toString)
+                .containsExactly("POST /api/v1/namespaces/counted/pods");
+    }
+
+    @Test
+    void aPoolControllerWritesOnlyWhatChanges() {
+        clusters = ClusterDeployments.driver(kube).build();
+        String pool = "hive";
+        PoolSpec spec = PoolSpec.builder(pool).size(5).runningCount(1).build();
+        PoolController controller = PoolController.builder(spec, clusters, new InMemoryClaimStore())
+                .scheduler(VirtualTimeScheduler.startingAt2026()).build();
+        kube.drain();
+
+        // Filling the pool: one POST per member, nothing else.
+        controller.reconcile();
+        List<MockKube.Request> creates = kube.drainWrites();
+        assertThat(creates).hasSize(5).allSatisfy(r -> assertThat(r.method()).isEqualTo("POST"));
+
+        settle(pool, 5);
+        controller.reconcile();
+        kube.drainWrites();
+        settle(pool, 5);
+        assertThat(clusters.list(pool)).filteredOn(m -> m.desiredPower() == DesiredPower.RUNNING).hasSize(1);
+
+        // Steady state: nothing to write, however often it reconciles.
+        for (int i = 0; i < 3; i++) {
+            controller.reconcile();
+            assertThat(kube.drainWrites()).as("writes of steady-state reconcile %d", i).isEmpty();
+        }
+
+        // runningCount 1 -> 4: exactly three power writes; then 4 -> 2: exactly two.
+        assertPowerWrites(controller, spec, pool, 4, 3);
+        assertPowerWrites(controller, spec, pool, 2, 2);
+        assertPowerWrites(controller, spec, pool, 2, 0);
+    }
+
+    private void assertPowerWrites(PoolController controller, PoolSpec spec, String pool, int runningCount, int expected) {
+        controller.updateSpec(spec.toBuilder().runningCount(runningCount).build());
+        controller.reconcile();
+        List<MockKube.Request> writes = kube.drainWrites();
+        assertThat(writes).as("runningCount -> %d", runningCount).hasSize(expected)
+                .allSatisfy(r -> assertThat(r.method()).isEqualTo("PUT"));
+        settle(pool, 5);
+        controller.reconcile();
+        assertThat(kube.drainWrites()).as("reconcile after settling at runningCount %d", runningCount).isEmpty();
+        assertThat(clusters.list(pool)).filteredOn(m -> m.desiredPower() == DesiredPower.RUNNING).hasSize(runningCount);
+    }
+
+    /**
+     * Plays Hive: marks every ClusterDeployment of the pool installed with its observed power equal to the asked
+     * one, waits until the driver has seen it, and drops those writes from the log.
+     */
+    private void settle(String pool, int size) {
+        var resources = kube.client.genericKubernetesResources(ClusterDeployments.CONTEXT).inNamespace(ClusterDeployments.NAMESPACE);
+        for (GenericKubernetesResource cd : resources.withLabel(Kube.POOL, pool).list().getItems()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> specMap = (Map<String, Object>) cd.getAdditionalProperties().get("spec");
+            String asked = (String) specMap.getOrDefault("powerState", "Running");
+            boolean installed = Boolean.TRUE.equals(specMap.get("installed"));
+            Object observed = CustomResourceMemberDriver.read(cd, List.of("status", "powerState"));
+            if (installed && asked.equals(observed)) {
+                continue;
+            }
+            CustomResourceMemberDriver.write(cd, List.of("spec", "installed"), true);
+            CustomResourceMemberDriver.write(cd, List.of("status", "powerState"), asked);
+            resources.resource(cd).update();
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(clusters.list(pool)).hasSize(size)
+                .allSatisfy(m -> {
+                    assertThat(m.phase()).isEqualTo(MemberPhase.READY);
+                    ObservedPower expected = m.desiredPower() == DesiredPower.HIBERNATING ? ObservedPower.HIBERNATING : ObservedPower.RUNNING;
+                    assertThat(m.observedPower()).isEqualTo(expected);
+                }));
+        kube.drain();
+    }
+}
