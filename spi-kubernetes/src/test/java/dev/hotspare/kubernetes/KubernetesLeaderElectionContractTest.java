@@ -1,0 +1,41 @@
+package dev.hotspare.kubernetes;
+
+import dev.hotspare.spi.LeaderElection;
+import dev.hotspare.testkit.LeaderElectionContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The leader election contract on a Lease in the fabric8 mock API server, with short timings. */
+class KubernetesLeaderElectionContractTest extends LeaderElectionContract {
+
+    private static MockKube kube;
+    private static final AtomicInteger ELECTIONS = new AtomicInteger();
+    private KubernetesLeaderElection election;
+
+    @BeforeAll
+    static void startServer() {
+        kube = new MockKube();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        RbacCoverage.check(kube.all());
+        kube.close();
+    }
+
+    @AfterEach
+    void closeElection() {
+        election.close();
+    }
+
+    @Override
+    protected LeaderElection newElection() {
+        election = KubernetesLeaderElection.builder(kube.client, "locks", "leader-" + ELECTIONS.incrementAndGet())
+                .timing(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(200)).build();
+        return election;
+    }
+}
