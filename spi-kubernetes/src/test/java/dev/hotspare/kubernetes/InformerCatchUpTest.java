@@ -81,8 +81,8 @@ class InformerCatchUpTest {
 
         assertThat(kube.dropWatches()).isPositive();
         // Someone else (another worker, kubectl) claims room a while the watch is down or reconnecting.
-        Pod pod = kube.client.pods().inNamespace(pool).withName(a.id()).get();
-        kube.client.pods().inNamespace(pool).resource(new PodBuilder(pod).editMetadata()
+        Pod pod = kube.fixture.pods().inNamespace(pool).withName(a.id()).get();
+        kube.fixture.pods().inNamespace(pool).resource(new PodBuilder(pod).editMetadata()
                 .addToAnnotations(Kube.CLAIM, "match-7").addToAnnotations(Kube.CLAIMED_AT, "2026-03-01T10:00:00Z")
                 .endMetadata().build()).update();
 

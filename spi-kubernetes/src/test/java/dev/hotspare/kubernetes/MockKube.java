@@ -31,12 +31,19 @@ final class MockKube implements AutoCloseable {
     }
 
     final KubernetesMockServer server;
+    /** The client under test: what the module's classes are given. */
     private final KubernetesMixedDispatcher dispatcher;
     final KubernetesClient client;
+    /**
+     * A second client for the tests' own set-up and for playing other actors (Hive, kubectl, metrics-server). Its
+     * requests carry their own user agent, so write counts and the RBAC check leave them out.
+     */
+    final KubernetesClient fixture;
+    static final String FIXTURE_AGENT = "hotspare-test-fixture";
     private final List<Request> log = new ArrayList<>();
 
-    /** One request as the server recorded it. */
-    record Request(String method, String path) {
+    /** One request as the server recorded it; {@code fixture} if the test's own client sent it. */
+    record Request(String method, String path, boolean fixture) {
         boolean isWrite() {
             return !method.equals("GET");
         }
@@ -53,6 +60,8 @@ final class MockKube implements AutoCloseable {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
         server.start();
         client = server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory()));
+        fixture = server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory())
+                .editOrNewConfig().withUserAgent(FIXTURE_AGENT).endConfig());
     }
 
     /** Every request recorded since the last call (drains the server's request log). */
@@ -61,7 +70,7 @@ final class MockKube implements AutoCloseable {
         try {
             RecordedRequest r;
             while ((r = server.takeRequest(0, TimeUnit.MILLISECONDS)) != null) {
-                Request request = new Request(r.getMethod(), r.getPath());
+                Request request = new Request(r.getMethod(), r.getPath(), FIXTURE_AGENT.equals(r.getHeader("User-Agent")));
                 out.add(request);
                 log.add(request);
             }
@@ -72,9 +81,9 @@ final class MockKube implements AutoCloseable {
         return out;
     }
 
-    /** The writes (anything but GET) among {@link #drain()}. */
+    /** The writes (anything but GET) the client under test sent, among {@link #drain()}. */
     List<Request> drainWrites() {
-        return drain().stream().filter(Request::isWrite).toList();
+        return drain().stream().filter(r -> r.isWrite() && !r.fixture()).toList();
     }
 
     /** Every request this server has seen, drained or not. */
@@ -115,6 +124,7 @@ final class MockKube implements AutoCloseable {
     @Override
     public void close() {
         client.close();
+        fixture.close();
         server.destroy();
     }
 }

@@ -117,7 +117,7 @@ class WriteCountTest {
      * one, waits until the driver has seen it, and drops those writes from the log.
      */
     private void settle(String pool, int size) {
-        var resources = kube.client.genericKubernetesResources(ClusterDeployments.CONTEXT).inNamespace(ClusterDeployments.NAMESPACE);
+        var resources = kube.fixture.genericKubernetesResources(ClusterDeployments.CONTEXT).inNamespace(ClusterDeployments.NAMESPACE);
         for (GenericKubernetesResource cd : resources.withLabel(Kube.POOL, pool).list().getItems()) {
             @SuppressWarnings("unchecked")
             Map<String, Object> specMap = (Map<String, Object>) cd.getAdditionalProperties().get("spec");
