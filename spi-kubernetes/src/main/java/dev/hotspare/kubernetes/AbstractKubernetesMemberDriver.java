@@ -129,7 +129,10 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
 
     @Override
     public void assign(String pool, String memberId, String claimName, Instant claimedAt) {
-        Names.requireDns1123Label("claimName", claimName);
+        // Claim names are free text (they only ever become an annotation value), so only blank is refused.
+        if (claimName == null || claimName.isBlank()) {
+            throw new IllegalArgumentException("claimName: bad value '" + claimName + "': must not be blank");
+        }
         Objects.requireNonNull(claimedAt, "claimedAt");
         mutate(pool, memberId, copy -> {
             Map<String, String> annotations = annotations(copy);

@@ -105,7 +105,8 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
 
     @Override
     protected String namespaceOf(String pool) {
-        return namespacePrefix + pool;
+        // A long prefix plus a long pool name can exceed the 63 characters of a namespace name.
+        return Names.requireDns1123Label("namespace", namespacePrefix + pool);
     }
 
     @Override
