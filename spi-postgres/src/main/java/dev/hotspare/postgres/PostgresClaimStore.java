@@ -83,7 +83,10 @@ public final class PostgresClaimStore implements ClaimStore {
                     // one statement, one round trip, and no claimer waits on another's row.
                     "WITH next_claim AS (SELECT id, name FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo
                             + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
+                            // Only look for (and lock) a member once a claim is locked: claim row first, member
+                            // row second, as in assign(), and no member is held by a statement without a claim.
                             + "next_member AS (SELECT member_id FROM " + m + " WHERE pool = ? AND claim_name IS NULL "
+                            + "AND EXISTS (SELECT 1 FROM next_claim) "
                             + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED), "
                             + "taken AS (UPDATE " + m + " pm SET claim_name = next_claim.name FROM next_claim, next_member "
                             + "WHERE pm.pool = ? AND pm.member_id = next_member.member_id RETURNING pm.member_id, next_claim.id), "
@@ -313,7 +316,10 @@ public final class PostgresClaimStore implements ClaimStore {
      * so concurrent callers each take the next pair instead of queueing; a claim is only ever passed over
      * while an older one is being assigned.
      *
-     * @return the claim as assigned, or empty if no claim is pending or no member is free
+     * @return the claim as assigned, or empty if no claim is pending or no member is free — or, under
+     *         contention, if every pending claim or every free member was being assigned by another caller at
+     *         that instant; a caller that must drain the queue loops until {@link #pending} is empty (or waits
+     *         for a {@link #watch} wake-up)
      */
     public Optional<Claim> assignOldest(String pool, Instant at) {
         Names.requireDns1123Label("pool", pool);
