@@ -29,12 +29,17 @@ import java.util.Optional;
  *       violation as {@link AssignOutcome#MEMBER_TAKEN}.</li>
  *   <li><b>Store-side FIFO</b> — {@link #assignOldest} gives the oldest pending claim the oldest free member
  *       in one statement ({@code SELECT ... FOR UPDATE SKIP LOCKED} on both), so many claimers can assign
- *       concurrently without waiting on each other's rows. Members take part once {@link #offerMember offered}.</li>
- *   <li><b>Wake-ups</b> — every submit, assignment, release and offer sends {@code NOTIFY} on channel
- *       {@code <schema>_claims} with the pool as payload, in the same transaction (so only committed changes
- *       are announced); {@link #watch} LISTENs on one connection while any watch is open.</li>
- *   <li>Released claims are deleted; a released claim's member row is deleted too (pools do not reuse a
- *       member that served a claim; offer it again if yours does).</li>
+ *       concurrently without waiting on each other's rows. Members take part once {@link #offerMember offered};
+ *       an offered member's row is deleted when any path gives it a claim (a member serves one claim; offer it
+ *       again if your pool reuses members after release).</li>
+ *   <li><b>Wake-ups</b> — {@link #submit}, {@link #assign}, {@link #release}, {@link #releaseExpired} and
+ *       {@link #offerMember} send {@code NOTIFY} on channel {@code <schema>_claims} with the pool as payload,
+ *       in the same transaction (so only committed changes are announced): a controller wakes when a claim
+ *       arrives or a member becomes free. {@link #watch} LISTENs on one connection while any watch is open.
+ *       {@link #assignOldest} does not notify: its caller has the result, and a transaction that notifies
+ *       takes PostgreSQL's global notification-queue lock at commit, which would serialise the claimers
+ *       (measured: about a quarter of FIFO throughput).</li>
+ *   <li>Released claims are deleted.</li>
  * </ul>
  *
  * <p>Why store-side FIFO is a PostgreSQL method and not part of the {@link ClaimStore} SPI: in the core model
@@ -56,7 +61,7 @@ public final class PostgresClaimStore implements ClaimStore {
 
     /** Every statement this store runs, over one schema. */
     private record Sql(String submit, String find, String live, String pending, String lockClaim, String lockMember,
-                       String setMember, String markMember, String notifyPool, String release, String assignOldest,
+                       String setMember, String takeMember, String notifyPool, String release, String assignOldest,
                        String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember) {
         static Sql in(String schema) {
             String c = schema + ".claims";
@@ -72,12 +77,11 @@ public final class PostgresClaimStore implements ClaimStore {
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ?" + fifo,
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo,
                     "SELECT id, member_id FROM " + c + " WHERE pool = ? AND name = ? FOR UPDATE",
-                    "SELECT claim_name FROM " + m + " WHERE pool = ? AND member_id = ? FOR UPDATE",
+                    "SELECT member_id FROM " + m + " WHERE pool = ? AND member_id = ? FOR UPDATE",
                     "UPDATE " + c + " SET member_id = ?, assigned_at = ? WHERE id = ?",
-                    "UPDATE " + m + " SET claim_name = ? WHERE pool = ? AND member_id = ?",
+                    "DELETE FROM " + m + " WHERE pool = ? AND member_id = ?",
                     "SELECT pg_notify(?, ?)",
-                    "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool, member_id), "
-                            + "spent AS (DELETE FROM " + m + " pm USING gone WHERE pm.pool = gone.pool AND pm.member_id = gone.member_id) "
+                    "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM gone",
                     // The oldest pending claim and the oldest free member, each skipping rows other claimers hold:
                     // one statement, one round trip, and no claimer waits on another's row.
@@ -85,27 +89,26 @@ public final class PostgresClaimStore implements ClaimStore {
                             + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
                             // Only look for (and lock) a member once a claim is locked: claim row first, member
                             // row second, as in assign(), and no member is held by a statement without a claim.
-                            + "next_member AS (SELECT member_id FROM " + m + " WHERE pool = ? AND claim_name IS NULL "
+                            + "next_member AS (SELECT member_id FROM " + m + " WHERE pool = ? "
                             + "AND EXISTS (SELECT 1 FROM next_claim) "
                             + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED), "
-                            + "taken AS (UPDATE " + m + " pm SET claim_name = next_claim.name FROM next_claim, next_member "
-                            + "WHERE pm.pool = ? AND pm.member_id = next_member.member_id RETURNING pm.member_id, next_claim.id), "
-                            + "assigned AS (UPDATE " + c + " cl SET member_id = taken.member_id, assigned_at = ? FROM taken "
-                            + "WHERE cl.id = taken.id RETURNING cl.pool, " + prefixed("cl.", CLAIM_COLUMNS) + ") "
-                            + "SELECT " + CLAIM_COLUMNS + ", pg_notify(?, pool) FROM assigned",
-                    "WITH offered AS (INSERT INTO " + m + " (pool, member_id, ready_since, claim_name) "
-                            + "VALUES (?, ?, ?, (SELECT name FROM " + c + " WHERE pool = ? AND member_id = ?)) "
+                            + "taken AS (DELETE FROM " + m + " pm USING next_claim, next_member "
+                            + "WHERE pm.pool = ? AND pm.member_id = next_member.member_id RETURNING pm.member_id, next_claim.id) "
+                            + "UPDATE " + c + " cl SET member_id = taken.member_id, assigned_at = ? FROM taken "
+                            + "WHERE cl.id = taken.id RETURNING " + prefixed("cl.", CLAIM_COLUMNS),
+                    // A member a live claim already holds is not free: it is not offered.
+                    "WITH offered AS (INSERT INTO " + m + " (pool, member_id, ready_since) "
+                            + "SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM " + c + " WHERE pool = ? AND member_id = ?) "
                             + "ON CONFLICT (pool, member_id) DO NOTHING RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM offered",
                     "DELETE FROM " + m + " WHERE pool = ? AND member_id = ?",
-                    "SELECT member_id FROM " + m + " WHERE pool = ? AND claim_name IS NULL ORDER BY ready_since, member_id COLLATE \"C\"",
+                    "SELECT member_id FROM " + m + " WHERE pool = ? ORDER BY ready_since, member_id COLLATE \"C\"",
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND lifetime_seconds IS NOT NULL "
-                            + "AND assigned_at IS NOT NULL AND " + end + " <= ? RETURNING pool, name, member_id), "
-                            + "spent AS (DELETE FROM " + m + " pm USING gone WHERE pm.pool = gone.pool AND pm.member_id = gone.member_id) "
+                            + "AND assigned_at IS NOT NULL AND " + end + " <= ? RETURNING pool, name) "
                             + "SELECT name, pg_notify(?, pool) FROM gone ORDER BY name COLLATE \"C\"",
-                    // A member offered after another path gave it a claim: record that claim on its row.
-                    "UPDATE " + m + " pm SET claim_name = cl.name FROM " + c + " cl "
-                            + "WHERE pm.pool = ? AND cl.pool = pm.pool AND cl.member_id = pm.member_id AND pm.claim_name IS NULL");
+                    // A member offered while another path gave it a claim: it is not free, drop its row.
+                    "DELETE FROM " + m + " pm USING " + c + " cl "
+                            + "WHERE pm.pool = ? AND cl.pool = pm.pool AND cl.member_id = pm.member_id");
         }
 
         private static String prefixed(String prefix, String columns) {
@@ -209,10 +212,9 @@ public final class PostgresClaimStore implements ClaimStore {
                 claimId = rs.getLong("id");
             }
             // Same lock order as assignOldest (claim row, then member row), so the two never deadlock.
+            // Waits if a concurrent assignOldest holds the row; it is gone afterwards if that call took it.
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.lockMember()), pool, memberId); ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getString(1) != null) {
-                    return AssignOutcome.MEMBER_TAKEN;
-                }
+                rs.next();
             }
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.setMember()), memberId, at, claimId)) {
                 ps.executeUpdate();
@@ -223,7 +225,7 @@ public final class PostgresClaimStore implements ClaimStore {
                 }
                 throw e;
             }
-            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.markMember()), claimName, pool, memberId)) {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.takeMember()), pool, memberId)) {
                 ps.executeUpdate();
             }
             notify(c, pool);
@@ -263,9 +265,9 @@ public final class PostgresClaimStore implements ClaimStore {
     // --- PostgreSQL-specific: members and store-side FIFO ---------------------------------------------------
 
     /**
-     * Offers member {@code memberId} for {@link #assignOldest}: from now on it is free unless a live claim
-     * holds it. Members are served in ({@code readySince}, id) order. Offering an offered member changes
-     * nothing.
+     * Offers member {@code memberId} for {@link #assignOldest}: it is free until a claim takes it. Members are
+     * served in ({@code readySince}, id) order. Offering an offered member, or one a live claim holds,
+     * changes nothing.
      *
      * @return whether the member was newly offered
      */
@@ -327,7 +329,7 @@ public final class PostgresClaimStore implements ClaimStore {
         for (int attempt = 1; ; attempt++) {
             try {
                 return Jdbc.autoCommit(dataSource, STORE, "assigning the oldest claim of pool " + pool, c -> {
-                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), pool, pool, pool, at, channel)) {
+                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), pool, pool, pool, at)) {
                         return claims(ps).stream().findFirst();
                     } catch (SQLException e) {
                         if (!Jdbc.isUniqueViolation(e)) {

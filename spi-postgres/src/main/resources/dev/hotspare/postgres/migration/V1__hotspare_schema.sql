@@ -58,17 +58,17 @@ CREATE TABLE claims (
 -- FIFO: the oldest pending claim of a pool.
 CREATE INDEX claims_pending_fifo ON claims (pool, created_at, name COLLATE "C") WHERE member_id IS NULL;
 
--- Members a pool offers for store-side FIFO assignment (PostgresClaimStore.offerMember / assignOldest).
+-- Free members a pool offers for store-side FIFO assignment (PostgresClaimStore.offerMember / assignOldest).
+-- A row means "free": assigning the member deletes its row in the same transaction (a member serves one claim).
 CREATE TABLE pool_members (
     pool        text        NOT NULL,
     member_id   text        NOT NULL,
     ready_since timestamptz NOT NULL,
-    claim_name  text,
     PRIMARY KEY (pool, member_id)
 );
 
 -- FIFO: the oldest free member of a pool.
-CREATE INDEX pool_members_free_fifo ON pool_members (pool, ready_since, member_id COLLATE "C") WHERE claim_name IS NULL;
+CREATE INDEX pool_members_fifo ON pool_members (pool, ready_since, member_id COLLATE "C");
 
 -- Rollout state (PostgresRolloutStore) --------------------------------------------------------------------
 
