@@ -107,6 +107,8 @@ class RolloutControllerProperties {
 
         @Override
         public long save(RolloutState state, long expectedVersion) {
+            // Every state the controller persists keeps the §4 safety invariants.
+            RolloutScenarios.checkInvariants(state, List.of(), new java.util.HashSet<>());
             long v = delegate.save(state, expectedVersion);
             if (crashAfter.contains(++saves)) {
                 crashed = true;
