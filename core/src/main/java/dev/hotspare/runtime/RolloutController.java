@@ -38,7 +38,9 @@ import java.util.function.Consumer;
  * effect is recoverable: {@link #start()} reloads the state, re-publishes every in-flight op under its
  * unchanged op id (agents answer finished ones from their journal, see {@link RolloutAgent}) and re-arms the
  * next timer. Events are processed one at a time, in submission order, by whichever thread submitted first.
- * A save that loses an optimistic-concurrency race is re-decided on the reloaded state.
+ * A save that loses an optimistic-concurrency race is re-decided on the reloaded state; any other failure
+ * (a store that is down) loses that one event and is logged — the persisted state, its timers and the
+ * re-issue on the next start make up for it.
  */
 public final class RolloutController implements AutoCloseable {
 
@@ -155,23 +157,21 @@ public final class RolloutController implements AutoCloseable {
             }
             draining = true;
         }
-        try {
-            while (true) {
-                Runnable next;
-                synchronized (this) {
-                    next = closed ? null : queue.poll();
-                    if (next == null) {
-                        draining = false;
-                        return;
-                    }
-                }
-                next.run();
-            }
-        } catch (RuntimeException e) {
+        while (true) {
+            Runnable next;
             synchronized (this) {
-                draining = false;
+                next = closed ? null : queue.poll();
+                if (next == null) {
+                    draining = false;
+                    return;
+                }
             }
-            throw e;
+            try {
+                next.run();
+            } catch (RuntimeException e) {
+                // The event is lost, the stored state is not: timers and re-issued ops recover the rest.
+                LOG.error("rollout '{}': processing an event failed; continuing with the next", rollout, e);
+            }
         }
     }
 

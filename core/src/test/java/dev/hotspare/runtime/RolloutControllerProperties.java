@@ -52,7 +52,7 @@ class RolloutControllerProperties {
      * the outcome, every target's final status, the versions agents actually reached and the ops they
      * executed equal those of an uninterrupted run with the same agent behaviour, and no op id ever runs twice.
      */
-    @Property(tries = 300)
+    @Property
     void crashAnywhereEqualsAnUninterruptedRun(@ForAll("scenarios") RolloutScenarios.Scenario scenario,
                                                @ForAll long behaviourSeed,
                                                @ForAll @IntRange(max = 40) int failPercent,
