@@ -15,6 +15,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code hotspare rollout plan}: the dry-run preview of a rollout spec over an inventory. */
@@ -37,13 +39,13 @@ public final class RolloutPlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        RolloutPlan plan;
-        try {
-            Inputs inputs = Inputs.read(specFile, inventoryFile);
-            plan = RolloutPlanner.plan(inputs.spec(), inputs.inventory());
-        } catch (ValidationException e) {
-            return Inputs.reportProblems(spec.commandLine().getErr(), e);
+        Inputs inputs = new Inputs();
+        Optional<RolloutSpec> rollout = inputs.read(specFile, RolloutSpec.class);
+        Optional<Inventory> inventory = inputs.read(inventoryFile, Inventory.class);
+        if (inputs.failed()) {
+            return inputs.report(spec.commandLine().getErr());
         }
+        RolloutPlan plan = RolloutPlanner.plan(rollout.orElseThrow(), inventory.orElseThrow());
         if (json) {
             out.println(Documents.toJson(plan));
         } else {
@@ -80,35 +82,34 @@ public final class RolloutPlanCommand implements Callable<Integer> {
         return text.length() <= 100 ? text : text.substring(0, 97) + "...";
     }
 
-    /** Spec and inventory files, read together so every problem in both is reported at once. */
-    record Inputs(RolloutSpec spec, Inventory inventory) {
-        static Inputs read(Path specFile, Path inventoryFile) {
-            List<Problem> problems = new ArrayList<>();
-            RolloutSpec spec = null;
-            Inventory inventory = null;
+    /** Reads input files, collecting the problems of every file so all of them are reported in one go. */
+    static final class Inputs {
+        private final List<Map.Entry<String, ValidationException>> failures = new ArrayList<>();
+
+        /** Reads {@code file} as {@code type}, or records its problems and returns empty. */
+        <T> Optional<T> read(Path file, Class<T> type) {
             try {
-                spec = Documents.read(specFile, RolloutSpec.class);
+                return Optional.of(Documents.read(file, type));
             } catch (ValidationException e) {
-                e.problems().forEach(p -> problems.add(prefixed("spec", p)));
+                failures.add(Map.entry(file.toString(), e));
+                return Optional.empty();
             }
-            try {
-                inventory = Documents.read(inventoryFile, Inventory.class);
-            } catch (ValidationException e) {
-                e.problems().forEach(p -> problems.add(prefixed("inventory", p)));
-            }
+        }
+
+        /** Records problems found in {@code source}. */
+        void fail(String source, List<Problem> problems) {
             if (!problems.isEmpty()) {
-                throw new ValidationException(problems);
+                failures.add(Map.entry(source, new ValidationException(problems)));
             }
-            return new Inputs(spec, inventory);
         }
 
-        static Problem prefixed(String prefix, Problem p) {
-            return new Problem(p.path().isEmpty() ? prefix : prefix + "." + p.path(), p.value(), p.message());
+        boolean failed() {
+            return !failures.isEmpty();
         }
 
-        static int reportProblems(PrintWriter err, ValidationException e) {
-            e.problems().forEach(p -> err.println(p.describe()));
-            err.flush();
+        /** Prints every problem, {@code error: <file>: <path>: bad value '<value>': <why>}, and returns exit status 2. */
+        int report(PrintWriter err) {
+            failures.forEach(f -> CliSupport.badInput(err, f.getKey(), f.getValue()));
             return HotspareCli.EXIT_BAD_INPUT;
         }
     }

@@ -2,18 +2,24 @@ package dev.hotspare.cli;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;
 import dev.hotspare.rollout.Decision;
 import dev.hotspare.rollout.InFlightOp;
+import dev.hotspare.rollout.Inventory;
 import dev.hotspare.rollout.Phase;
 import dev.hotspare.rollout.RolloutCommand;
 import dev.hotspare.rollout.RolloutEvent;
 import dev.hotspare.rollout.RolloutMachine;
+import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.Suspension;
 import dev.hotspare.rollout.TargetRef;
 import dev.hotspare.rollout.TargetStatus;
 import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.Suggestions;
 import dev.hotspare.validation.ValidationException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -80,25 +86,16 @@ public final class RolloutReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        RolloutPlanCommand.Inputs inputs;
-        List<TimedEvent> events;
-        try {
-            List<Problem> problems = new ArrayList<>();
-            RolloutPlanCommand.Inputs read = null;
-            try {
-                read = RolloutPlanCommand.Inputs.read(specFile, inventoryFile);
-            } catch (ValidationException e) {
-                problems.addAll(e.problems());
-            }
-            events = readEvents(eventsFile, problems);
-            if (!problems.isEmpty()) {
-                throw new ValidationException(problems);
-            }
-            inputs = read;
-        } catch (ValidationException e) {
-            return RolloutPlanCommand.Inputs.reportProblems(spec.commandLine().getErr(), e);
+        RolloutPlanCommand.Inputs inputs = new RolloutPlanCommand.Inputs();
+        Optional<RolloutSpec> rollout = inputs.read(specFile, RolloutSpec.class);
+        Optional<Inventory> inventory = inputs.read(inventoryFile, Inventory.class);
+        List<Problem> eventProblems = new ArrayList<>();
+        List<TimedEvent> events = readEvents(eventsFile, eventProblems);
+        inputs.fail(eventsFile.toString(), eventProblems);
+        if (inputs.failed()) {
+            return inputs.report(spec.commandLine().getErr());
         }
-        RolloutState state = RolloutMachine.initial(inputs.spec(), inputs.inventory());
+        RolloutState state = RolloutMachine.initial(rollout.orElseThrow(), inventory.orElseThrow());
         int line = 0;
         for (TimedEvent e : events) {
             line++;
@@ -110,16 +107,16 @@ public final class RolloutReplayCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Reads every non-blank line; collects a problem per bad line (path {@code events[line]}). */
+    /** Reads every non-blank line; collects the problems of every bad line (path {@code line N…}). */
     static List<TimedEvent> readEvents(Path file, List<Problem> problems) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
         } catch (NoSuchFileException e) {
-            problems.add(Problem.of("events", file, "file not found"));
+            problems.add(Problem.of("", file, "file not found"));
             return List.of();
         } catch (IOException e) {
-            problems.add(Problem.of("events", file, "cannot read file: " + e.getMessage()));
+            problems.add(Problem.of("", file, "cannot read file: " + e.getMessage()));
             return List.of();
         }
         List<TimedEvent> events = new ArrayList<>();
@@ -129,8 +126,13 @@ public final class RolloutReplayCommand implements Callable<Integer> {
             if (text.isEmpty()) {
                 continue;
             }
-            String path = "events[line " + (i + 1) + "]";
+            String path = "line " + (i + 1);
             try {
+                Optional<Problem> unknownType = unknownEventType(text, path);
+                if (unknownType.isPresent()) {
+                    problems.add(unknownType.get());
+                    continue;
+                }
                 TimedEvent e = Documents.read(text, Documents.Format.JSON, TimedEvent.class);
                 if (e.at() == null || e.event() == null) {
                     problems.add(Problem.of(path + (e.at() == null ? ".at" : ".event"), Problem.MISSING, "required field is missing"));
@@ -146,5 +148,25 @@ public final class RolloutReplayCommand implements Callable<Integer> {
             }
         }
         return events;
+    }
+
+    private static final List<String> EVENT_TYPES = java.util.Arrays.stream(
+            RolloutEvent.class.getAnnotation(JsonSubTypes.class).value()).map(JsonSubTypes.Type::name).sorted().toList();
+
+    /** Jackson's own message for an unknown subtype is noisy; name the bad type and the known ones instead. */
+    private static Optional<Problem> unknownEventType(String text, String path) {
+        JsonNode tree;
+        try {
+            tree = Documents.json().readTree(text);
+        } catch (JsonProcessingException e) {
+            return Optional.empty();
+        }
+        JsonNode type = tree.path("event").path("type");
+        if (!type.isTextual() || EVENT_TYPES.contains(type.asText())) {
+            return Optional.empty();
+        }
+        String hint = Suggestions.closest(type.asText(), EVENT_TYPES).map(s -> "; did you mean '" + s + "'?")
+                .orElse("; one of " + String.join(", ", EVENT_TYPES));
+        return Optional.of(Problem.of(path + ".event.type", type.asText(), "unknown event type" + hint));
     }
 }

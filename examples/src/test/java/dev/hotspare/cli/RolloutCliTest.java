@@ -79,9 +79,9 @@ class RolloutCliTest {
         int status = HotspareCli.run("rollout", "plan", "--spec", spec.toString(), "--inventory", inventory.toString());
         assertThat(status).isEqualTo(HotspareCli.EXIT_BAD_INPUT);
         assertThat(err().lines()).containsExactlyInAnyOrder(
-                "spec.name: bad value 'Bad Name': must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit",
-                "spec.maxParallel: bad value '0': must be between 1 and 10000",
-                "inventory.targets[0].kind: bad value 'ROUTER': expected one of NODE, SERVICES, DEVICE");
+                "error: " + spec + ": name: bad value 'Bad Name': must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit",
+                "error: " + spec + ": maxParallel: bad value '0': must be between 1 and 10000",
+                "error: " + inventory + ": targets[0].kind: bad value 'ROUTER': expected one of NODE, SERVICES, DEVICE");
         assertThat(err()).doesNotContain("Exception");
     }
 
@@ -90,7 +90,8 @@ class RolloutCliTest {
         int status = HotspareCli.run("rollout", "plan", "--spec", dir.resolve("nope.yaml").toString(),
                 "--inventory", EXAMPLES.resolve("inventory.json").toString());
         assertThat(status).isEqualTo(2);
-        assertThat(err().strip()).startsWith("spec: bad value '").endsWith("': file not found");
+        assertThat(err().strip()).isEqualTo("error: " + dir.resolve("nope.yaml") + ": (document): bad value '"
+                + dir.resolve("nope.yaml") + "': file not found");
     }
 
     @Test
@@ -126,9 +127,10 @@ class RolloutCliTest {
         assertThat(status).isEqualTo(2);
         List<String> lines = err().lines().toList();
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(0)).startsWith("events[line 3].at: bad value '2026-01-01T20:00:00Z': events must be in time order");
-        assertThat(lines.get(1)).startsWith("events[line 4]");
-        assertThat(lines.get(2)).startsWith("events[line 5]: bad value '<syntax>'");
+        assertThat(lines.get(0)).startsWith("error: " + events + ": line 3.at: bad value '2026-01-01T20:00:00Z': events must be in time order");
+        assertThat(lines.get(1)).isEqualTo("error: " + events + ": line 4.event.type: bad value 'Launch': unknown event type; one of "
+                + "Abort, AgentReported, InventoryChanged, LeaderChanged, Resume, Start, Suspend, Tick");
+        assertThat(lines.get(2)).startsWith("error: " + events + ": line 5: bad value '<syntax>'");
         assertThat(out()).isEmpty();
     }
 }
