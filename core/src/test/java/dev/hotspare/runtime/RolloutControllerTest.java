@@ -229,7 +229,7 @@ class RolloutControllerTest {
             public long save(RolloutState state, long expectedVersion) {
                 if (down[0]) {
                     down[0] = false;
-                    throw new IllegalStateException("database unavailable");
+                    throw new dev.hotspare.spi.StoreUnavailableException("test rollout store", "database restarting");
                 }
                 return store.save(state, expectedVersion);
             }
