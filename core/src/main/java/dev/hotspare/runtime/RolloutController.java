@@ -14,6 +14,7 @@ import dev.hotspare.spi.RolloutAgentChannel;
 import dev.hotspare.spi.RolloutStore;
 import dev.hotspare.spi.StaleRolloutVersionException;
 import dev.hotspare.spi.VersionedRollout;
+import dev.hotspare.validation.Names;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,7 +105,17 @@ public final class RolloutController implements AutoCloseable {
                 "rollout '" + rollout + "' is not in the store; create it with RolloutController.create"));
         subscriptions.add(channel.onReport(rollout, report -> enqueue(() -> process(report.toEvent()))));
         enqueue(this::recover);
-        election.ifPresent(e -> subscriptions.add(e.observe(leader -> submit(new RolloutEvent.LeaderChanged(leader)))));
+        election.ifPresent(e -> subscriptions.add(e.observe(this::leaderChanged)));
+    }
+
+    private void leaderChanged(Optional<String> leader) {
+        // The leader's name becomes the services op's address, so it must be a valid target name; an
+        // election backend with other identities must not wedge the rollout with an exception in its thread.
+        Optional<String> usable = leader.filter(Names::isDns1123Label);
+        if (usable.isEmpty() && leader.isPresent()) {
+            LOG.error("rollout '{}': leader identity '{}' is not a DNS-1123 label; treating it as no leader", rollout, leader.get());
+        }
+        submit(new RolloutEvent.LeaderChanged(usable));
     }
 
     /** Feeds {@code event} to the machine (after earlier ones). Thread-safe; ignored once closed. */

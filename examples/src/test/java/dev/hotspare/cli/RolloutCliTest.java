@@ -61,6 +61,12 @@ class RolloutCliTest {
     }
 
     @Test
+    void rolloutHelpListsItsSubcommands() {
+        assertThat(HotspareCli.run("rollout", "--help")).isZero();
+        assertThat(out()).contains("plan", "replay");
+    }
+
+    @Test
     void planPrintsJson() throws IOException {
         int status = HotspareCli.run("rollout", "plan", "--json", "--spec", EXAMPLES.resolve("spec.yaml").toString(),
                 "--inventory", EXAMPLES.resolve("inventory.json").toString());
