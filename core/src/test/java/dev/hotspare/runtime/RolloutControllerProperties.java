@@ -195,11 +195,6 @@ class RolloutControllerProperties {
         }
     }
 
-    static {
-        // Crashes inside scheduler tasks are reported by VirtualTimeScheduler's logger; nothing to see here.
-        assert true;
-    }
-
     private static RolloutController newController(RolloutStore store, MemoryRolloutAgentChannel channel,
                                                    LeaderElection election, VirtualTimeScheduler scheduler) {
         return RolloutController.builder("r1").store(store).channel(channel).leaderElection(election)
