@@ -34,17 +34,21 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PoolSpec pool;
-        PoolState state;
+        PoolSpec pool = null;
+        PoolState state = null;
+        int status = 0;
         try {
             pool = Documents.read(poolFile, PoolSpec.class);
         } catch (ValidationException e) {
-            return CliSupport.badInput(spec.commandLine().getErr(), poolFile.toString(), e);
+            status = CliSupport.badInput(spec.commandLine().getErr(), poolFile.toString(), e);
         }
         try {
             state = Documents.read(stateFile, PoolState.class);
         } catch (ValidationException e) {
-            return CliSupport.badInput(spec.commandLine().getErr(), stateFile.toString(), e);
+            status = CliSupport.badInput(spec.commandLine().getErr(), stateFile.toString(), e);
+        }
+        if (status != 0) {
+            return status;
         }
         try {
             PoolPlan plan = PoolPlanner.plan(pool, state.members(), state.claims(), now == null ? Instant.now() : now);

@@ -1,0 +1,10 @@
+package dev.hotspare.autoscale;
+
+import dev.hotspare.spi.ResourceMetric;
+
+/** {@code mem}: usage of memory against {@code requests.memory}; see {@link ResourcePolicy}. */
+public final class MemPolicy extends ResourcePolicy {
+    public MemPolicy() {
+        super(ResourceMetric.MEM);
+    }
+}

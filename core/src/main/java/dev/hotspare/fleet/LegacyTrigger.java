@@ -1,0 +1,20 @@
+package dev.hotspare.fleet;
+
+import java.util.Optional;
+
+/**
+ * The older single-trigger form of a scaling direction ({@code delta} + {@code trigger}); it behaves as a
+ * {@code legacy} {@link MetricsTrigger} with the direction's fixed delta.
+ *
+ * @param usage     target utilization in percent (rooms occupied)
+ * @param time      seconds of history
+ * @param threshold percent of points beyond {@code usage} needed
+ * @param limit     as {@link MetricsTrigger#limit()}
+ */
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_ABSENT)
+public record LegacyTrigger(@Required int usage, @Required long time, @Required int threshold, Optional<Integer> limit) {
+
+    public LegacyTrigger {
+        limit = limit == null ? Optional.empty() : limit;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.hotspare.fleet;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hotspare.json.Documents;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.Problems;
+import dev.hotspare.validation.ValidationException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads {@link SchedulerConfig}s from YAML or JSON and validates them, reporting <em>every</em> problem of
+ * a document at once: syntax, unknown fields (with "did you mean"), wrong types, bad quantities, missing
+ * required fields and the semantic rules.
+ */
+public final class SchedulerConfigs {
+
+    private SchedulerConfigs() {
+    }
+
+    /**
+     * The outcome of checking one document.
+     *
+     * @param config   the config when the document could be bound (possibly with problems)
+     * @param problems everything wrong, in document order for structure, then rule order
+     */
+    public record Check(Optional<SchedulerConfig> config, List<Problem> problems) {
+
+        public Check {
+            problems = List.copyOf(problems);
+        }
+
+        /** Whether the document is a valid config. */
+        public boolean isValid() {
+            return problems.isEmpty() && config.isPresent();
+        }
+
+        /** The valid config, or a {@link ValidationException} with every problem. */
+        public SchedulerConfig orThrow() {
+            if (!isValid()) {
+                throw new ValidationException(problems.isEmpty()
+                        ? List.of(Problem.of("", "<empty>", "document is empty")) : problems);
+            }
+            return config.orElseThrow();
+        }
+    }
+
+    /** Reads and validates {@code file} against the built-in trigger types. */
+    public static SchedulerConfig read(Path file) {
+        return check(file, TriggerTypes.BUILT_IN).orThrow();
+    }
+
+    /** Reads and validates {@code file}; {@code triggerTypes} are the known trigger type names. */
+    public static SchedulerConfig read(Path file, Set<String> triggerTypes) {
+        return check(file, triggerTypes).orThrow();
+    }
+
+    /** Parses and validates {@code text} against the built-in trigger types. */
+    public static SchedulerConfig parse(String text, Documents.Format format) {
+        return check(text, format, TriggerTypes.BUILT_IN).orThrow();
+    }
+
+    /** Parses and validates {@code text}; {@code triggerTypes} are the known trigger type names. */
+    public static SchedulerConfig parse(String text, Documents.Format format, Set<String> triggerTypes) {
+        return check(text, format, triggerTypes).orThrow();
+    }
+
+    /** Checks {@code file} without throwing. */
+    public static Check check(Path file, Set<String> triggerTypes) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            return new Check(Optional.empty(), List.of(Problem.of("", file, "file not found")));
+        } catch (IOException e) {
+            return new Check(Optional.empty(), List.of(Problem.of("", file, "cannot read file: " + e.getMessage())));
+        }
+        return check(text, Documents.formatOf(file), triggerTypes);
+    }
+
+    /** Checks {@code text} without throwing. */
+    public static Check check(String text, Documents.Format format, Set<String> triggerTypes) {
+        JsonNode tree;
+        try {
+            tree = Documents.mapper(format).readTree(text);
+        } catch (JsonProcessingException e) {
+            return new Check(Optional.empty(), Documents.problemsOf(e));
+        }
+        if (tree == null || tree.isMissingNode() || tree.isNull()) {
+            return new Check(Optional.empty(), List.of(Problem.of("", "<empty>", "document is empty")));
+        }
+        Problems structural = new Problems();
+        JsonNode cleaned = ConfigShape.check(tree, SchedulerConfig.class, structural);
+        if (cleaned == null) {
+            return new Check(Optional.empty(), structural.list());
+        }
+        SchedulerConfig config;
+        try {
+            config = Documents.mapper(format).treeToValue(cleaned, SchedulerConfig.class);
+        } catch (JsonProcessingException e) {
+            List<Problem> all = ConfigShape.firstPerPath(structural.list(), Documents.problemsOf(e));
+            return new Check(Optional.empty(), all);
+        }
+        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(triggerTypes));
+        return new Check(Optional.of(config), all);
+    }
+}
