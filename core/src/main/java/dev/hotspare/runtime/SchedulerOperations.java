@@ -531,7 +531,9 @@ public final class SchedulerOperations {
         private final MemberDriver driver;
         private final TaskScheduler tasks;
         private EventDispatcher events = EventDispatcher.builder().build();
-        private Function<ConfigDocument, List<Problem>> validator = config -> List.of();
+        private Function<ConfigDocument, List<Problem>> validator = config ->
+                dev.hotspare.fleet.SchedulerConfigs.check(config.submitted(), Documents.Format.YAML,
+                        dev.hotspare.fleet.TriggerTypes.BUILT_IN).problems();
         private Duration replaceTimeout = Duration.ofMinutes(10);
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration pollInterval = Duration.ofSeconds(1);
@@ -549,7 +551,11 @@ public final class SchedulerOperations {
             return this;
         }
 
-        /** Extra config validation (e.g. the full scheduler-config rules); every problem it returns rejects the config. */
+        /**
+         * Config validation; every problem it returns rejects the config with {@link ErrorCode#INVALID_CONFIG}.
+         * Default: the full {@link dev.hotspare.fleet.SchedulerConfigs} rules with the built-in trigger types
+         * (pass one with your plug-in trigger types).
+         */
         public Builder validator(Function<ConfigDocument, List<Problem>> validator) {
             this.validator = Objects.requireNonNull(validator, "validator");
             return this;

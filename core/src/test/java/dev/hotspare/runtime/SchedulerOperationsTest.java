@@ -220,6 +220,20 @@ class SchedulerOperationsTest {
         assertThat(ErrorCode.MISSING_FIELD.httpStatus()).isEqualTo(422);
     }
 
+    @Test
+    void anInvalidConfigIsRefusedWithEveryProblemAndNothingIsSaved() {
+        String invalid = V1.replace("image: pong/pong:v1", "image: pong/pong:v2\nports:\n  - {containerPort: 70000, name: p, protocol: TCP}")
+                .replace("min: 2", "min: -1");
+
+        assertThatThrownBy(() -> ops.update("pong", invalid))
+                .isInstanceOfSatisfying(SchedulerOperationException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_CONFIG);
+                    assertThat(e.problems()).extracting(p -> p.path()).contains("ports[0].containerPort", "autoscaling.min");
+                });
+        assertThat(store.releases("pong")).hasSize(1);
+        assertThat(heldLocks()).isEmpty();
+    }
+
     private static ErrorCode codeOf(Runnable call) {
         try {
             call.run();
