@@ -261,6 +261,27 @@ class SchedulerOperationsTest {
     }
 
     @Test
+    void withARoomStatusStoreStatusCountsRoomStatusesAndScaleDownTakesOnlyReadyRooms() {
+        dev.hotspare.memory.InMemoryRoomStatusStore statuses = new dev.hotspare.memory.InMemoryRoomStatusStore();
+        SchedulerOperations withRooms = SchedulerOperations.builder(store, locks, driver, scheduler).roomStatuses(statuses).build();
+        List<Member> all = rooms();
+        for (int i = 0; i < all.size(); i++) {
+            statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomStatus.READY, scheduler.now());
+            if (i < 5) {
+                statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomStatus.OCCUPIED, scheduler.now());
+            }
+        }
+        withRooms.scaleUp("pong", 1);
+        assertThat(withRooms.status("pong").rooms()).isEqualTo(new dev.hotspare.fleet.RoomStatusCounts(1, 3, 5, 0));
+
+        CompletableFuture<Integer> removed = withRooms.scaleDown("pong", 5);
+        scheduler.advanceBy(Duration.ofMinutes(1));
+
+        assertThat(removed).as("only the 3 ready rooms may go").isCompletedWithValue(3);
+        assertThat(withRooms.status("pong").rooms()).isEqualTo(new dev.hotspare.fleet.RoomStatusCounts(1, 0, 5, 0));
+    }
+
+    @Test
     void scaleToReplicasScalesEitherWayOrNotAtAll() {
         assertThat(ops.scaleTo("pong", 10)).isCompletedWithValue(2);
         assertThat(lockLog).as("scale-up takes no lock").isEmpty();
