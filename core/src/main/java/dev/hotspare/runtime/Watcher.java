@@ -47,7 +47,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       and then becomes {@code in-sync}.</li>
  * </ol>
  * Each locked step tries its lock once and is skipped, not queued, when the lock is busy — another worker is
- * doing it. Parsed configs come from the worker's Caffeine cache keyed by (scheduler, version).
+ * doing it. Parsed configs come from the worker's Caffeine cache keyed by (scheduler, version). When the
+ * version changes, the scheduler's events are routed to the forwarders its config's {@code forwarders}
+ * section names.
  */
 public final class Watcher {
 
@@ -104,9 +106,13 @@ public final class Watcher {
             return;
         }
         SchedulerRecord record = found.get();
-        if (lastVersion != null && !lastVersion.equals(record.version())) {
-            // The old version's parse is dead weight now; a rollback brings the config back as a new version.
-            configs.invalidate(new ConfigKey(scheduler, lastVersion));
+        if (!record.version().equals(lastVersion)) {
+            if (lastVersion != null) {
+                // The old version's parse is dead weight now; a rollback brings the config back as a new version.
+                configs.invalidate(new ConfigKey(scheduler, lastVersion));
+            }
+            step("configure forwarders", () -> context.events().useSchedulerForwarders(scheduler,
+                    record.config().tree().path("forwarders"), context.plugins()));
         }
         lastVersion = record.version();
         SchedulerConfig config = configs.get(new ConfigKey(scheduler, record.version()),

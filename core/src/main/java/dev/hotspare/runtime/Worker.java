@@ -54,7 +54,7 @@ public final class Worker {
 
     private Worker(Builder b) {
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
-                b.autoscaler, b.events, b.parser, b.replaceTimeout, b.pollInterval, b.pingTimeout);
+                b.autoscaler, b.events, b.parser, b.replaceTimeout, b.pollInterval, b.pingTimeout, b.plugins);
         this.syncPeriod = b.syncPeriod;
         // Same-thread maintenance keeps the cache deterministic on virtual time.
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
@@ -92,6 +92,7 @@ public final class Worker {
                 return false;
             }
             watchers.get(name).stop();
+            context.events().clearSchedulerForwarders(name);
             configs.asMap().keySet().removeIf(key -> key.scheduler().equals(name));
             return true;
         });
@@ -172,6 +173,7 @@ public final class Worker {
         private Duration pollInterval = Duration.ofSeconds(1);
         private Duration pingTimeout = dev.hotspare.fleet.DeadRoomRules.DEFAULT_PING_TIMEOUT;
         private long configCacheSize = 10_000;
+        private ClassLoader plugins = Worker.class.getClassLoader();
 
         private Builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, MemberDriver driver,
                         LockManager locks, TaskScheduler tasks) {
@@ -228,6 +230,12 @@ public final class Worker {
         /** Silence after which a room is dead. */
         public Builder pingTimeout(Duration value) {
             this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
+            return this;
+        }
+
+        /** Where {@link dev.hotspare.spi.EventForwarderProvider}s named in scheduler configs are looked up. */
+        public Builder pluginClassLoader(ClassLoader value) {
+            this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
             return this;
         }
 

@@ -20,7 +20,7 @@ import java.util.function.Function;
 record WorkerContext(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, UsageMetrics usageMetrics,
                      MemberDriver driver, LockManager locks, TaskScheduler tasks, Autoscaler autoscaler,
                      EventDispatcher events, Function<ConfigDocument, SchedulerConfig> parser,
-                     Duration replaceTimeout, Duration pollInterval, Duration pingTimeout) {
+                     Duration replaceTimeout, Duration pollInterval, Duration pingTimeout, ClassLoader plugins) {
 
     SchedulerConfig parse(ConfigDocument config) {
         return parser.apply(config);

@@ -222,6 +222,25 @@ class WorkerTest {
     }
 
     @Test
+    void eventsOfASchedulerGoToTheForwardersItsConfigNames() {
+        Fleet fleet = new Fleet();
+        RecordingForwarderProvider.RECEIVED.clear();
+        try (EventDispatcher events = EventDispatcher.builder().build()) {
+            Worker worker = Worker.builder(fleet.schedulers, fleet.rooms, fleet.history, fleet.driver,
+                    LockManager.builder(fleet.lockStore, fleet.tasks).build(), fleet.tasks).events(events).build();
+            fleet.ops.create(CONFIG + "forwarders:\n  recording:\n    matchmaking: {enabled: true}\n");
+            worker.start();
+
+            fleet.tasks.advanceBy(Duration.ofSeconds(10));
+
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(1))
+                    .until(() -> RecordingForwarderProvider.RECEIVED.contains("matchmaking:SCHEDULER_SCALED"));
+            assertThat(events.publish(dev.hotspare.spi.FleetEvent.room(dev.hotspare.spi.FleetEvent.Type.ROOM_READY,
+                    "other", "r1", fleet.tasks.now())).join().deliveries()).as("other schedulers' events do not go there").isEmpty();
+        }
+    }
+
+    @Test
     void reconcileRegistersUnknownMembersAndForgetsStatusesWithoutMembers() {
         Fleet fleet = new Fleet();
         fleet.ops.create(CONFIG.replace("min: 4", "min: 0"));
