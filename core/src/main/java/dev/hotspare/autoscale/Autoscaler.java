@@ -146,7 +146,7 @@ public final class Autoscaler {
             }
             points.put(e.getKey(), history.latest(scheduler, e.getKey(), e.getValue()));
         }
-        return decide(config, snapshot, new UsageWindows(points), state, lastScaleAt, now);
+        return decide(config, snapshot, new UsageWindows(points), state, lastScaleAt, now, current);
     }
 
     /**
@@ -161,6 +161,13 @@ public final class Autoscaler {
      */
     public ScaleDecision decide(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows windows,
                                 SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {
+        return decide(config, snapshot, windows, state, lastScaleAt, now, null);
+    }
+
+    /** {@code precomputed}: this tick's utilizations when the caller already has them (from {@link #tick}), else null. */
+    private ScaleDecision decide(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows windows,
+                                 SchedulerState state, Optional<Instant> lastScaleAt, Instant now,
+                                 Map<String, Utilization> precomputed) {
         if (state == SchedulerState.CREATING || state == SchedulerState.TERMINATING) {
             return ScaleDecision.none(state, "scheduler is " + state.wireName());
         }
@@ -181,7 +188,7 @@ public final class Autoscaler {
                     false, removals(snapshot, removable), active + " rooms, above max " + a.max());
         }
 
-        Map<String, Utilization> current = currentUtilizations(config, snapshot, now);
+        Map<String, Utilization> current = precomputed != null ? precomputed : currentUtilizations(config, snapshot, now);
         List<String> unavailable = new ArrayList<>();
         current.forEach((type, u) -> {
             if (u instanceof Utilization.Unavailable missing) {
@@ -329,10 +336,10 @@ public final class Autoscaler {
     private boolean fires(MetricsTrigger trigger, UsageWindows windows, Direction direction) {
         int size = settings.windowSize(trigger.time());
         List<BigDecimal> points = windows.latest(trigger.type(), size);
-        BigDecimal usage = BigDecimal.valueOf(trigger.usage());
+        BigDecimal usage = BigDecimal.valueOf(trigger.usage(), 2); // the percentage as a fraction, exact
         int beyond = 0;
-        for (BigDecimal p : points) {
-            int cmp = p.movePointRight(2).compareTo(usage);
+        for (int i = 0, n = points.size(); i < n; i++) { // indexed: windows are RandomAccess, this is the hot loop
+            int cmp = points.get(i).compareTo(usage);
             if (direction == Direction.UP ? cmp > 0 : cmp < 0) {
                 beyond++;
             }
