@@ -1,6 +1,15 @@
 package dev.hotspare.json;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -87,15 +96,124 @@ public final class Documents {
 
     /** Reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}. */
     public static <T> T read(String text, Format format, Class<T> type) {
+        UnknownFieldCollector unknown = new UnknownFieldCollector();
+        List<Problem> problems = new ArrayList<>();
+        T value = null;
         try {
-            T value = mapper(format).readValue(text, type);
+            value = mapper(format).readerFor(type).withHandler(unknown).readValue(text);
             if (value == null) {
-                throw new ValidationException(Problem.of("", "<empty>", "document is empty"));
+                problems.add(Problem.of("", "<empty>", "document is empty"));
             }
-            return value;
         } catch (JsonProcessingException e) {
-            throw new ValidationException(problemsOf(e));
+            problems.addAll(problemsOf(e));
+        } catch (ValidationException e) {
+            // A record's constructor refused the values; Jackson lets such exceptions through unwrapped.
+            problems.addAll(e.problems());
+        } catch (IOException e) {
+            problems.add(Problem.of("", "<unreadable>", String.valueOf(e.getMessage())));
         }
+        // Unknown fields first: a misspelt field is often the reason another one looks missing.
+        List<Problem> all = new ArrayList<>(unknown.problems);
+        if (!problems.isEmpty()) {
+            // Jackson buffers unknown fields of creator-bound records and drops them when the creator throws;
+            // find them by walking the document against the type.
+            for (Problem p : unknownFields(format, text, type)) {
+                if (!all.contains(p)) {
+                    all.add(p);
+                }
+            }
+        }
+        all.addAll(problems);
+        if (!all.isEmpty()) {
+            throw new ValidationException(all);
+        }
+        return value;
+    }
+
+    /**
+     * Records unknown fields instead of failing on the first, so one read reports every unknown field
+     * together with every bad value.
+     */
+    private static final class UnknownFieldCollector extends DeserializationProblemHandler {
+        private final List<Problem> problems = new ArrayList<>();
+
+        @Override
+        public boolean handleUnknownProperty(DeserializationContext ctxt, JsonParser p, JsonDeserializer<?> deserializer,
+                                             Object beanOrClass, String propertyName) throws IOException {
+            String path = pathOf(p.getParsingContext());
+            Collection<String> known = new ArrayList<>();
+            for (Object id : deserializer.getKnownPropertyNames()) {
+                known.add(id.toString());
+            }
+            String hint = Suggestions.closest(propertyName, known)
+                    .map(s -> "; did you mean '" + s + "'?")
+                    .orElse("; known fields: " + known.stream().sorted().collect(Collectors.joining(", ")));
+            problems.add(Problem.of(path, propertyName, "unknown field" + hint));
+            p.skipChildren();
+            return true;
+        }
+    }
+
+    private static List<Problem> unknownFields(Format format, String text, Class<?> type) {
+        List<Problem> found = new ArrayList<>();
+        try {
+            ObjectMapper mapper = mapper(format);
+            scan(mapper, mapper.readTree(text), mapper.constructType(type), "", found);
+        } catch (IOException | RuntimeException e) {
+            // the main pass already reported why the document cannot be read
+        }
+        return found;
+    }
+
+    private static void scan(ObjectMapper mapper, JsonNode node, JavaType type, String path, List<Problem> found) {
+        if (node == null || node.isNull()) {
+            return;
+        }
+        if (type.isCollectionLikeType() || type.isArrayType()) {
+            for (int i = 0; i < node.size(); i++) {
+                scan(mapper, node.get(i), type.getContentType(), path + "[" + i + "]", found);
+            }
+            return;
+        }
+        if (type.isReferenceType()) {
+            scan(mapper, node, type.getContentType(), path, found);
+            return;
+        }
+        if (!node.isObject() || type.isMapLikeType() || !type.getRawClass().getName().startsWith("dev.hotspare.")
+                || type.isEnumType()) {
+            return;
+        }
+        BeanDescription description = mapper.getDeserializationConfig().introspect(type);
+        java.util.Map<String, JavaType> known = new java.util.HashMap<>();
+        for (BeanPropertyDefinition property : description.findProperties()) {
+            known.put(property.getName(), property.getPrimaryType());
+        }
+        node.fieldNames().forEachRemaining(field -> {
+            String fieldPath = path.isEmpty() ? field : path + "." + field;
+            JavaType fieldType = known.get(field);
+            if (fieldType == null) {
+                String hint = Suggestions.closest(field, known.keySet())
+                        .map(s -> "; did you mean '" + s + "'?")
+                        .orElse("; known fields: " + known.keySet().stream().sorted().collect(Collectors.joining(", ")));
+                found.add(Problem.of(fieldPath, field, "unknown field" + hint));
+            } else {
+                scan(mapper, node.get(field), fieldType, fieldPath, found);
+            }
+        });
+    }
+
+    /** Renders a parser position as {@code a.b[2].c}. */
+    static String pathOf(JsonStreamContext context) {
+        List<String> parts = new ArrayList<>();
+        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inObject() && c.getCurrentName() != null) {
+                parts.add(0, "." + c.getCurrentName());
+            } else if (c.inArray()) {
+                parts.add(0, "[" + Math.max(0, c.getCurrentIndex()) + "]");
+            }
+        }
+        String joined = String.join("", parts);
+        return joined.startsWith(".") ? joined.substring(1) : joined;
     }
 
     /** Writes {@code value} as pretty-printed JSON. */

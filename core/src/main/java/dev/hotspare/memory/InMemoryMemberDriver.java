@@ -1,0 +1,364 @@
+package dev.hotspare.memory;
+
+import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.runtime.TaskScheduler;
+import dev.hotspare.spi.MemberAlreadyClaimedException;
+import dev.hotspare.spi.MemberDriver;
+import dev.hotspare.spi.MemberNotFoundException;
+import dev.hotspare.validation.Names;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The embedded default {@link MemberDriver}: members live in memory, and provisioning, resuming,
+ * hibernating and deleting take the configured durations on the injected {@link TaskScheduler}'s clock.
+ * On virtual time it lets a month of pool activity run in seconds; on real time it is a stand-in for a
+ * real backend in tests and demos.
+ *
+ * <p>Observed power follows desired power: a member installs running, then hibernates if asked; a
+ * hibernated member asked to run resumes for {@code resumeTime}. Thread-safe.
+ */
+public final class InMemoryMemberDriver implements MemberDriver {
+
+    private final TaskScheduler scheduler;
+    private final Duration installTime;
+    private final Duration resumeTime;
+    private final Duration hibernateTime;
+    private final Duration deleteTime;
+
+    private final Map<String, Map<String, Slot>> pools = new HashMap<>();
+    private final Map<String, List<MemberListener>> listeners = new HashMap<>();
+    private long nextId;
+    private long writes;
+
+    private InMemoryMemberDriver(Builder b) {
+        this.scheduler = b.scheduler;
+        this.installTime = b.installTime;
+        this.resumeTime = b.resumeTime;
+        this.hibernateTime = b.hibernateTime;
+        this.deleteTime = b.deleteTime;
+    }
+
+    /** A driver whose transitions run on {@code scheduler}; all durations default to zero. */
+    public static Builder builder(TaskScheduler scheduler) {
+        return new Builder(scheduler);
+    }
+
+    /** One member plus a generation number that invalidates timers of superseded transitions. */
+    private static final class Slot {
+        private Member member;
+        private long generation;
+
+        private Slot(Member member) {
+            this.member = member;
+        }
+    }
+
+    @Override
+    public Member create(String pool, String templateVersion, DesiredPower power) {
+        Names.requireDns1123Label("pool", pool);
+        Objects.requireNonNull(templateVersion, "templateVersion");
+        Objects.requireNonNull(power, "power");
+        Member created;
+        synchronized (this) {
+            writes++;
+            String id = pool + "-" + Long.toString(++nextId, 36);
+            created = Member.provisioning(id, now(), templateVersion, power);
+            Slot slot = new Slot(created);
+            members(pool).put(id, slot);
+            long generation = slot.generation;
+            scheduler.schedule(installTime, () -> finishInstall(pool, id, generation));
+        }
+        publish(new MemberEvent.Added(pool, created));
+        return created;
+    }
+
+    @Override
+    public void delete(String pool, String memberId) {
+        Member updated;
+        synchronized (this) {
+            Slot slot = members(pool).get(memberId);
+            if (slot == null || slot.member.phase() == MemberPhase.DELETING) {
+                return;
+            }
+            writes++;
+            slot.generation++;
+            slot.member = slot.member.withPhase(MemberPhase.DELETING);
+            updated = slot.member;
+            long generation = slot.generation;
+            scheduler.schedule(deleteTime, () -> finishDelete(pool, memberId, generation));
+        }
+        publish(new MemberEvent.Updated(pool, updated));
+    }
+
+    @Override
+    public void setDesiredPower(String pool, String memberId, DesiredPower power) {
+        Member updated;
+        synchronized (this) {
+            Slot slot = require(pool, memberId);
+            writes++;
+            slot.member = slot.member.withDesiredPower(power);
+            converge(pool, slot);
+            updated = slot.member;
+        }
+        publish(new MemberEvent.Updated(pool, updated));
+    }
+
+    @Override
+    public void assign(String pool, String memberId, String claimName, Instant claimedAt) {
+        Member updated;
+        synchronized (this) {
+            Slot slot = require(pool, memberId);
+            Optional<String> holder = slot.member.claimName();
+            if (holder.isPresent()) {
+                if (holder.get().equals(claimName)) {
+                    return;
+                }
+                throw new MemberAlreadyClaimedException(pool, memberId, holder.get(), claimName);
+            }
+            writes++;
+            slot.member = slot.member.assignedTo(claimName, claimedAt);
+            converge(pool, slot);
+            updated = slot.member;
+        }
+        publish(new MemberEvent.Updated(pool, updated));
+    }
+
+    @Override
+    public synchronized List<Member> list(String pool) {
+        Map<String, Slot> slots = pools.get(pool);
+        if (slots == null) {
+            return List.of();
+        }
+        List<Member> out = new ArrayList<>(slots.size());
+        for (Slot slot : slots.values()) {
+            out.add(slot.member);
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized Optional<Member> find(String pool, String memberId) {
+        Map<String, Slot> slots = pools.get(pool);
+        Slot slot = slots == null ? null : slots.get(memberId);
+        return slot == null ? Optional.empty() : Optional.of(slot.member);
+    }
+
+    @Override
+    public AutoCloseable watch(String pool, MemberListener listener) {
+        List<MemberListener> forPool;
+        synchronized (this) {
+            forPool = listeners.computeIfAbsent(pool, p -> new CopyOnWriteArrayList<>());
+        }
+        forPool.add(listener);
+        return () -> forPool.remove(listener);
+    }
+
+    /**
+     * Puts an existing member into the driver as if it had been observed there, resuming whatever transition
+     * its state implies (a provisioning member finishes installing, a resuming one resumes, and so on). For
+     * seeding tests and simulations with a given pool state; replaces a member with the same id.
+     */
+    public void restore(String pool, Member member) {
+        Names.requireDns1123Label("pool", pool);
+        synchronized (this) {
+            Slot slot = new Slot(member);
+            members(pool).put(member.id(), slot);
+            long generation = slot.generation;
+            String id = member.id();
+            switch (member.phase()) {
+                case PROVISIONING -> scheduler.schedule(installTime, () -> finishInstall(pool, id, generation));
+                case DELETING -> scheduler.schedule(deleteTime, () -> finishDelete(pool, id, generation));
+                case READY -> {
+                    if (member.observedPower() == ObservedPower.RESUMING) {
+                        scheduler.schedule(resumeTime, () -> finishTransition(pool, id, generation, ObservedPower.RUNNING));
+                    } else if (member.observedPower() == ObservedPower.HIBERNATING_IN_PROGRESS) {
+                        scheduler.schedule(hibernateTime, () -> finishTransition(pool, id, generation, ObservedPower.HIBERNATING));
+                    } else if (member.observedPower() == ObservedPower.UNKNOWN) {
+                        slot.member = member.withObservedPower(ObservedPower.RUNNING, now());
+                        converge(pool, slot);
+                    } else {
+                        converge(pool, slot);
+                    }
+                }
+                case FAILED -> {
+                    // stays failed until the pool deletes it
+                }
+            }
+        }
+        publish(new MemberEvent.Added(pool, member));
+    }
+
+    /** Marks a member FAILED, as a broken install or a crashed room would be. For tests and simulations. */
+    public void fail(String pool, String memberId) {
+        Member updated;
+        synchronized (this) {
+            Slot slot = require(pool, memberId);
+            slot.generation++;
+            slot.member = slot.member.withPhase(MemberPhase.FAILED);
+            updated = slot.member;
+        }
+        publish(new MemberEvent.Updated(pool, updated));
+    }
+
+    /** Number of mutating calls that wrote something (creates, deletes, power changes, assignments). */
+    public synchronized long writeCount() {
+        return writes;
+    }
+
+    private void finishInstall(String pool, String id, long generation) {
+        Member updated;
+        synchronized (this) {
+            Slot slot = current(pool, id, generation);
+            if (slot == null || slot.member.phase() != MemberPhase.PROVISIONING) {
+                return;
+            }
+            Instant now = now();
+            slot.member = slot.member.installed(now).withObservedPower(ObservedPower.RUNNING, now);
+            converge(pool, slot);
+            updated = slot.member;
+        }
+        publish(new MemberEvent.Updated(pool, updated));
+    }
+
+    private void finishTransition(String pool, String id, long generation, ObservedPower reached) {
+        Member updated;
+        synchronized (this) {
+            Slot slot = current(pool, id, generation);
+            if (slot == null) {
+                return;
+            }
+            slot.member = slot.member.withObservedPower(reached, now());
+            converge(pool, slot);
+            updated = slot.member;
+        }
+        publish(new MemberEvent.Updated(pool, updated));
+    }
+
+    private void finishDelete(String pool, String id, long generation) {
+        synchronized (this) {
+            if (current(pool, id, generation) == null) {
+                return;
+            }
+            members(pool).remove(id);
+        }
+        publish(new MemberEvent.Removed(pool, id));
+    }
+
+    /** Starts the transition that moves observed power toward desired power, if one is needed. Caller holds the lock. */
+    private void converge(String pool, Slot slot) {
+        Member m = slot.member;
+        if (m.phase() != MemberPhase.READY) {
+            return;
+        }
+        ObservedPower observed = m.observedPower();
+        if (m.desiredPower() == DesiredPower.RUNNING
+                && (observed == ObservedPower.HIBERNATING || observed == ObservedPower.HIBERNATING_IN_PROGRESS)) {
+            startTransition(pool, slot, ObservedPower.RESUMING, resumeTime, ObservedPower.RUNNING);
+        } else if (m.desiredPower() == DesiredPower.HIBERNATING
+                && (observed == ObservedPower.RUNNING || observed == ObservedPower.RESUMING)) {
+            startTransition(pool, slot, ObservedPower.HIBERNATING_IN_PROGRESS, hibernateTime, ObservedPower.HIBERNATING);
+        }
+    }
+
+    private void startTransition(String pool, Slot slot, ObservedPower during, Duration takes, ObservedPower reached) {
+        slot.generation++;
+        slot.member = slot.member.withObservedPower(during, now());
+        long generation = slot.generation;
+        String id = slot.member.id();
+        scheduler.schedule(takes, () -> finishTransition(pool, id, generation, reached));
+    }
+
+    private Slot current(String pool, String id, long generation) {
+        Slot slot = members(pool).get(id);
+        return slot != null && slot.generation == generation ? slot : null;
+    }
+
+    private Slot require(String pool, String memberId) {
+        Slot slot = members(pool).get(memberId);
+        if (slot == null) {
+            throw new MemberNotFoundException(pool, memberId);
+        }
+        return slot;
+    }
+
+    private Map<String, Slot> members(String pool) {
+        return pools.computeIfAbsent(pool, p -> new HashMap<>());
+    }
+
+    private void publish(MemberEvent event) {
+        List<MemberListener> forPool;
+        synchronized (this) {
+            forPool = listeners.get(event.pool());
+        }
+        if (forPool != null) {
+            for (MemberListener listener : forPool) {
+                listener.onChange(event);
+            }
+        }
+    }
+
+    private Instant now() {
+        return scheduler.clock().instant();
+    }
+
+    /** Builder for {@link InMemoryMemberDriver}. */
+    public static final class Builder {
+        private final TaskScheduler scheduler;
+        private Duration installTime = Duration.ZERO;
+        private Duration resumeTime = Duration.ZERO;
+        private Duration hibernateTime = Duration.ZERO;
+        private Duration deleteTime = Duration.ZERO;
+
+        private Builder(TaskScheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        }
+
+        /** How long provisioning takes (Hive: cluster install). */
+        public Builder installTime(Duration installTime) {
+            this.installTime = nonNegative("installTime", installTime);
+            return this;
+        }
+
+        /** How long resuming from hibernation takes. */
+        public Builder resumeTime(Duration resumeTime) {
+            this.resumeTime = nonNegative("resumeTime", resumeTime);
+            return this;
+        }
+
+        /** How long hibernating takes. */
+        public Builder hibernateTime(Duration hibernateTime) {
+            this.hibernateTime = nonNegative("hibernateTime", hibernateTime);
+            return this;
+        }
+
+        /** How long a member stays DELETING before it is gone. */
+        public Builder deleteTime(Duration deleteTime) {
+            this.deleteTime = nonNegative("deleteTime", deleteTime);
+            return this;
+        }
+
+        public InMemoryMemberDriver build() {
+            return new InMemoryMemberDriver(this);
+        }
+
+        private static Duration nonNegative(String field, Duration value) {
+            Objects.requireNonNull(value, field);
+            if (value.isNegative()) {
+                throw new IllegalArgumentException(field + ": bad value '" + value + "': must not be negative");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.hotspare.memory;
+
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.spi.ConfigDocument;
+import dev.hotspare.spi.Fence;
+import dev.hotspare.spi.OperationStatus;
+import dev.hotspare.spi.Release;
+import dev.hotspare.spi.SchedulerNotFoundException;
+import dev.hotspare.spi.SchedulerRecord;
+import dev.hotspare.spi.SchedulerStore;
+import dev.hotspare.spi.StaleFenceException;
+import dev.hotspare.validation.Names;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * {@link SchedulerStore} in process memory. Thread-safe (one monitor). Fencing state is per lock key and
+ * lives as long as this object.
+ */
+public final class InMemorySchedulerStore implements SchedulerStore {
+
+    private final Map<String, SchedulerRecord> schedulers = new TreeMap<>();
+    private final Map<String, TreeMap<SchedulerVersion, Release>> releases = new HashMap<>();
+    private final Map<String, Long> newestAcceptedToken = new HashMap<>();
+
+    @Override
+    public synchronized boolean create(String name, ConfigDocument config, String initialState, Instant now) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(initialState, "initialState");
+        Objects.requireNonNull(now, "now");
+        if (schedulers.containsKey(name)) {
+            return false;
+        }
+        schedulers.put(name, new SchedulerRecord(name, SchedulerVersion.FIRST, config, initialState, now, Optional.empty(), now));
+        TreeMap<SchedulerVersion, Release> history = new TreeMap<>();
+        history.put(SchedulerVersion.FIRST, new Release(SchedulerVersion.FIRST, now, config, OperationStatus.DEPLOYED));
+        releases.put(name, history);
+        return true;
+    }
+
+    @Override
+    public synchronized Optional<SchedulerRecord> get(String name) {
+        Names.requireDns1123Label("name", name);
+        return Optional.ofNullable(schedulers.get(name));
+    }
+
+    @Override
+    public synchronized List<SchedulerRecord> list() {
+        return List.copyOf(schedulers.values());
+    }
+
+    @Override
+    public synchronized SchedulerRecord saveVersion(String name, SchedulerVersion version, ConfigDocument config,
+                                                    Instant createdAt, Fence fence) {
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(createdAt, "createdAt");
+        SchedulerRecord current = existing(name);
+        if (version.compareTo(current.version()) <= 0) {
+            throw new IllegalArgumentException("version: bad value '" + version + "': must be newer than the current " + current.version());
+        }
+        accept(fence);
+        SchedulerRecord updated = new SchedulerRecord(name, version, config, current.state(), current.stateLastChangedAt(),
+                current.lastScaleAt(), current.createdAt());
+        schedulers.put(name, updated);
+        releases.get(name).put(version, new Release(version, createdAt, config, OperationStatus.IN_PROGRESS));
+        return updated;
+    }
+
+    @Override
+    public synchronized List<Release> releases(String name) {
+        Names.requireDns1123Label("name", name);
+        TreeMap<SchedulerVersion, Release> history = releases.get(name);
+        return history == null ? List.of() : List.copyOf(history.values());
+    }
+
+    @Override
+    public synchronized Optional<Release> release(String name, SchedulerVersion version) {
+        Names.requireDns1123Label("name", name);
+        TreeMap<SchedulerVersion, Release> history = releases.get(name);
+        return history == null ? Optional.empty() : Optional.ofNullable(history.get(version));
+    }
+
+    @Override
+    public synchronized void setStatus(String name, SchedulerVersion version, OperationStatus status, Fence fence) {
+        Objects.requireNonNull(status, "status");
+        existing(name);
+        Release release = releases.get(name).get(version);
+        if (release == null) {
+            throw new IllegalArgumentException("version: bad value '" + version + "': scheduler " + name + " has no such release");
+        }
+        accept(fence);
+        releases.get(name).put(version, release.withStatus(status));
+    }
+
+    @Override
+    public synchronized void setState(String name, String state, Instant now, Fence fence) {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(now, "now");
+        SchedulerRecord current = existing(name);
+        accept(fence);
+        if (!current.state().equals(state)) {
+            schedulers.put(name, new SchedulerRecord(name, current.version(), current.config(), state, now,
+                    current.lastScaleAt(), current.createdAt()));
+        }
+    }
+
+    @Override
+    public synchronized void setLastScaleAt(String name, Instant at, Fence fence) {
+        Objects.requireNonNull(at, "at");
+        SchedulerRecord current = existing(name);
+        accept(fence);
+        schedulers.put(name, new SchedulerRecord(name, current.version(), current.config(), current.state(),
+                current.stateLastChangedAt(), Optional.of(at), current.createdAt()));
+    }
+
+    @Override
+    public synchronized boolean delete(String name, Fence fence) {
+        Names.requireDns1123Label("name", name);
+        if (!schedulers.containsKey(name)) {
+            return false;
+        }
+        accept(fence);
+        schedulers.remove(name);
+        releases.remove(name);
+        return true;
+    }
+
+    private SchedulerRecord existing(String name) {
+        Names.requireDns1123Label("name", name);
+        SchedulerRecord record = schedulers.get(name);
+        if (record == null) {
+            throw new SchedulerNotFoundException(name);
+        }
+        return record;
+    }
+
+    /** Checks, then records, the fence; callers have validated everything else so nothing is half-applied. */
+    private void accept(Fence fence) {
+        Objects.requireNonNull(fence, "fence");
+        Long newest = newestAcceptedToken.get(fence.lockKey());
+        if (newest != null && fence.token() < newest) {
+            throw new StaleFenceException(fence, newest);
+        }
+        newestAcceptedToken.put(fence.lockKey(), fence.token());
+    }
+}

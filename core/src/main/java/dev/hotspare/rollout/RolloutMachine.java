@@ -1,0 +1,637 @@
+package dev.hotspare.rollout;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+
+/**
+ * The staged-rollout state machine. {@link #decide} is a pure, total function: every (state, event) pair
+ * has a defined outcome (see {@code docs/rollouts.md}), it never reads a clock, never performs I/O and never
+ * mutates its inputs.
+ *
+ * <p>Every call first applies what time alone decides (op deadlines that passed, the window's end), then the
+ * event, then advances as far as the rules allow (next node, next batch, next stage). Because time-based
+ * checks run on every event, the order in which a timer and a report for the same instant arrive does not
+ * change the outcome, and an extra {@link RolloutEvent.Tick} is harmless.
+ */
+public final class RolloutMachine {
+
+    private RolloutMachine() {
+    }
+
+    /**
+     * The id of an op: a function of the rollout, the target, the op kind and the attempt only, so a re-issue
+     * after a crash carries the same id and an agent recognises it.
+     */
+    public static String opId(String rollout, TargetRef target, OpKind kind, int attempt) {
+        return rollout + ":" + kind.name().toLowerCase(Locale.ROOT) + ":" + target.kind().name().toLowerCase(Locale.ROOT)
+                + ":" + target.name() + ":" + attempt;
+    }
+
+    /** The state of a rollout of {@code spec} over {@code inventory} that has not started. */
+    public static RolloutState initial(RolloutSpec spec, Inventory inventory) {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(inventory, "inventory");
+        List<TargetRecord> records = new ArrayList<>();
+        for (Target t : inventory.targets()) {
+            records.add(fresh(spec, t, 0));
+        }
+        records.add(new TargetRecord(TargetRef.services(),
+                spec.upgradeControlPlane() ? TargetStatus.PENDING : TargetStatus.SKIPPED, 0, false, "",
+                Optional.empty(), spec.upgradeControlPlane() ? Optional.empty() : Optional.of("control plane upgrade is off")));
+        records.sort(Comparator.comparing(TargetRecord::target));
+        return new RolloutState(spec, inventory, Phase.PENDING, Suspension.NONE, Optional.empty(), false, 0, 0,
+                List.of(), records, List.of(), 0, 0, Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), List.of());
+    }
+
+    private static TargetRecord fresh(RolloutSpec spec, Target t, int attempts) {
+        Optional<String> skip = Grouping.skipReason(spec, t);
+        return new TargetRecord(t.ref(), skip.isPresent() ? TargetStatus.SKIPPED : TargetStatus.PENDING, attempts, false,
+                t.version(), Optional.empty(), skip);
+    }
+
+    /**
+     * Applies {@code event} at {@code now} to {@code state}.
+     *
+     * @return the new state and the commands to execute once it is saved
+     */
+    public static Decision decide(RolloutState state, RolloutEvent event, Instant now) {
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(event, "event");
+        Objects.requireNonNull(now, "now");
+        Work w = new Work(state, now);
+        if (state.terminal()) {
+            if (event instanceof RolloutEvent.AgentReported report) {
+                w.drop(report, "rollout already " + state.phase());
+            }
+            return w.decision(state, event);
+        }
+        if (w.phase != Phase.PENDING) {
+            w.expireTimeouts();
+            w.checkWindow();
+        }
+        // Java 17: no pattern switch; the sealed hierarchy keeps this chain complete (last branch is LeaderChanged).
+        if (event instanceof RolloutEvent.Start) {
+            w.start();
+        } else if (event instanceof RolloutEvent.AgentReported report) {
+            w.report(report);
+        } else if (event instanceof RolloutEvent.Tick) {
+            // Time-based checks already ran; advancing below does the rest.
+        } else if (event instanceof RolloutEvent.Suspend) {
+            w.suspend();
+        } else if (event instanceof RolloutEvent.Resume) {
+            w.resume();
+        } else if (event instanceof RolloutEvent.Abort) {
+            w.finish(Phase.ABORTED, "aborted on request");
+        } else if (event instanceof RolloutEvent.InventoryChanged changed) {
+            w.inventoryChanged(changed.inventory());
+        } else if (event instanceof RolloutEvent.LeaderChanged changed) {
+            w.leaderChanged(changed.leader());
+        }
+        w.advance();
+        return w.decision(state, event);
+    }
+
+    /** Mutable working copy of a state for the duration of one decision. */
+    private static final class Work {
+        private final RolloutSpec spec;
+        private final Instant now;
+        private Inventory inventory;
+        private Phase phase;
+        private Suspension suspension;
+        private Optional<Phase> drainingTo;
+        private boolean windowClosed;
+        private int deviceGroup;
+        private int batchInGroup;
+        private List<String> currentBatch;
+        private final TreeMap<TargetRef, TargetRecord> targets = new TreeMap<>();
+        private final List<InFlightOp> inFlight;
+        private int deviceFailures;
+        private long droppedReports;
+        private Optional<String> leader;
+        private Optional<Instant> startedAt;
+        private Optional<Instant> finishedAt;
+        private Optional<String> reason;
+        private List<TargetRef> notStarted;
+        private final List<RolloutCommand> commands = new ArrayList<>();
+
+        Work(RolloutState s, Instant now) {
+            this.spec = s.spec();
+            this.now = now;
+            this.inventory = s.inventory();
+            this.phase = s.phase();
+            this.suspension = s.suspension();
+            this.drainingTo = s.drainingTo();
+            this.windowClosed = s.windowClosed();
+            this.deviceGroup = s.deviceGroup();
+            this.batchInGroup = s.batchInGroup();
+            this.currentBatch = s.currentBatch();
+            for (TargetRecord r : s.targets()) {
+                targets.put(r.target(), r);
+            }
+            this.inFlight = new ArrayList<>(s.inFlight());
+            this.deviceFailures = s.deviceFailures();
+            this.droppedReports = s.droppedReports();
+            this.leader = s.leader();
+            this.startedAt = s.startedAt();
+            this.finishedAt = s.finishedAt();
+            this.reason = s.reason();
+            this.notStarted = s.notStarted();
+        }
+
+        Decision decision(RolloutState before, RolloutEvent event) {
+            RolloutState after = new RolloutState(spec, inventory, phase, suspension, drainingTo, windowClosed,
+                    deviceGroup, batchInGroup, currentBatch, List.copyOf(targets.values()), inFlight, deviceFailures,
+                    droppedReports, leader, startedAt, finishedAt, reason, notStarted);
+            Optional<Instant> wake = after.nextWake();
+            boolean timerConsumed = event instanceof RolloutEvent.Tick || event instanceof RolloutEvent.Start;
+            if (wake.isPresent() && (timerConsumed || !wake.equals(before.nextWake()))) {
+                commands.add(new RolloutCommand.ScheduleWake(wake.get()));
+            }
+            return new Decision(after, commands);
+        }
+
+        // ---- events -------------------------------------------------------------------------------------
+
+        void start() {
+            if (phase != Phase.PENDING) {
+                return;
+            }
+            startedAt = Optional.of(now);
+            emit(Notice.Kind.STARTED, "rollout " + spec.name() + " to " + spec.targetVersion() + " started");
+            enter(spec.prechecks() ? Phase.PRECHECKS : Phase.WAITING_FOR_WINDOW);
+        }
+
+        void suspend() {
+            if (suspension == Suspension.NONE) {
+                suspension = Suspension.REQUESTED;
+                emit(Notice.Kind.SUSPEND_REQUESTED, "suspend requested; in-flight work finishes first");
+            }
+        }
+
+        void resume() {
+            if (suspension != Suspension.NONE) {
+                suspension = Suspension.NONE;
+                emit(Notice.Kind.RESUMED, "resumed");
+            }
+        }
+
+        void report(RolloutEvent.AgentReported report) {
+            Optional<InFlightOp> match = inFlight.stream().filter(op -> op.opId().equals(report.opId())).findFirst();
+            if (match.isEmpty()) {
+                drop(report, classifyUnknown(report));
+                return;
+            }
+            InFlightOp op = match.get();
+            if (!op.address().equals(report.target()) || op.attempt() != report.attempt()) {
+                drop(report, "does not match op " + op.opId() + " (sent to " + op.address() + ", attempt " + op.attempt() + ")");
+                return;
+            }
+            inFlight.remove(op);
+            if (report.status() == OpStatus.SUCCEEDED) {
+                succeeded(op, report.message());
+            } else {
+                failed(op, report.message().isEmpty() ? "agent reported failure" : report.message());
+            }
+        }
+
+        private String classifyUnknown(RolloutEvent.AgentReported report) {
+            TargetRef logical = report.target().kind() == TargetKind.SERVICES ? TargetRef.services() : report.target();
+            TargetRecord r = targets.get(logical);
+            if (r == null) {
+                return "unknown target " + report.target();
+            }
+            if (report.attempt() < r.attempts()) {
+                return "older attempt " + report.attempt() + " (current " + r.attempts() + ")";
+            }
+            if (r.status().terminal() || r.prechecked()) {
+                return "op already finished";
+            }
+            return "op was not issued (or was cancelled)";
+        }
+
+        void drop(RolloutEvent.AgentReported report, String why) {
+            droppedReports++;
+            emit(Notice.Kind.REPORT_DROPPED, report.target(), "dropped report for " + report.opId() + ": " + why);
+        }
+
+        void inventoryChanged(Inventory next) {
+            emit(Notice.Kind.INVENTORY_CHANGED, "inventory changed: " + next.targets().size() + " targets");
+            for (TargetRecord r : List.copyOf(targets.values())) {
+                if (r.target().kind() == TargetKind.SERVICES || r.status() == TargetStatus.REMOVED) {
+                    continue;
+                }
+                if (next.find(r.target()).isEmpty() && !r.status().terminal()) {
+                    opFor(r.target()).ifPresent(op -> {
+                        inFlight.remove(op);
+                        commands.add(new RolloutCommand.CancelOp(op.address(), op.opId()));
+                    });
+                    targets.put(r.target(), r.with(TargetStatus.REMOVED, "removed from the inventory"));
+                    emit(Notice.Kind.TARGET_REMOVED, r.target(), r.target() + " removed from the inventory");
+                }
+            }
+            for (Target t : next.targets()) {
+                TargetRecord existing = targets.get(t.ref());
+                if (existing == null || existing.status() == TargetStatus.REMOVED) {
+                    // Keep counting attempts of a re-added target so its op ids never repeat.
+                    targets.put(t.ref(), fresh(spec, t, existing == null ? 0 : existing.attempts()));
+                } else if (existing.status() == TargetStatus.PENDING) {
+                    targets.put(t.ref(), existing.withVersion(t.version()));
+                }
+            }
+            inventory = next;
+            normalisePending();
+        }
+
+        /** Settles PENDING targets that can no longer be upgraded where the rollout is now. */
+        private void normalisePending() {
+            for (TargetRecord r : List.copyOf(targets.values())) {
+                if (r.status() != TargetStatus.PENDING || r.target().kind() == TargetKind.SERVICES) {
+                    continue;
+                }
+                Optional<Target> t = inventory.find(r.target());
+                if (t.isEmpty()) {
+                    continue;
+                }
+                Optional<String> why = Grouping.skipReason(spec, new Target(t.get().kind(), t.get().name(), t.get().labels(), r.version()));
+                if (why.isEmpty() && spec.prechecks() && !r.prechecked() && phase.ordinal() > Phase.PRECHECKS.ordinal()) {
+                    why = Optional.of("joined after the prechecks");
+                }
+                if (why.isEmpty() && r.target().kind() == TargetKind.NODE && phase.ordinal() > Phase.NODES.ordinal()) {
+                    why = Optional.of("joined after the node stage");
+                }
+                if (why.isEmpty() && r.target().kind() == TargetKind.DEVICE && phase == Phase.DEVICES
+                        && groupOf(r.target()).orElse(Integer.MAX_VALUE) < deviceGroup) {
+                    why = Optional.of("its device group had already finished");
+                }
+                why.ifPresent(message -> targets.put(r.target(), r.with(TargetStatus.SKIPPED, message)));
+            }
+        }
+
+        void leaderChanged(Optional<String> next) {
+            if (next.equals(leader)) {
+                return;
+            }
+            leader = next;
+            emit(Notice.Kind.LEADER_CHANGED, "leader is now " + next.orElse("(none)"));
+            TargetRecord services = targets.get(TargetRef.services());
+            opFor(TargetRef.services()).ifPresent(op -> {
+                // The old leader's agent may be gone; the op starts again on the new leader under a new attempt.
+                inFlight.remove(op);
+                commands.add(new RolloutCommand.CancelOp(op.address(), op.opId()));
+                targets.put(TargetRef.services(), services.with(TargetStatus.PENDING, "re-issued after leader change"));
+            });
+        }
+
+        // ---- time ---------------------------------------------------------------------------------------
+
+        void expireTimeouts() {
+            for (InFlightOp op : List.copyOf(inFlight)) {
+                if (phase.terminal()) {
+                    return;
+                }
+                if (!now.isBefore(op.deadline()) && inFlight.contains(op)) {
+                    inFlight.remove(op);
+                    commands.add(new RolloutCommand.CancelOp(op.address(), op.opId()));
+                    String why = "timed out after " + spec.timeouts().forKind(op.target().kind());
+                    emit(Notice.Kind.OP_TIMED_OUT, op.target(), op.opId() + " " + why);
+                    failed(op, why);
+                }
+            }
+        }
+
+        void checkWindow() {
+            Optional<Instant> end = spec.window().flatMap(MaintenanceWindow::end);
+            if (windowClosed || end.isEmpty() || now.isBefore(end.get()) || phase.terminal() || phase == Phase.PENDING) {
+                return;
+            }
+            windowClosed = true;
+            emit(Notice.Kind.WINDOW_CLOSED, "maintenance window closed at " + end.get() + "; nothing new starts");
+            for (TargetRecord r : List.copyOf(targets.values())) {
+                if (r.status() == TargetStatus.RETRY_WAIT) {
+                    deviceFailedForGood(r, "retry would start after the maintenance window closed");
+                }
+            }
+        }
+
+        // ---- op outcomes --------------------------------------------------------------------------------
+
+        private void succeeded(InFlightOp op, String message) {
+            TargetRecord r = targets.get(op.target());
+            if (op.kind() == OpKind.PRECHECK) {
+                targets.put(op.target(), r.with(TargetStatus.PENDING, nonEmpty(message, "precheck passed")).withPrechecked());
+                emit(Notice.Kind.PRECHECK_PASSED, op.target(), op.target() + " precheck passed");
+            } else {
+                targets.put(op.target(), r.with(TargetStatus.SUCCEEDED, nonEmpty(message, "upgraded")).withVersion(spec.targetVersion()));
+                emit(Notice.Kind.TARGET_SUCCEEDED, op.target(), op.target() + " on " + spec.targetVersion());
+            }
+        }
+
+        private void failed(InFlightOp op, String message) {
+            TargetRecord r = targets.get(op.target());
+            if (op.kind() == OpKind.PRECHECK) {
+                targets.put(op.target(), r.with(TargetStatus.FAILED, "precheck failed: " + message));
+                emit(Notice.Kind.TARGET_FAILED, op.target(), op.target() + " precheck failed: " + message);
+                finish(Phase.FAILED, "precheck of " + op.target() + " failed: " + message);
+                return;
+            }
+            switch (op.target().kind()) {
+                case NODE, SERVICES -> {
+                    targets.put(op.target(), r.with(TargetStatus.FAILED, message));
+                    emit(Notice.Kind.TARGET_FAILED, op.target(), op.target() + " failed: " + message);
+                    finish(Phase.FAILED, op.target() + " failed: " + message);
+                }
+                case DEVICE -> {
+                    Instant retryAt = now.plus(spec.retry().delay());
+                    boolean insideWindow = !windowClosed && spec.window().flatMap(MaintenanceWindow::end)
+                            .map(retryAt::isBefore).orElse(true);
+                    if (r.attempts() < spec.retry().attempts() && drainingTo.isEmpty() && insideWindow) {
+                        targets.put(op.target(), r.retryingAt(retryAt, "attempt " + r.attempts() + " failed: " + message));
+                        emit(Notice.Kind.RETRY_SCHEDULED, op.target(), op.target() + " attempt " + r.attempts()
+                                + " failed (" + message + "); retry at " + retryAt);
+                    } else {
+                        deviceFailedForGood(r, message);
+                    }
+                }
+            }
+        }
+
+        private void deviceFailedForGood(TargetRecord r, String message) {
+            targets.put(r.target(), r.with(TargetStatus.FAILED, message));
+            deviceFailures++;
+            emit(Notice.Kind.TARGET_FAILED, r.target(), r.target() + " failed: " + message);
+            if (deviceFailures > spec.maxFailures() && drainingTo.isEmpty()) {
+                drainingTo = Optional.of(Phase.FAILED);
+                reason = Optional.of(deviceFailures + " device failures exceed maxFailures " + spec.maxFailures());
+                emit(Notice.Kind.HALTING, reason.get() + "; halting: in-flight ops finish, nothing new starts");
+                for (TargetRecord other : List.copyOf(targets.values())) {
+                    if (other.status() == TargetStatus.RETRY_WAIT) {
+                        targets.put(other.target(), other.with(TargetStatus.FAILED, "not retried: rollout halting"));
+                        deviceFailures++;
+                    }
+                }
+            }
+        }
+
+        /** Ends the rollout now; in-flight ops are cancelled. */
+        void finish(Phase terminal, String why) {
+            for (InFlightOp op : List.copyOf(inFlight)) {
+                commands.add(new RolloutCommand.CancelOp(op.address(), op.opId()));
+                TargetRecord r = targets.get(op.target());
+                targets.put(op.target(), op.kind() == OpKind.PRECHECK
+                        ? r.with(TargetStatus.PENDING, "precheck cancelled")
+                        : r.with(TargetStatus.CANCELLED, "cancelled: " + why));
+            }
+            inFlight.clear();
+            for (TargetRecord r : List.copyOf(targets.values())) {
+                if (r.status() == TargetStatus.RETRY_WAIT) {
+                    targets.put(r.target(), r.with(TargetStatus.CANCELLED, "cancelled: " + why));
+                }
+            }
+            if (terminal == Phase.DEADLINE_EXCEEDED) {
+                notStarted = targets.values().stream().filter(r -> r.status() == TargetStatus.PENDING)
+                        .map(TargetRecord::target).toList();
+            }
+            phase = terminal;
+            drainingTo = Optional.empty();
+            finishedAt = Optional.of(now);
+            reason = Optional.of(why);
+            emit(Notice.Kind.FINISHED, "rollout " + spec.name() + " " + terminal + ": " + why);
+        }
+
+        // ---- progression --------------------------------------------------------------------------------
+
+        void advance() {
+            for (int guard = 0; guard < 64; guard++) {
+                if (phase == Phase.PENDING || phase.terminal()) {
+                    return;
+                }
+                checkWindow();
+                if (phase.terminal()) {
+                    return;
+                }
+                if (drainingTo.isPresent()) {
+                    if (inFlight.isEmpty()) {
+                        finish(drainingTo.get(), reason.orElse("halted"));
+                    }
+                    return;
+                }
+                boolean active = targets.values().stream().anyMatch(r -> r.status().active());
+                if (windowClosed && !active && targets.values().stream().anyMatch(r -> r.status() == TargetStatus.PENDING)) {
+                    finish(Phase.DEADLINE_EXCEEDED, "maintenance window closed with targets not started");
+                    return;
+                }
+                if (suspension == Suspension.REQUESTED && !active) {
+                    suspension = Suspension.SUSPENDED;
+                    emit(Notice.Kind.SUSPENDED, "suspended at a batch boundary in " + phase);
+                }
+                boolean moved = switch (phase) {
+                    case PRECHECKS -> stepPrechecks();
+                    case WAITING_FOR_WINDOW -> stepWaitForWindow();
+                    case NODES -> stepNodes();
+                    case SERVICES -> stepServices();
+                    case DEVICES -> stepDevices();
+                    default -> false;
+                };
+                if (!moved) {
+                    return;
+                }
+            }
+        }
+
+        private boolean canStartNew() {
+            return suspension == Suspension.NONE && drainingTo.isEmpty() && !windowClosed;
+        }
+
+        private boolean stepPrechecks() {
+            List<TargetRecord> nodes = needingPrecheck(TargetKind.NODE);
+            boolean nodeRunning = running(TargetKind.NODE) > 0;
+            if (!nodes.isEmpty() || nodeRunning) {
+                if (!nodeRunning && canStartNew()) {
+                    issue(nodes.get(0).target(), OpKind.PRECHECK);
+                }
+                return false;
+            }
+            List<TargetRecord> devices = needingPrecheck(TargetKind.DEVICE);
+            int running = running(TargetKind.DEVICE);
+            if (!devices.isEmpty() || running > 0) {
+                for (int i = 0; i < devices.size() && running < spec.maxParallel() && canStartNew(); i++, running++) {
+                    issue(devices.get(i).target(), OpKind.PRECHECK);
+                }
+                return false;
+            }
+            enter(Phase.WAITING_FOR_WINDOW);
+            return true;
+        }
+
+        private boolean stepWaitForWindow() {
+            Optional<MaintenanceWindow> window = spec.window();
+            if (window.isPresent() && now.isBefore(window.get().start())) {
+                return false;
+            }
+            enter(Phase.NODES);
+            return true;
+        }
+
+        private boolean stepNodes() {
+            if (running(TargetKind.NODE) > 0) {
+                return false;
+            }
+            Optional<TargetRecord> next = pendingOfKind(TargetKind.NODE).stream().findFirst();
+            if (next.isPresent()) {
+                if (canStartNew()) {
+                    issue(next.get().target(), OpKind.UPGRADE);
+                }
+                return false;
+            }
+            enter(Phase.SERVICES);
+            return true;
+        }
+
+        private boolean stepServices() {
+            TargetRecord services = targets.get(TargetRef.services());
+            switch (services.status()) {
+                case RUNNING, RETRY_WAIT, FAILED:
+                    return false;
+                case PENDING:
+                    if (canStartNew() && leader.isPresent()) {
+                        issue(TargetRef.services(), OpKind.UPGRADE);
+                    }
+                    return false;
+                default:
+                    enter(Phase.DEVICES);
+                    return true;
+            }
+        }
+
+        private boolean stepDevices() {
+            int groups = Grouping.groupCount(spec);
+            while (deviceGroup < groups) {
+                List<TargetRecord> members = groupMembers(deviceGroup);
+                if (members.stream().allMatch(r -> r.status().terminal())) {
+                    if (!members.isEmpty()) {
+                        emit(Notice.Kind.GROUP_FINISHED, "device group " + (deviceGroup + 1) + " ("
+                                + Grouping.groupName(spec, deviceGroup) + ") finished");
+                    }
+                    deviceGroup++;
+                    batchInGroup = 0;
+                    currentBatch = List.of();
+                    continue;
+                }
+                for (TargetRecord r : members) {
+                    if (r.status() == TargetStatus.RETRY_WAIT && drainingTo.isEmpty()
+                            && r.retryAt().map(at -> !now.isBefore(at)).orElse(true)) {
+                        issue(r.target(), OpKind.UPGRADE);
+                    }
+                }
+                if (!canStartNew()) {
+                    return false;
+                }
+                List<TargetRecord> pending = members.stream().filter(r -> r.status() == TargetStatus.PENDING).toList();
+                if (spec.strategy() == DeviceStrategy.LINEAR) {
+                    long busy = targets.values().stream()
+                            .filter(r -> r.target().kind() == TargetKind.DEVICE && r.status().active()).count();
+                    for (int i = 0; i < pending.size() && busy < spec.maxParallel(); i++, busy++) {
+                        issue(pending.get(i).target(), OpKind.UPGRADE);
+                    }
+                } else if (currentBatchDone() && !pending.isEmpty()) {
+                    int size = Math.min(Grouping.exponentialBatchSize(batchInGroup, spec.maxParallel()), pending.size());
+                    batchInGroup++;
+                    currentBatch = pending.subList(0, size).stream().map(r -> r.target().name()).toList();
+                    for (TargetRecord r : pending.subList(0, size)) {
+                        issue(r.target(), OpKind.UPGRADE);
+                    }
+                }
+                return false;
+            }
+            String failures = deviceFailures == 0 ? "" : "; " + deviceFailures + " device failure(s) tolerated by maxFailures " + spec.maxFailures();
+            finish(Phase.SUCCEEDED, "every stage finished" + failures);
+            return false;
+        }
+
+        private boolean currentBatchDone() {
+            for (String name : currentBatch) {
+                TargetRecord r = targets.get(TargetRef.device(name));
+                if (r != null && !r.status().terminal()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        // ---- helpers ------------------------------------------------------------------------------------
+
+        private void enter(Phase next) {
+            phase = next;
+            emit(Notice.Kind.STAGE_STARTED, "stage " + next);
+        }
+
+        private void issue(TargetRef target, OpKind kind) {
+            TargetRecord r = targets.get(target);
+            int attempt = kind == OpKind.PRECHECK ? 1 : r.attempts() + 1;
+            TargetRef address = target.kind() == TargetKind.SERVICES ? TargetRef.servicesOn(leader.orElseThrow()) : target;
+            String opId = opId(spec.name(), target, kind, attempt);
+            inFlight.add(new InFlightOp(opId, target, address, kind, attempt, now,
+                    now.plus(spec.timeouts().forKind(target.kind()))));
+            TargetRecord updated = r.with(TargetStatus.RUNNING, null);
+            targets.put(target, kind == OpKind.UPGRADE ? updated.withAttempts(attempt) : updated);
+            commands.add(new RolloutCommand.IssueOp(address, opId, kind, attempt, spec.targetVersion()));
+        }
+
+        private Optional<InFlightOp> opFor(TargetRef target) {
+            return inFlight.stream().filter(op -> op.target().equals(target)).findFirst();
+        }
+
+        private List<TargetRecord> needingPrecheck(TargetKind kind) {
+            return targets.values().stream()
+                    .filter(r -> r.target().kind() == kind && r.status() == TargetStatus.PENDING && !r.prechecked()).toList();
+        }
+
+        private List<TargetRecord> pendingOfKind(TargetKind kind) {
+            return targets.values().stream()
+                    .filter(r -> r.target().kind() == kind && r.status() == TargetStatus.PENDING).toList();
+        }
+
+        private int running(TargetKind kind) {
+            return (int) targets.values().stream()
+                    .filter(r -> r.target().kind() == kind && r.status() == TargetStatus.RUNNING).count();
+        }
+
+        private OptionalInt groupOf(TargetRef device) {
+            Map<String, String> labels = inventory.find(device).map(Target::labels).orElse(Map.of());
+            return Grouping.groupOf(spec, labels);
+        }
+
+        /** Devices of group {@code index} (by their current labels), in name order; removed ones excluded. */
+        private List<TargetRecord> groupMembers(int index) {
+            List<TargetRecord> out = new ArrayList<>();
+            for (TargetRecord r : targets.values()) {
+                if (r.target().kind() == TargetKind.DEVICE && r.status() != TargetStatus.REMOVED
+                        && r.status() != TargetStatus.SKIPPED && groupOf(r.target()).orElse(-1) == index) {
+                    out.add(r);
+                }
+            }
+            return out;
+        }
+
+        private void emit(Notice.Kind kind, String message) {
+            commands.add(new RolloutCommand.Emit(Notice.of(kind, message)));
+        }
+
+        private void emit(Notice.Kind kind, TargetRef target, String message) {
+            commands.add(new RolloutCommand.Emit(Notice.of(kind, target, message)));
+        }
+
+        private static String nonEmpty(String value, String fallback) {
+            return value == null || value.isEmpty() ? fallback : value;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.hotspare.sim;
+
+import dev.hotspare.pool.PoolSpec;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How to simulate a pool: its spec and how long the simulated backend takes for each transition.
+ *
+ * @param spec          the pool
+ * @param installTime   how long creating a member takes
+ * @param resumeTime    how long waking a hibernated member takes
+ * @param hibernateTime how long hibernating takes
+ * @param resyncPeriod  the controller's periodic reconcile
+ */
+public record SimulationSettings(PoolSpec spec, Duration installTime, Duration resumeTime, Duration hibernateTime,
+                                 Duration resyncPeriod) {
+
+    public SimulationSettings {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(installTime, "installTime");
+        Objects.requireNonNull(resumeTime, "resumeTime");
+        Objects.requireNonNull(hibernateTime, "hibernateTime");
+        Objects.requireNonNull(resyncPeriod, "resyncPeriod");
+    }
+
+    /** The same settings with another runningCount (for sweeps). */
+    public SimulationSettings withRunningCount(int runningCount) {
+        return new SimulationSettings(spec.toBuilder().runningCount(runningCount).build(), installTime, resumeTime,
+                hibernateTime, resyncPeriod);
+    }
+}

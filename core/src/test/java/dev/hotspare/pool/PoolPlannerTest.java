@@ -1,0 +1,316 @@
+package dev.hotspare.pool;
+
+import dev.hotspare.pool.PoolPlan.DeleteReason;
+import dev.hotspare.pool.PoolPlan.ReleaseReason;
+import dev.hotspare.validation.ValidationException;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** One example per rule of the planner, in the order docs/pools.md states them. */
+class PoolPlannerTest {
+
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    static Instant at(int minutes) {
+        return T0.plus(Duration.ofMinutes(minutes));
+    }
+
+    static Member running(String id, int createdMinute) {
+        return new Member(id, at(createdMinute), "v1", MemberPhase.READY, DesiredPower.RUNNING, ObservedPower.RUNNING,
+                at(createdMinute), Optional.of(at(createdMinute)), Optional.of(at(createdMinute)), Optional.empty(), Optional.empty());
+    }
+
+    static Member hibernating(String id, int createdMinute) {
+        return new Member(id, at(createdMinute), "v1", MemberPhase.READY, DesiredPower.HIBERNATING, ObservedPower.HIBERNATING,
+                at(createdMinute), Optional.of(at(createdMinute)), Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    static Member provisioning(String id, int createdMinute) {
+        return Member.provisioning(id, at(createdMinute), "v1", DesiredPower.HIBERNATING);
+    }
+
+    static Member claimed(Member m, String claim, int claimedMinute) {
+        return m.assignedTo(claim, at(claimedMinute));
+    }
+
+    static PoolSpec.Builder spec() {
+        return PoolSpec.builder("ci-pool").size(3).runningCount(1);
+    }
+
+    static PoolPlan plan(PoolSpec spec, List<Member> members, List<Claim> claims, int nowMinute) {
+        return PoolPlanner.plan(spec, members, claims, at(nowMinute));
+    }
+
+    @Nested
+    class Classify {
+        @Test
+        void countsEachKindOfMember() {
+            Member failed = hibernating("f", 0).withPhase(MemberPhase.FAILED);
+            Member deleting = hibernating("d", 0).withPhase(MemberPhase.DELETING);
+            Member held = claimed(running("c", 0), "claim-a", 5);
+            List<Member> members = List.of(running("r", 1), hibernating("s", 2), provisioning("p", 3), failed, deleting, held);
+            PoolPlan.Status status = plan(spec().size(4).build(), members,
+                    List.of(Claim.pending("claim-a", at(4), Optional.empty()).assigned("c", at(5))), 10).status();
+            assertThat(status).isEqualTo(new PoolPlan.Status(4, 4, 1, 1, 1, 1, 1, 1, 0, 6));
+        }
+
+        @Test
+        void memberResumingPastResumeTimeoutIsBrokenAndReplaced() {
+            Member stuck = hibernating("a", 0).withDesiredPower(DesiredPower.RUNNING).withObservedPower(ObservedPower.RESUMING, at(10));
+            PoolSpec s = spec().size(1).resumeTimeout(Duration.ofMinutes(15)).build();
+            assertThat(plan(s, List.of(stuck), List.of(), 25).deletes()).isEmpty();
+            PoolPlan late = plan(s, List.of(stuck), List.of(), 26);
+            assertThat(late.status().broken()).isEqualTo(1);
+            assertThat(late.deletes()).extracting(PoolPlan.Delete::reason).containsExactly(DeleteReason.BROKEN);
+        }
+    }
+
+    @Nested
+    class Release {
+        @Test
+        void claimPastItsLifetimeIsReleasedAndItsMemberDeleted() {
+            Member held = claimed(running("m", 0), "job", 10);
+            Claim claim = Claim.pending("job", at(9), Optional.of(Duration.ofMinutes(60))).assigned("m", at(10));
+            assertThat(plan(spec().size(0).runningCount(0).build(), List.of(held), List.of(claim), 69).releases()).isEmpty();
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(held), List.of(claim), 70);
+            assertThat(plan.releases()).extracting(PoolPlan.Release::reason).containsExactly(ReleaseReason.LIFETIME_EXPIRED);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId, PoolPlan.Delete::reason)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("m", DeleteReason.CLAIM_EXPIRED));
+        }
+
+        @Test
+        void effectiveLifetimeIsTheClaimsOrTheDefaultCappedByTheMaximum() {
+            ClaimLifetime lifetime = new ClaimLifetime(Optional.of(Duration.ofHours(2)), Optional.of(Duration.ofHours(4)));
+            assertThat(lifetime.effective(Optional.empty())).contains(Duration.ofHours(2));
+            assertThat(lifetime.effective(Optional.of(Duration.ofHours(3)))).contains(Duration.ofHours(3));
+            assertThat(lifetime.effective(Optional.of(Duration.ofHours(9)))).contains(Duration.ofHours(4));
+            assertThat(ClaimLifetime.UNLIMITED.effective(Optional.empty())).isEmpty();
+            PoolSpec s = spec().size(0).runningCount(0).claimLifetime(lifetime).build();
+            Member held = claimed(running("m", 0), "job", 0);
+            Claim claim = Claim.pending("job", at(0), Optional.of(Duration.ofHours(9))).assigned("m", at(0));
+            assertThat(plan(s, List.of(held), List.of(claim), 239).releases()).isEmpty();
+            assertThat(plan(s, List.of(held), List.of(claim), 240).releases()).hasSize(1);
+        }
+
+        @Test
+        void memberWhoseClaimIsGoneIsDeleted() {
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(claimed(running("m", 0), "gone", 1)), List.of(), 5);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::reason).containsExactly(DeleteReason.CLAIM_GONE);
+            assertThat(plan.releases()).isEmpty();
+        }
+
+        @Test
+        void claimWhoseMemberVanishedIsReleased() {
+            Claim claim = Claim.pending("job", at(0), Optional.empty()).assigned("vanished", at(1));
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(), List.of(claim), 5);
+            assertThat(plan.releases()).extracting(PoolPlan.Release::reason).containsExactly(ReleaseReason.MEMBER_GONE);
+        }
+
+        @Test
+        void releasesComeFirstInTheConcurrencyBudget() {
+            PoolSpec s = spec().size(2).runningCount(0).maxConcurrent(1).build();
+            PoolPlan plan = plan(s, List.of(claimed(running("m", 0), "gone", 1)), List.of(), 5);
+            assertThat(plan.deletes()).hasSize(1);
+            assertThat(plan.creates()).isEmpty();
+        }
+    }
+
+    @Nested
+    class Assign {
+        @Test
+        void oldestPendingClaimGetsOldestRunningMember() {
+            List<Member> members = List.of(running("young", 20), running("old", 10), hibernating("older-but-asleep", 0));
+            List<Claim> claims = List.of(Claim.pending("second", at(31), Optional.empty()), Claim.pending("first", at(30), Optional.empty()));
+            PoolPlan plan = plan(spec().size(1).runningCount(0).build(), members, claims, 40);
+            assertThat(plan.assignments()).extracting(PoolPlan.Assignment::claimName, PoolPlan.Assignment::memberId)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("first", "old"),
+                            org.assertj.core.groups.Tuple.tuple("second", "young"));
+            assertThat(plan.assignments()).allSatisfy(a -> assertThat(a.claimedAt()).isEqualTo(at(40)));
+        }
+
+        @Test
+        void claimsAreOnlyGivenRunningMembers() {
+            Member resuming = hibernating("a", 0).withDesiredPower(DesiredPower.RUNNING).withObservedPower(ObservedPower.RESUMING, at(5));
+            PoolPlan plan = plan(spec().size(2).runningCount(0).build(), List.of(resuming, provisioning("b", 1)),
+                    List.of(Claim.pending("c", at(3), Optional.empty())), 6);
+            assertThat(plan.assignments()).isEmpty();
+            assertThat(plan.status().pendingClaims()).isEqualTo(1);
+        }
+
+        @Test
+        void tiesOnCreatedAtAreBrokenByIdAndName() {
+            List<Member> members = List.of(running("b", 0), running("a", 0));
+            List<Claim> claims = List.of(Claim.pending("y", at(1), Optional.empty()), Claim.pending("x", at(1), Optional.empty()));
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), members, claims, 2);
+            assertThat(plan.assignments()).extracting(PoolPlan.Assignment::claimName, PoolPlan.Assignment::memberId)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("x", "a"), org.assertj.core.groups.Tuple.tuple("y", "b"));
+        }
+    }
+
+    @Nested
+    class Power {
+        @Test
+        void oldestRunningCountMembersRunTheRestHibernate() {
+            List<Member> members = List.of(hibernating("a", 0), hibernating("b", 1), running("c", 2), running("d", 3));
+            PoolPlan plan = plan(spec().size(4).runningCount(2).build(), members, List.of(), 10);
+            assertThat(plan.powerChanges()).extracting(PoolPlan.PowerChange::memberId, PoolPlan.PowerChange::to)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("a", DesiredPower.RUNNING),
+                            org.assertj.core.groups.Tuple.tuple("b", DesiredPower.RUNNING),
+                            org.assertj.core.groups.Tuple.tuple("c", DesiredPower.HIBERNATING),
+                            org.assertj.core.groups.Tuple.tuple("d", DesiredPower.HIBERNATING));
+        }
+
+        @Test
+        void pendingClaimsGetExtraRunningSlots() {
+            List<Member> members = List.of(hibernating("a", 0), hibernating("b", 1), hibernating("c", 2));
+            PoolPlan plan = plan(spec().size(3).runningCount(1).build(), members,
+                    List.of(Claim.pending("waiting", at(5), Optional.empty())), 6);
+            assertThat(plan.powerChanges()).extracting(PoolPlan.PowerChange::memberId).containsExactly("a", "b");
+        }
+
+        @Test
+        void runningCountAboveSizeRunsEveryUnclaimedMember() {
+            List<Member> members = List.of(hibernating("a", 0), hibernating("b", 1));
+            PoolPlan plan = plan(spec().size(2).runningCount(10).build(), members, List.of(), 5);
+            assertThat(plan.powerChanges()).extracting(PoolPlan.PowerChange::to).containsOnly(DesiredPower.RUNNING).hasSize(2);
+        }
+
+        @Test
+        void noChangeForAMemberAlreadyInItsTargetState() {
+            List<Member> members = List.of(running("a", 0), hibernating("b", 1));
+            assertThat(plan(spec().size(2).runningCount(1).build(), members, List.of(), 5).isEmpty()).isTrue();
+        }
+
+        @Test
+        void provisioningMembersTakePartInPowerPlanning() {
+            PoolPlan plan = plan(spec().size(1).runningCount(1).build(), List.of(provisioning("p", 0)), List.of(), 1);
+            assertThat(plan.powerChanges()).extracting(PoolPlan.PowerChange::to).containsExactly(DesiredPower.RUNNING);
+        }
+    }
+
+    @Nested
+    class Size {
+        @Test
+        void createsTheShortfallWithTheirPowerDecided() {
+            PoolPlan plan = plan(spec().size(3).runningCount(2).build(), List.of(running("a", 0)), List.of(), 1);
+            assertThat(plan.creates()).extracting(PoolPlan.Create::power)
+                    .containsExactly(DesiredPower.RUNNING, DesiredPower.HIBERNATING);
+        }
+
+        @Test
+        void pendingClaimsGrowThePool() {
+            PoolPlan plan = plan(spec().size(1).runningCount(0).build(), List.of(hibernating("a", 0)),
+                    List.of(Claim.pending("x", at(1), Optional.empty()), Claim.pending("y", at(2), Optional.empty())), 3);
+            assertThat(plan.creates()).hasSize(2);
+            assertThat(plan.creates()).extracting(PoolPlan.Create::power).containsExactly(DesiredPower.RUNNING, DesiredPower.HIBERNATING);
+        }
+
+        @Test
+        void createsStopAtMaxSizeCountingClaimedAndDeleting() {
+            List<Member> members = List.of(claimed(running("c", 0), "x", 1), hibernating("d", 0).withPhase(MemberPhase.DELETING));
+            PoolPlan plan = plan(spec().size(5).runningCount(0).maxSize(4).build(), members,
+                    List.of(Claim.pending("x", at(0), Optional.empty()).assigned("c", at(1))), 2);
+            assertThat(plan.creates()).hasSize(2);
+        }
+
+        @Test
+        void nothingMoreWhenTheConcurrencyBudgetIsSpent() {
+            List<Member> members = List.of(provisioning("p1", 0), provisioning("p2", 1));
+            PoolPlan plan = plan(spec().size(5).runningCount(0).maxConcurrent(2).build(), members, List.of(), 2);
+            assertThat(plan.creates()).isEmpty();
+            assertThat(plan.deletes()).isEmpty();
+            PoolPlan more = plan(spec().size(5).runningCount(0).maxConcurrent(3).build(), members, List.of(), 2);
+            assertThat(more.creates()).hasSize(1);
+        }
+
+        @Test
+        void brokenMembersAreDeletedOldestFirstWithinBudget() {
+            List<Member> members = List.of(hibernating("b2", 2).withPhase(MemberPhase.FAILED),
+                    hibernating("b1", 1).withPhase(MemberPhase.FAILED), hibernating("ok", 0));
+            PoolPlan plan = plan(spec().size(3).runningCount(0).maxConcurrent(1).build(), members, List.of(), 5);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId).containsExactly("b1");
+        }
+
+        @Test
+        void excessIsDeletedProvisioningNewestFirstThenStandbyThenRunningOldestFirst() {
+            List<Member> members = List.of(running("r1", 0), running("r2", 1), hibernating("s1", 2), hibernating("s2", 3),
+                    provisioning("p1", 4), provisioning("p2", 5));
+            PoolPlan plan = plan(spec().size(1).runningCount(2).build(), members, List.of(), 10);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId).containsExactly("p2", "p1", "s1", "s2", "r1");
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::reason).containsOnly(DeleteReason.EXCESS);
+        }
+
+        @Test
+        void staleTemplateIsReplacedOneAtATimeWhenSettled() {
+            Member stale1 = new Member("a", at(0), "v0", MemberPhase.READY, DesiredPower.RUNNING, ObservedPower.RUNNING, at(0),
+                    Optional.of(at(0)), Optional.of(at(0)), Optional.empty(), Optional.empty());
+            Member stale2 = new Member("b", at(1), "v0", MemberPhase.READY, DesiredPower.HIBERNATING, ObservedPower.HIBERNATING,
+                    at(1), Optional.of(at(1)), Optional.empty(), Optional.empty(), Optional.empty());
+            PoolPlan plan = plan(spec().size(2).runningCount(1).build(), List.of(stale1, stale2), List.of(), 5);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId, PoolPlan.Delete::reason)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("a", DeleteReason.STALE_TEMPLATE));
+            PoolPlan whileProvisioning = plan(spec().size(3).runningCount(1).build(),
+                    List.of(stale1, stale2, Member.provisioning("c", at(2), "v1", DesiredPower.HIBERNATING)), List.of(), 5);
+            assertThat(whileProvisioning.deletes()).isEmpty();
+        }
+    }
+
+    @Nested
+    class HibernateClaimed {
+        final PoolSpec spec = spec().size(0).runningCount(0).hibernateAfter(Duration.ofMinutes(60)).build();
+        final Claim claim = Claim.pending("job", at(0), Optional.empty()).assigned("m", at(10));
+
+        @Test
+        void claimedMemberHibernatesAfterTheLatestOfInstalledClaimedAndBecameRunning() {
+            Member held = claimed(running("m", 0), "job", 10);
+            assertThat(plan(spec, List.of(held), List.of(claim), 69).powerChanges()).isEmpty();
+            assertThat(plan(spec, List.of(held), List.of(claim), 70).powerChanges())
+                    .extracting(PoolPlan.PowerChange::to).containsExactly(DesiredPower.HIBERNATING);
+            Member resumedLater = held.withObservedPower(ObservedPower.HIBERNATING, at(70)).withObservedPower(ObservedPower.RUNNING, at(100));
+            assertThat(plan(spec, List.of(resumedLater), List.of(claim), 159).powerChanges()).isEmpty();
+            assertThat(plan(spec, List.of(resumedLater), List.of(claim), 160).powerChanges()).hasSize(1);
+        }
+
+        @Test
+        void unclaimedMembersNeverHibernateBecauseOfHibernateAfter() {
+            PoolSpec s = spec().size(1).runningCount(1).hibernateAfter(Duration.ofMinutes(1)).build();
+            assertThat(plan(s, List.of(running("a", 0)), List.of(), 600).isEmpty()).isTrue();
+        }
+    }
+
+    @Nested
+    class Inputs {
+        @Test
+        void duplicateMemberIdsAreRejectedByName() {
+            assertThatThrownBy(() -> plan(spec().build(), List.of(running("a", 0), running("a", 1)), List.of(), 1))
+                    .isInstanceOf(ValidationException.class).hasMessageContaining("members[].id").hasMessageContaining("'a'");
+        }
+
+        @Test
+        void specRejectsEveryBadFieldAtOnce() {
+            assertThatThrownBy(() -> PoolSpec.builder("Bad_Name").size(-1).runningCount(-2).maxConcurrent(0).build())
+                    .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems())
+                            .extracting(dev.hotspare.validation.Problem::path)
+                            .containsExactly("name", "size", "runningCount", "maxConcurrent"));
+        }
+
+        @Test
+        void planDoesNotDependOnInputOrder() {
+            List<Member> members = new ArrayList<>(List.of(running("a", 0), hibernating("b", 1), provisioning("c", 2), running("d", 3)));
+            List<Claim> claims = new ArrayList<>(List.of(Claim.pending("x", at(4), Optional.empty()), Claim.pending("y", at(5), Optional.empty())));
+            PoolPlan forward = plan(spec().size(3).runningCount(1).build(), members, claims, 6);
+            java.util.Collections.reverse(members);
+            java.util.Collections.reverse(claims);
+            assertThat(plan(spec().size(3).runningCount(1).build(), members, claims, 6)).isEqualTo(forward);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.hotspare.rollout;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RolloutMachineProperties {
+
+    @Provide
+    Arbitrary<RolloutScenarios.Scenario> scenarios() {
+        return RolloutScenarios.scenarios(true);
+    }
+
+    @Provide
+    Arbitrary<RolloutScenarios.Scenario> openScenarios() {
+        return RolloutScenarios.scenarios(false);
+    }
+
+    @Provide
+    Arbitrary<List<Integer>> steps() {
+        return Arbitraries.integers().between(0, 999).list().ofMinSize(1).ofMaxSize(120);
+    }
+
+    /**
+     * Totality: a random walk of arbitrary events — genuine, stale, duplicated and invented reports, ticks,
+     * suspends, resumes, aborts, leader and inventory changes — never throws, and every intermediate state
+     * keeps the safety invariants and survives a JSON round trip.
+     */
+    @Property
+    void everyStateEventPairHasAnOutcome(@ForAll("scenarios") RolloutScenarios.Scenario scenario,
+                                         @ForAll("steps") List<Integer> steps) {
+        RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
+        Instant now = RolloutScenarios.T0;
+        Set<String> ids = new HashSet<>();
+        List<RolloutEvent.AgentReported> seen = new ArrayList<>();
+        for (int step : steps) {
+            RolloutEvent event = randomEvent(state, step, seen, scenario.inventory());
+            now = now.plus(Duration.ofSeconds(step % 7 == 0 ? step * 7L : 1));
+            Decision d = RolloutMachine.decide(state, event, now);
+            state = d.state();
+            RolloutScenarios.checkInvariants(state, d.commandsOf(RolloutCommand.IssueOp.class), ids);
+            if (event instanceof RolloutEvent.AgentReported r) {
+                seen.add(r);
+            }
+        }
+        assertThat(RolloutStateJson.read(RolloutStateJson.write(state))).isEqualTo(state);
+    }
+
+    private static RolloutEvent randomEvent(RolloutState s, int step, List<RolloutEvent.AgentReported> seen, Inventory original) {
+        int kind = step % 20;
+        if (kind == 0) {
+            return new RolloutEvent.Start();
+        }
+        if (kind <= 9 && !s.inFlight().isEmpty()) {
+            InFlightOp op = s.inFlight().get(step % s.inFlight().size());
+            return new RolloutEvent.AgentReported(op.address(), op.opId(), op.attempt(),
+                    step % 3 == 0 ? OpStatus.FAILED : OpStatus.SUCCEEDED, "");
+        }
+        if (kind == 10 && !seen.isEmpty()) {
+            return seen.get(step % seen.size());
+        }
+        if (kind == 11) {
+            return new RolloutEvent.AgentReported(TargetRef.device("dev-0" + step % 10 + "-a"), "r1:upgrade:device:x:" + step,
+                    step % 4, OpStatus.SUCCEEDED, "");
+        }
+        if (kind == 12) {
+            return step % 2 == 0 ? new RolloutEvent.Suspend() : new RolloutEvent.Resume();
+        }
+        if (kind == 13) {
+            return new RolloutEvent.LeaderChanged(step % 3 == 0 ? Optional.empty() : Optional.of("node-" + step % 3));
+        }
+        if (kind == 14 && step > 980) {
+            return new RolloutEvent.Abort();
+        }
+        if (kind == 15) {
+            List<Target> targets = new ArrayList<>(original.targets());
+            if (!targets.isEmpty() && step % 2 == 0) {
+                targets.remove(step % targets.size());
+            } else {
+                targets.add(RolloutScenarios.device(10 + step % 5, List.of("a", "b", "c", "none").get(step % 4), "1.0"));
+            }
+            return new RolloutEvent.InventoryChanged(new Inventory(targets));
+        }
+        return new RolloutEvent.Tick(RolloutScenarios.T0);
+    }
+
+    /**
+     * With every agent succeeding in time and no window end, every target ends on the target version; with
+     * arbitrary report interleavings, suspends and resumes, the invariants hold throughout.
+     */
+    @Property
+    void allAgentsSucceedingPutsEveryTargetOnTheVersion(@ForAll("openScenarios") RolloutScenarios.Scenario scenario,
+                                                        @ForAll("steps") List<Integer> order) {
+        RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
+        Instant now = RolloutScenarios.T0;
+        Set<String> ids = new HashSet<>();
+        state = apply(state, new RolloutEvent.LeaderChanged(Optional.of("node-0")), now, ids);
+        state = apply(state, new RolloutEvent.Start(), now, ids);
+        int i = 0;
+        while (!state.terminal()) {
+            int choice = order.get(i++ % order.size());
+            // Time moves only when nothing is in flight, so every agent answers before its deadline.
+            if (choice % 11 == 0 && state.suspension() == Suspension.NONE) {
+                state = apply(state, new RolloutEvent.Suspend(), now, ids);
+                continue;
+            }
+            if (choice % 11 == 1 || state.inFlight().isEmpty()) {
+                state = apply(state, new RolloutEvent.Resume(), now, ids);
+            }
+            if (state.inFlight().isEmpty()) {
+                now = state.nextWake().orElse(now);
+                state = apply(state, new RolloutEvent.Tick(now), now, ids);
+            } else {
+                InFlightOp op = state.inFlight().get(choice % state.inFlight().size());
+                state = apply(state, new RolloutEvent.AgentReported(op.address(), op.opId(), op.attempt(), OpStatus.SUCCEEDED, "ok"), now, ids);
+            }
+            assertThat(i).as("rollout should finish").isLessThan(10_000);
+        }
+        assertThat(state.phase()).isEqualTo(Phase.SUCCEEDED);
+        for (Target t : scenario.inventory().targets()) {
+            boolean leftAloneBySpec = Grouping.skipReason(scenario.spec(), t).filter(why -> !why.startsWith("already")).isPresent();
+            if (!leftAloneBySpec) {
+                assertThat(state.record(t.ref()).orElseThrow().version()).as(t.name()).isEqualTo("2.0");
+            }
+        }
+    }
+
+    private static RolloutState apply(RolloutState s, RolloutEvent e, Instant now, Set<String> ids) {
+        Decision d = RolloutMachine.decide(s, e, now);
+        RolloutScenarios.checkInvariants(d.state(), d.commandsOf(RolloutCommand.IssueOp.class), ids);
+        return d.state();
+    }
+}

@@ -1,0 +1,27 @@
+package dev.hotspare.examples;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QuickStartTest {
+
+    @Test
+    void theReadmeQuickStartClaimsAHotMemberAndPrintsThePlan() {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            QuickStart.main(new String[0]);
+        } finally {
+            System.setOut(original);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("claimed ci-pool-1 at 2026-01-01T00:45:00Z");
+        assertThat(out).contains("\"claimName\" : \"pr-1234\"").contains("running slot 1 of 1").contains("\"creates\" : [ {");
+    }
+}

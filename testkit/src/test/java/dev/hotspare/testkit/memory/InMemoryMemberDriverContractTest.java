@@ -1,0 +1,24 @@
+package dev.hotspare.testkit.memory;
+
+import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.sim.VirtualTimeScheduler;
+import dev.hotspare.spi.MemberDriver;
+import dev.hotspare.testkit.spi.MemberDriverContract;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The in-memory driver against the shared {@link MemberDriverContract}. */
+class InMemoryMemberDriverContractTest extends MemberDriverContract {
+
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    @Override
+    protected MemberDriver driver() {
+        return InMemoryMemberDriver.builder(VirtualTimeScheduler.startingAt2026()).build();
+    }
+
+    @Override
+    protected String freshPool() {
+        return "pool-" + POOLS.incrementAndGet();
+    }
+}
