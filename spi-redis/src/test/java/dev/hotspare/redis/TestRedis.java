@@ -31,24 +31,31 @@ final class TestRedis {
     /** Short timeouts and fast reconnects, so a test sees a stopped server quickly and a restarted one soon. */
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
+    private static String sharedUri;
     private static StatefulRedisConnection<String, String> shared;
 
     private TestRedis() {
     }
 
+    /** The URI of the shared server: {@code HOTSPARE_TEST_REDIS_URI}, or an embedded server started on first use. */
+    static synchronized String uri() {
+        if (sharedUri == null) {
+            String external = System.getenv(URI_VARIABLE);
+            if (external != null && !external.isBlank()) {
+                sharedUri = external;
+            } else {
+                Server server = Server.start(false);
+                sharedUri = server.uri();
+                Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+            }
+        }
+        return sharedUri;
+    }
+
     /** The shared connection of the contract suites (created on first use, closed when the JVM exits). */
     static synchronized StatefulRedisConnection<String, String> connection() {
         if (shared == null) {
-            String external = System.getenv(URI_VARIABLE);
-            String uri;
-            if (external != null && !external.isBlank()) {
-                uri = external;
-            } else {
-                Server server = Server.start(false);
-                uri = server.uri();
-                Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
-            }
-            Client client = Client.create(uri);
+            Client client = Client.create(uri());
             shared = client.connect();
             Runtime.getRuntime().addShutdownHook(new Thread(client::close));
         }
