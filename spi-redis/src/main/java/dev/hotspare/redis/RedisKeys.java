@@ -17,7 +17,7 @@ import dev.hotspare.validation.Names;
  * {prefix}:{&lt;scheduler&gt;}:stale                  string count of stale reports
  * {prefix}:{&lt;scheduler&gt;}:usage:&lt;metric&gt;        list   autoscaler points, oldest first
  * {prefix}:{&lt;scheduler&gt;}:usage-metrics          set    metrics that have a usage list
- * {prefix}:lock:{&lt;lock key&gt;}                    hash   o (owner token), f (fencing token), a/e (acquired/expires, epoch ms); PEXPIREAT e
+ * {prefix}:lock:{&lt;lock key&gt;}                    string "&lt;fencing token&gt; &lt;acquired ms&gt; &lt;expires ms&gt; &lt;owner token&gt;", PXAT expires
  * {prefix}:lock:{&lt;lock key&gt;}:fence              string last fencing token issued for the key (never expires)
  * </pre>
  *
@@ -59,7 +59,7 @@ public final class RedisKeys {
         return prefix + ":{" + scheduler + "}:";
     }
 
-    /** The lease hash of an already validated lock key. */
+    /** The lease of an already validated lock key. */
     String lease(String lockKey) {
         return prefix + ":lock:{" + lockKey + "}";
     }
@@ -69,12 +69,12 @@ public final class RedisKeys {
         return lease(lockKey) + ":fence";
     }
 
-    /** The SCAN pattern matching the lease hashes (not the fence counters) of keys starting with {@code lockPrefix}. */
+    /** The SCAN pattern matching the leases (not the fence counters) of keys starting with {@code lockPrefix}. */
     String leasePattern(String lockPrefix) {
         return prefix + ":lock:{" + lockPrefix + "*}";
     }
 
-    /** The lock key inside a lease hash's name, or null if the name is not a lease hash. */
+    /** The lock key inside a lease's key, or null if the key is not a lease. */
     String lockKeyOf(String leaseKey) {
         String start = prefix + ":lock:{";
         if (!leaseKey.startsWith(start) || !leaseKey.endsWith("}")) {

@@ -24,9 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link LockStore} on Redis, through a connection the caller owns (this class never closes it).
  *
  * <p>Each operation is one round trip: acquire, renew and release are Lua scripts called by SHA; inspect
- * is one {@code HMGET}; force-release one {@code DEL}; list is a {@code SCAN} by pattern (never {@code KEYS})
- * followed by one pipelined batch of {@code HMGET}s. Expiry is Redis's own clock: the lease hash carries
- * {@code PEXPIREAT} at the lease's expiry, and the scripts read {@code TIME}.
+ * is one {@code GET}; force-release one {@code DEL}; list is a {@code SCAN} by pattern (never {@code KEYS})
+ * followed by one pipelined batch of {@code GET}s. Expiry is Redis's own clock: the lease is a string set
+ * with {@code PXAT} at the lease's expiry, and the scripts read {@code TIME}. Needs Redis 6.2 or later.
  *
  * <h2>Fencing tokens across restarts</h2>
  * The acquire script issues {@code max(last token + 1, server TIME in microseconds)} and stores it as the
@@ -49,43 +49,45 @@ public final class RedisLockStore implements LockStore {
 
     private static final String STORE = "redis lock store";
 
+    // A lease is one string, "<fencing token> <acquired ms> <expires ms> <owner token>", set with PXAT at its
+    // expiry: SET NX does the "is it free" check and the expiry in one command, so each script stays short.
     private static final LuaScript ACQUIRE = LuaScript.of("acquire", """
-            -- KEYS[1] lease hash, KEYS[2] fencing counter; ARGV[1] owner token, ARGV[2] ttl in ms
-            if redis.call('EXISTS', KEYS[1]) == 1 then
-              return {}
-            end
+            -- KEYS[1] lease, KEYS[2] fencing counter; ARGV[1] owner token, ARGV[2] ttl in ms
             local time = redis.call('TIME')
             local micros = tonumber(time[1]) * 1000000 + tonumber(time[2])
-            local last = tonumber(redis.call('GET', KEYS[2]) or '0')
             -- The clock term keeps tokens growing when a restart without persistence lost the counter.
-            local token = math.max(last + 1, micros)
+            local token = math.max(tonumber(redis.call('GET', KEYS[2]) or '0') + 1, micros)
             local acquired = math.floor(micros / 1000)
-            local expires = acquired + tonumber(ARGV[2])
-            local tokenText = string.format('%.0f', token)
-            local acquiredText = string.format('%.0f', acquired)
-            local expiresText = string.format('%.0f', expires)
-            redis.call('SET', KEYS[2], tokenText)
-            redis.call('HSET', KEYS[1], 'o', ARGV[1], 'f', tokenText, 'a', acquiredText, 'e', expiresText)
-            redis.call('PEXPIREAT', KEYS[1], expires)
-            return {tokenText, acquiredText, expiresText}
+            local expires = string.format('%.0f', acquired + tonumber(ARGV[2]))
+            local lease = string.format('%.0f %.0f ', token, acquired) .. expires .. ' ' .. ARGV[1]
+            if not redis.call('SET', KEYS[1], lease, 'NX', 'PXAT', expires) then
+              return false
+            end
+            redis.call('SET', KEYS[2], string.format('%.0f', token))
+            return lease
             """);
 
     private static final LuaScript RENEW = LuaScript.of("renew", """
-            -- KEYS[1] lease hash; ARGV[1] owner token, ARGV[2] ttl in ms
-            if redis.call('HGET', KEYS[1], 'o') ~= ARGV[1] then
+            -- KEYS[1] lease; ARGV[1] owner token, ARGV[2] ttl in ms
+            local lease = redis.call('GET', KEYS[1])
+            if not lease then
+              return false
+            end
+            local token, acquired, owner = string.match(lease, '^(%d+) (%d+) %d+ (.+)$')
+            if owner ~= ARGV[1] then
               return false
             end
             local time = redis.call('TIME')
             local now = math.floor((tonumber(time[1]) * 1000000 + tonumber(time[2])) / 1000)
             local expires = string.format('%.0f', now + tonumber(ARGV[2]))
-            redis.call('HSET', KEYS[1], 'e', expires)
-            redis.call('PEXPIREAT', KEYS[1], expires)
+            redis.call('SET', KEYS[1], token .. ' ' .. acquired .. ' ' .. expires .. ' ' .. owner, 'PXAT', expires)
             return expires
             """);
 
     private static final LuaScript RELEASE = LuaScript.of("release", """
-            -- KEYS[1] lease hash; ARGV[1] owner token
-            if redis.call('HGET', KEYS[1], 'o') == ARGV[1] then
+            -- KEYS[1] lease; ARGV[1] owner token
+            local lease = redis.call('GET', KEYS[1])
+            if lease and string.match(lease, '^%d+ %d+ %d+ (.+)$') == ARGV[1] then
               return redis.call('DEL', KEYS[1])
             end
             return 0
@@ -117,13 +119,9 @@ public final class RedisLockStore implements LockStore {
         LockKeys.requireValid(key);
         long ttlMillis = millisRoundedUp(LockStore.requirePositive(ttl));
         String owner = instanceId + "-" + acquisitions.incrementAndGet();
-        List<String> granted = redis.eval("acquire " + key, ACQUIRE, ScriptOutputType.MULTI,
+        String granted = redis.eval("acquire " + key, ACQUIRE, ScriptOutputType.VALUE,
                 new String[] {keys.lease(key), keys.fence(key)}, owner, Long.toString(ttlMillis));
-        if (granted == null || granted.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(new Lease(key, owner, Long.parseLong(granted.get(0)),
-                Instant.ofEpochMilli(Long.parseLong(granted.get(1))), Instant.ofEpochMilli(Long.parseLong(granted.get(2)))));
+        return Optional.ofNullable(granted).map(value -> lease(key, value));
     }
 
     @Override
@@ -148,7 +146,8 @@ public final class RedisLockStore implements LockStore {
     @Override
     public Optional<Lease> inspect(String key) {
         LockKeys.requireValid(key);
-        return redis.await("inspect " + key, hmget(key)).flatMap(fields -> lease(key, fields));
+        return Optional.ofNullable(redis.await("inspect " + key, redis.commands().get(keys.lease(key))))
+                .map(value -> lease(key, value));
     }
 
     @Override
@@ -170,14 +169,20 @@ public final class RedisLockStore implements LockStore {
             }
             cursor = redis.await(what, redis.commands().scan(ScanCursor.of(cursor.getCursor()), match));
         }
-        // One pipelined batch: every HMGET goes out before the first reply is awaited.
-        List<java.util.concurrent.CompletableFuture<Optional<Lease>>> pending = new ArrayList<>();
-        for (String lockKey : lockKeys.stream().distinct().toList()) {
-            pending.add(hmget(lockKey).thenApply(fields -> fields.flatMap(f -> lease(lockKey, f))));
+        // One pipelined batch: every GET goes out before the first reply is awaited. (Not MGET: on a cluster
+        // the leases live in different slots.)
+        List<String> distinct = lockKeys.stream().distinct().toList();
+        List<RedisFuture<String>> pending = new ArrayList<>(distinct.size());
+        for (String lockKey : distinct) {
+            pending.add(redis.commands().get(keys.lease(lockKey)));
         }
         List<Lease> live = new ArrayList<>();
-        for (var future : pending) {
-            redis.await(what, future).ifPresent(live::add);
+        for (int i = 0; i < distinct.size(); i++) {
+            String value = redis.await(what, pending.get(i));
+            if (value != null) {
+                // Gone between SCAN and GET means expired or released: not live, not listed.
+                live.add(lease(distinct.get(i), value));
+            }
         }
         live.sort(Comparator.comparing(Lease::key));
         return live;
@@ -191,24 +196,15 @@ public final class RedisLockStore implements LockStore {
         return removed != null && removed > 0;
     }
 
-    private java.util.concurrent.CompletableFuture<Optional<List<String>>> hmget(String lockKey) {
-        RedisFuture<List<io.lettuce.core.KeyValue<String, String>>> reply =
-                redis.commands().hmget(keys.lease(lockKey), "o", "f", "a", "e");
-        return reply.toCompletableFuture().thenApply(values -> {
-            List<String> fields = new ArrayList<>(4);
-            for (var value : values) {
-                if (!value.hasValue()) {
-                    return Optional.empty();
-                }
-                fields.add(value.getValue());
-            }
-            return Optional.of(fields);
-        });
-    }
-
-    private static Optional<Lease> lease(String key, List<String> fields) {
-        return Optional.of(new Lease(key, fields.get(0), Long.parseLong(fields.get(1)),
-                Instant.ofEpochMilli(Long.parseLong(fields.get(2))), Instant.ofEpochMilli(Long.parseLong(fields.get(3)))));
+    /** Parses a lease value, {@code "<fencing token> <acquired ms> <expires ms> <owner token>"}. */
+    private static Lease lease(String key, String value) {
+        String[] parts = value.split(" ", 4);
+        if (parts.length != 4) {
+            throw new IllegalStateException("redis lock store: the value under lock key '" + key
+                    + "' is not a hotspare lease: '" + value + "'");
+        }
+        return new Lease(key, parts[3], Long.parseLong(parts[0]),
+                Instant.ofEpochMilli(Long.parseLong(parts[1])), Instant.ofEpochMilli(Long.parseLong(parts[2])));
     }
 
     /** Redis expires in whole milliseconds; rounding up keeps a lease at least as long as asked. */
