@@ -62,29 +62,34 @@ final class RedisAccess {
     /** Runs {@code script} by SHA; on {@code NOSCRIPT} loads it and runs it again. */
     <T> CompletableFuture<T> evalAsync(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
         CompletableFuture<T> first = commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
-        return first.handle((value, failure) -> {
-            if (failure == null) {
-                return CompletableFuture.completedFuture(value);
-            }
-            if (unwrap(failure) instanceof RedisNoScriptException) {
+        return first.exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
                 // The server lost its script cache (first use, restart, SCRIPT FLUSH, failover): EVAL both runs
                 // the script and caches it, so the next EVALSHA finds it again.
-                return commands.<T>eval(script.body(), type, keys, args).toCompletableFuture();
-            }
-            return CompletableFuture.<T>failedFuture(failure);
-        }).thenCompose(f -> f);
+                ? commands.<T>eval(script.body(), type, keys, args).toCompletableFuture()
+                : CompletableFuture.failedFuture(failure));
     }
 
-    /** Runs {@code script} and waits for its reply. */
+    /**
+     * Runs {@code script} and waits for its reply. Waits on Lettuce's own future (no dependent stage on the
+     * hot path) and reloads the script only when the server says {@code NOSCRIPT}.
+     */
     <T> T eval(String what, LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        return await(what, evalAsync(script, type, keys, args));
+        CompletableFuture<T> first = commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
+        try {
+            return await(what, first);
+        } catch (IllegalStateException rejected) {
+            if (rejected.getCause() instanceof RedisNoScriptException) {
+                return await(what, commands.<T>eval(script.body(), type, keys, args));
+            }
+            throw rejected;
+        }
     }
 
     /** Waits for {@code future} at most the connection's command timeout, translating failures. */
     <T> T await(String what, CompletionStage<T> future) {
         Duration timeout = connection.getTimeout();
         try {
-            // A NOSCRIPT reload costs a second command, hence twice the timeout.
+            // An asynchronous NOSCRIPT reload costs a second command, hence twice the timeout.
             return future.toCompletableFuture().get(timeout.toNanos() * 2, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
