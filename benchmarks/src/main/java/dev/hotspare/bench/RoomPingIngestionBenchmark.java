@@ -116,7 +116,7 @@ public class RoomPingIngestionBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Collection<RunResult> results = Comparisons.run(Comparisons.options(RoomPingIngestionBenchmark.class).threads(8));
+        Collection<RunResult> results = Comparisons.run(Comparisons.options(RoomPingIngestionBenchmark.class).warmupIterations(6).threads(8));
         Comparisons.printRatios(results, "roomPings", "rawSet");
         System.out.println("TARGET: roomPings/rawSet >= 0.5x");
     }
