@@ -19,10 +19,12 @@ final class EmbeddedRedis implements AutoCloseable {
     private final RedisServer server;
     private final int port;
     private final RedisClient client;
+    private final Path dir;
 
-    private EmbeddedRedis(RedisServer server, int port) {
+    private EmbeddedRedis(RedisServer server, int port, Path dir) {
         this.server = server;
         this.port = port;
+        this.dir = dir;
         this.client = RedisClient.create(RedisURI.create(uri()));
     }
 
@@ -39,7 +41,7 @@ final class EmbeddedRedis implements AutoCloseable {
                     .setting("appendonly no")
                     .build();
             server.start();
-            return new EmbeddedRedis(server, port);
+            return new EmbeddedRedis(server, port, dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -58,6 +60,7 @@ final class EmbeddedRedis implements AutoCloseable {
         client.shutdown();
         try {
             server.stop();
+            Files.deleteIfExists(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -44,7 +44,7 @@ class KeyInjectionTest {
     @AfterAll
     static void stop() {
         client.close();
-        server.stop();
+        server.close();
     }
 
     private static long commandsProcessed() {

@@ -44,7 +44,7 @@ class RedisRestartTest {
             client.close();
         }
         if (server != null) {
-            server.stop();
+            server.close();
         }
     }
 

@@ -46,7 +46,7 @@ final class TestRedis {
             } else {
                 Server server = Server.start(false);
                 sharedUri = server.uri();
-                Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+                Runtime.getRuntime().addShutdownHook(new Thread(server::close));
             }
         }
         return sharedUri;
@@ -90,13 +90,15 @@ final class TestRedis {
     }
 
     /** An embedded redis-server on a random free port, in its own empty directory. */
-    static final class Server {
+    static final class Server implements AutoCloseable {
         private final RedisServer server;
         private final int port;
+        private final Path dir;
 
-        private Server(RedisServer server, int port) {
+        private Server(RedisServer server, int port, Path dir) {
             this.server = server;
             this.port = port;
+            this.dir = dir;
         }
 
         /**
@@ -107,7 +109,6 @@ final class TestRedis {
             try {
                 int port = freePort();
                 Path dir = Files.createTempDirectory("hotspare-redis-");
-                dir.toFile().deleteOnExit();
                 RedisServer server = RedisServer.newRedisServer()
                         .port(port)
                         .setting("dir " + dir.toAbsolutePath())
@@ -116,7 +117,7 @@ final class TestRedis {
                         .setting("appendfsync always")
                         .build();
                 server.start();
-                return new Server(server, port);
+                return new Server(server, port, dir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -129,6 +130,17 @@ final class TestRedis {
         void stop() {
             try {
                 server.stop();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Stops the server for good and deletes its directory (the AOF of a persistent one). */
+        @Override
+        public void close() {
+            stop();
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
