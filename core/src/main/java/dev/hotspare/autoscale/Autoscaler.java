@@ -1,5 +1,7 @@
 package dev.hotspare.autoscale;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.hotspare.autoscale.ScaleDecision.Reason;
 import dev.hotspare.autoscale.ScaleDecision.TriggerRef;
 import dev.hotspare.fleet.Autoscaling;
@@ -14,7 +16,6 @@ import dev.hotspare.spi.UsageHistory;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,25 +106,108 @@ public final class Autoscaler {
     }
 
     /**
+     * What the autoscaler derives from one {@link Autoscaling} section once (types in use, window sizes,
+     * exact usage and limit fractions), so that a tick over thousands of schedulers sharing configs does no
+     * repeated parsing. Cached per config object by identity; a changed config is a new object.
+     */
+    private static final class Plan {
+        final String[] types;
+        final int[] keep;
+        final Trigger[] up;
+        final Trigger[] down;
+
+        Plan(Autoscaling a, AutoscalerSettings settings) {
+            Map<String, Integer> sizes = new LinkedHashMap<>();
+            up = triggers(a.up().triggers(), Direction.UP, settings, sizes);
+            down = triggers(a.down().triggers(), Direction.DOWN, settings, sizes);
+            types = sizes.keySet().toArray(new String[0]);
+            keep = sizes.values().stream().mapToInt(Integer::intValue).toArray();
+            for (Trigger t : up) {
+                t.typeIndex = indexOf(types, t.config.type());
+            }
+            for (Trigger t : down) {
+                t.typeIndex = indexOf(types, t.config.type());
+            }
+        }
+
+        private static Trigger[] triggers(List<MetricsTrigger> list, Direction direction, AutoscalerSettings settings,
+                                          Map<String, Integer> sizes) {
+            Trigger[] out = new Trigger[list.size()];
+            for (int i = 0; i < out.length; i++) {
+                MetricsTrigger t = list.get(i);
+                out[i] = new Trigger(t, new TriggerRef(direction, i, t.type()), settings.windowSize(t.time()));
+                sizes.merge(t.type(), out[i].size, Math::max);
+            }
+            return out;
+        }
+
+        private static int indexOf(String[] types, String type) {
+            for (int i = 0; i < types.length; i++) {
+                if (types[i].equals(type)) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("type not planned: " + type);
+        }
+    }
+
+    /** One trigger with its derived values. */
+    private static final class Trigger {
+        final MetricsTrigger config;
+        final TriggerRef ref;
+        final int size;
+        final BigDecimal usage;
+        final Optional<Integer> limitPercent;
+        final BigDecimal limit;
+        int typeIndex;
+
+        Trigger(MetricsTrigger config, TriggerRef ref, int size) {
+            this.config = config;
+            this.ref = ref;
+            this.size = size;
+            this.usage = BigDecimal.valueOf(config.usage(), 2); // the percentage as a fraction, exact
+            this.limitPercent = config.effectiveLimit();
+            this.limit = limitPercent.map(l -> BigDecimal.valueOf(l, 2)).orElse(null);
+        }
+    }
+
+    private final Cache<Autoscaling, Plan> plans = Caffeine.newBuilder().weakKeys().build();
+
+    private Plan plan(SchedulerConfig config) {
+        return plans.get(config.autoscaling(), a -> new Plan(a, settings));
+    }
+
+    /**
      * The current utilization of every trigger type the config uses (up and down), in first-use order.
      * Types without a registered policy are reported unavailable.
      */
     public Map<String, Utilization> currentUtilizations(SchedulerConfig config, FleetSnapshot snapshot, Instant now) {
+        Plan plan = plan(config);
+        Utilization[] current = utilizations(plan, config, snapshot, now);
         Map<String, Utilization> out = new LinkedHashMap<>();
+        for (int i = 0; i < plan.types.length; i++) {
+            out.put(plan.types[i], current[i]);
+        }
+        return out;
+    }
+
+    private Utilization[] utilizations(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, Instant now) {
         PolicyContext context = new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
-        for (MetricsTrigger t : triggersInUse(config.autoscaling())) {
-            out.computeIfAbsent(t.type(), type -> policies.get(type)
-                    .map(p -> p.utilization(snapshot.counts(), context))
-                    .orElseGet(() -> new Utilization.Unavailable("no scaling policy of type '" + type + "'")));
+        Utilization[] out = new Utilization[plan.types.length];
+        for (int i = 0; i < out.length; i++) {
+            ScalingPolicy policy = policies.policy(plan.types[i]);
+            out[i] = policy != null ? policy.utilization(snapshot.counts(), context)
+                    : new Utilization.Unavailable("no scaling policy of type '" + plan.types[i] + "'");
         }
         return out;
     }
 
     /** Points to keep per type: the largest window among that type's triggers. */
     public Map<String, Integer> windowSizes(SchedulerConfig config) {
+        Plan plan = plan(config);
         Map<String, Integer> sizes = new LinkedHashMap<>();
-        for (MetricsTrigger t : triggersInUse(config.autoscaling())) {
-            sizes.merge(t.type(), settings.windowSize(t.time()), Math::max);
+        for (int i = 0; i < plan.types.length; i++) {
+            sizes.put(plan.types[i], plan.keep[i]);
         }
         return sizes;
     }
@@ -137,16 +221,16 @@ public final class Autoscaler {
         if (state == SchedulerState.CREATING || state == SchedulerState.TERMINATING) {
             return ScaleDecision.none(state, "scheduler is " + state.wireName());
         }
-        Map<String, Utilization> current = currentUtilizations(config, snapshot, now);
-        Map<String, Integer> sizes = windowSizes(config);
-        Map<String, List<BigDecimal>> points = new LinkedHashMap<>();
-        for (Map.Entry<String, Integer> e : sizes.entrySet()) {
-            if (current.get(e.getKey()) instanceof Utilization.Value value) {
-                history.record(scheduler, e.getKey(), value.fraction(), e.getValue());
+        Plan plan = plan(config);
+        Utilization[] current = utilizations(plan, config, snapshot, now);
+        List<?>[] windows = new List<?>[plan.types.length];
+        for (int i = 0; i < plan.types.length; i++) {
+            if (current[i] instanceof Utilization.Value value) {
+                history.record(scheduler, plan.types[i], value.fraction(), plan.keep[i]);
             }
-            points.put(e.getKey(), history.latest(scheduler, e.getKey(), e.getValue()));
+            windows[i] = history.latest(scheduler, plan.types[i], plan.keep[i]);
         }
-        return decide(config, snapshot, new UsageWindows(points), state, lastScaleAt, now);
+        return decide(plan, config, snapshot, windows, state, lastScaleAt, now, current);
     }
 
     /**
@@ -161,6 +245,21 @@ public final class Autoscaler {
      */
     public ScaleDecision decide(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows windows,
                                 SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {
+        if (state == SchedulerState.CREATING || state == SchedulerState.TERMINATING) {
+            return ScaleDecision.none(state, "scheduler is " + state.wireName());
+        }
+        Plan plan = plan(config);
+        List<?>[] byType = new List<?>[plan.types.length];
+        for (int i = 0; i < plan.types.length; i++) {
+            byType[i] = windows.points().getOrDefault(plan.types[i], List.of());
+        }
+        return decide(plan, config, snapshot, byType, state, lastScaleAt, now, null);
+    }
+
+    /** {@code precomputed}: this tick's utilizations when the caller already has them (from {@link #tick}), else null. */
+    private ScaleDecision decide(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, List<?>[] windows,
+                                 SchedulerState state, Optional<Instant> lastScaleAt, Instant now,
+                                 Utilization[] precomputed) {
         if (state == SchedulerState.CREATING || state == SchedulerState.TERMINATING) {
             return ScaleDecision.none(state, "scheduler is " + state.wireName());
         }
@@ -181,104 +280,103 @@ public final class Autoscaler {
                     false, removals(snapshot, removable), active + " rooms, above max " + a.max());
         }
 
-        Map<String, Utilization> current = currentUtilizations(config, snapshot, now);
-        List<String> unavailable = new ArrayList<>();
-        current.forEach((type, u) -> {
-            if (u instanceof Utilization.Unavailable missing) {
-                unavailable.add(type + " (" + missing.why() + ")");
+        Utilization[] current = precomputed != null ? precomputed : utilizations(plan, config, snapshot, now);
+        String unavailable = null;
+        for (int i = 0; i < current.length; i++) {
+            if (current[i] instanceof Utilization.Unavailable missing) {
+                String item = plan.types[i] + " (" + missing.why() + ")";
+                unavailable = unavailable == null ? item : unavailable + ", " + item;
             }
-        });
-        if (!unavailable.isEmpty()) {
-            return ScaleDecision.none(state, "metrics unavailable: " + String.join(", ", unavailable));
+        }
+        if (unavailable != null) {
+            return ScaleDecision.none(state, "metrics unavailable: " + unavailable);
         }
 
         if (!a.isBounded() || active < a.max()) {
-            Optional<ScaleDecision> up = evaluateUp(config, snapshot, windows, current, lastScaleAt, now);
-            if (up.isPresent()) {
-                return up.get();
+            ScaleDecision up = evaluateUp(plan, config, snapshot, windows, current, lastScaleAt, now);
+            if (up != null) {
+                return up;
             }
         }
         if (active > a.min()) {
-            Optional<ScaleDecision> down = evaluateDown(config, snapshot, windows, current, lastScaleAt, now);
-            if (down.isPresent()) {
-                return down.get();
+            ScaleDecision down = evaluateDown(plan, config, snapshot, windows, current, lastScaleAt, now);
+            if (down != null) {
+                return down;
             }
         }
         return ScaleDecision.none(SchedulerState.IN_SYNC, "no trigger fired");
     }
 
-    private Optional<ScaleDecision> evaluateUp(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows windows,
-                                               Map<String, Utilization> current, Optional<Instant> lastScaleAt, Instant now) {
+    private ScaleDecision evaluateUp(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, List<?>[] windows,
+                                     Utilization[] current, Optional<Instant> lastScaleAt, Instant now) {
         Autoscaling a = config.autoscaling();
         RoomStatusCounts counts = snapshot.counts();
-        List<MetricsTrigger> triggers = a.up().triggers();
-        PolicyContext context = new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
-        for (int i = 0; i < triggers.size(); i++) {
-            MetricsTrigger trigger = triggers.get(i);
-            Optional<ScalingPolicy> policy = policies.get(trigger.type());
-            if (policy.isEmpty() || !(current.get(trigger.type()) instanceof Utilization.Value value)) {
+        PolicyContext context = null;
+        for (Trigger trigger : plan.up) {
+            ScalingPolicy policy = policies.policy(trigger.config.type());
+            if (policy == null || !(current[trigger.typeIndex] instanceof Utilization.Value value)) {
                 continue;
             }
-            TriggerRef ref = new TriggerRef(Direction.UP, i, trigger.type());
-            Optional<Integer> limit = trigger.effectiveLimit();
-            if (limit.isPresent() && value.atLeast(limit.get())) {
-                int delta = clampUp(policy.get().delta(trigger, counts, context), a, counts.active());
+            if (trigger.limit != null && value.fraction().compareTo(trigger.limit) >= 0) {
+                context = context != null ? context : new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
+                int delta = clampUp(policy.delta(trigger.config, counts, context), a, counts.active());
                 if (delta > 0) {
-                    return Optional.of(new ScaleDecision(delta, Reason.LIMIT, Optional.of(ref), SchedulerState.SUBDIMENSIONED,
-                            false, List.of(), "utilization " + percent(value) + "% reached limit " + limit.get() + "% of " + ref));
+                    return new ScaleDecision(delta, Reason.LIMIT, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+                            false, List.of(), "utilization " + percent(value) + "% reached limit "
+                            + trigger.limitPercent.orElseThrow() + "% of " + trigger.ref);
                 }
             }
-            if (!fires(trigger, windows, Direction.UP)) {
+            if (!fires(trigger, windows[trigger.typeIndex], Direction.UP)) {
                 continue;
             }
-            int raw = policy.get().delta(trigger, counts, context);
+            context = context != null ? context : new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
+            int raw = policy.delta(trigger.config, counts, context);
             if (raw <= 0) {
                 continue;
             }
             if (!cooledDown(a.up(), lastScaleAt, now)) {
-                return Optional.of(new ScaleDecision(0, Reason.NONE, Optional.of(ref), SchedulerState.SUBDIMENSIONED,
-                        true, List.of(), ref + " fired but scale-up is cooling down"));
+                return new ScaleDecision(0, Reason.NONE, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+                        true, List.of(), trigger.ref + " fired but scale-up is cooling down");
             }
             int delta = clampUp(raw, a, counts.active());
-            return Optional.of(new ScaleDecision(delta, Reason.TRIGGER, Optional.of(ref), SchedulerState.SUBDIMENSIONED,
-                    false, List.of(), ref + " fired: +" + delta + (delta != raw ? " (clamped from +" + raw + ")" : "")));
+            return new ScaleDecision(delta, Reason.TRIGGER, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+                    false, List.of(), trigger.ref + " fired: +" + delta + (delta != raw ? " (clamped from +" + raw + ")" : ""));
         }
-        return Optional.empty();
+        return null;
     }
 
-    private Optional<ScaleDecision> evaluateDown(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows windows,
-                                                 Map<String, Utilization> current, Optional<Instant> lastScaleAt, Instant now) {
+    private ScaleDecision evaluateDown(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, List<?>[] windows,
+                                       Utilization[] current, Optional<Instant> lastScaleAt, Instant now) {
         Autoscaling a = config.autoscaling();
         RoomStatusCounts counts = snapshot.counts();
-        List<MetricsTrigger> triggers = a.down().triggers();
-        PolicyContext context = new PolicyContext(config, Direction.DOWN, snapshot.resourceUsage(), now);
-        for (int i = 0; i < triggers.size(); i++) {
-            MetricsTrigger trigger = triggers.get(i);
-            Optional<ScalingPolicy> policy = policies.get(trigger.type());
-            if (policy.isEmpty() || !(current.get(trigger.type()) instanceof Utilization.Value)) {
+        PolicyContext context = null;
+        for (Trigger trigger : plan.down) {
+            ScalingPolicy policy = policies.policy(trigger.config.type());
+            if (policy == null || !(current[trigger.typeIndex] instanceof Utilization.Value)) {
                 continue;
             }
-            if (!fires(trigger, windows, Direction.DOWN)) {
+            if (!fires(trigger, windows[trigger.typeIndex], Direction.DOWN)) {
                 continue;
             }
-            int raw = policy.get().delta(trigger, counts, context);
+            context = context != null ? context : new PolicyContext(config, Direction.DOWN, snapshot.resourceUsage(), now);
+            int raw = policy.delta(trigger.config, counts, context);
             if (raw >= 0) {
                 continue;
             }
-            TriggerRef ref = new TriggerRef(Direction.DOWN, i, trigger.type());
+            TriggerRef ref = trigger.ref;
             if (!cooledDown(a.down(), lastScaleAt, now)) {
-                return Optional.of(new ScaleDecision(0, Reason.NONE, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
-                        true, List.of(), ref + " fired but scale-down is cooling down"));
+                return new ScaleDecision(0, Reason.NONE, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
+                        true, List.of(), ref + " fired but scale-down is cooling down");
             }
             int delta = Math.max(raw, Math.max(a.min() - counts.active(), -counts.ready()));
             if (delta == 0) {
-                return Optional.of(new ScaleDecision(0, Reason.NONE, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
-                        false, List.of(), ref + " fired but no READY room can be removed"));
+                return new ScaleDecision(0, Reason.NONE, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
+                        false, List.of(), ref + " fired but no READY room can be removed");
             }
-            return Optional.of(new ScaleDecision(delta, Reason.TRIGGER, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
-                    false, removals(snapshot, -delta), ref + " fired: " + delta + (delta != raw ? " (clamped from " + raw + ")" : "")));
+            return new ScaleDecision(delta, Reason.TRIGGER, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
+                    false, removals(snapshot, -delta), ref + " fired: " + delta + (delta != raw ? " (clamped from " + raw + ")" : ""));
         }
-        return Optional.empty();
+        return null;
     }
 
     /**
@@ -326,19 +424,20 @@ public final class Autoscaler {
         return ScaleDecision.none(SchedulerState.IN_SYNC, "no up trigger with a limit on room occupancy");
     }
 
-    private boolean fires(MetricsTrigger trigger, UsageWindows windows, Direction direction) {
-        int size = settings.windowSize(trigger.time());
-        List<BigDecimal> points = windows.latest(trigger.type(), size);
-        BigDecimal usage = BigDecimal.valueOf(trigger.usage());
+    /** (points strictly beyond usage among the newest {@code size}) × 100 &gt; threshold × size. */
+    private static boolean fires(Trigger trigger, List<?> window, Direction direction) {
+        int size = trigger.size;
+        int n = window.size();
+        int from = Math.max(0, n - size);
         int beyond = 0;
-        for (BigDecimal p : points) {
-            int cmp = p.movePointRight(2).compareTo(usage);
+        for (int i = from; i < n; i++) { // indexed: windows are RandomAccess, this is the hot loop
+            int cmp = ((BigDecimal) window.get(i)).compareTo(trigger.usage);
             if (direction == Direction.UP ? cmp > 0 : cmp < 0) {
                 beyond++;
             }
         }
-        // size, not points.size(), is the denominator: a short history cannot fire early.
-        return (long) beyond * 100 > (long) trigger.threshold() * size;
+        // size, not the number of points, is the denominator: a short history cannot fire early.
+        return (long) beyond * 100 > (long) trigger.config.threshold() * size;
     }
 
     private static boolean cooledDown(ScalingSpec direction, Optional<Instant> lastScaleAt, Instant now) {
@@ -358,12 +457,6 @@ public final class Autoscaler {
             return List.of();
         }
         return ranking.rank(snapshot.readyRooms()).stream().limit(count).map(ReadyRoom::name).toList();
-    }
-
-    private static List<MetricsTrigger> triggersInUse(Autoscaling a) {
-        List<MetricsTrigger> all = new ArrayList<>(a.up().triggers());
-        all.addAll(a.down().triggers());
-        return all;
     }
 
     private static String percent(Utilization.Value value) {

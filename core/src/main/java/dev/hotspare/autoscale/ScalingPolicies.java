@@ -82,6 +82,11 @@ public final class ScalingPolicies {
         return Optional.ofNullable(byType.get(type));
     }
 
+    /** The policy for {@code type}, or null: the allocation-free lookup for the autoscaler's hot path. */
+    ScalingPolicy policy(String type) {
+        return byType.get(type);
+    }
+
     /** Every registered type name, for config validation. */
     public Set<String> typeNames() {
         return byType.keySet();

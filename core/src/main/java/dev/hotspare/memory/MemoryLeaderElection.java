@@ -1,6 +1,7 @@
 package dev.hotspare.memory;
 
 import dev.hotspare.spi.LeaderElection;
+import dev.hotspare.validation.Names;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ public final class MemoryLeaderElection implements LeaderElection {
 
     @Override
     public Candidacy campaign(String identity, LeadershipListener listener) {
+        Names.requireDns1123Label("identity", identity);
         MemoryCandidacy c = new MemoryCandidacy(identity, listener);
         synchronized (this) {
             if (candidates.containsKey(identity)) {

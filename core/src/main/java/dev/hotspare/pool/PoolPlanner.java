@@ -143,6 +143,15 @@ public final class PoolPlanner {
                     }
                     continue;
                 }
+                if (claim.assignedMember().isPresent() && !claim.assignedMember().get().equals(m.id())) {
+                    // Two writers raced: the claim record names another member. That one is the claim's;
+                    // this member is nobody's and, having been handed out, is never reused.
+                    if (budget > 0) {
+                        deleteMember(m, DeleteReason.CLAIM_GONE, "claim '" + claimName + "' holds member '"
+                                + claim.assignedMember().get() + "', not this one");
+                    }
+                    continue;
+                }
                 Optional<Duration> lifetime = spec.claimLifetime().effective(claim.lifetime());
                 Optional<Instant> start = claim.assignedAt().or(m::claimedAt);
                 if (lifetime.isPresent() && start.isPresent() && !now.isBefore(start.get().plus(lifetime.get()))

@@ -3,6 +3,8 @@ package dev.hotspare.rollout;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
+import dev.hotspare.validation.Names;
+
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -78,11 +80,12 @@ public sealed interface RolloutEvent {
     /**
      * The leader changed; a services op in flight is re-issued to the new leader's agent.
      *
-     * @param leader the new leader's node name, empty while there is none
+     * @param leader the new leader's node name (a DNS-1123 label: it becomes the services op's address), empty while there is none
      */
     record LeaderChanged(Optional<String> leader) implements RolloutEvent {
         public LeaderChanged {
             leader = leader == null ? Optional.empty() : leader;
+            leader.ifPresent(name -> Names.requireDns1123Label("leader", name));
         }
     }
 }

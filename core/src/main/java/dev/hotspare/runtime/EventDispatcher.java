@@ -45,6 +45,8 @@ public final class EventDispatcher implements AutoCloseable {
     public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
 
     private final List<Registration> forwarders;
+    private final java.util.concurrent.ConcurrentMap<String, List<Registration>> bySchedulerConfig =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final ExecutorService executor;
     private final boolean ownsExecutor;
     private final AtomicLong dropped = new AtomicLong();
@@ -83,8 +85,10 @@ public final class EventDispatcher implements AutoCloseable {
     /** Publishes {@code event} to every forwarder; returns at once and never throws. */
     public CompletableFuture<DeliveryReport> publish(FleetEvent event) {
         Objects.requireNonNull(event, "event");
-        List<CompletableFuture<Delivery>> deliveries = new ArrayList<>(forwarders.size());
-        for (Registration registration : forwarders) {
+        List<Registration> targets = new ArrayList<>(forwarders);
+        targets.addAll(bySchedulerConfig.getOrDefault(event.scheduler(), List.of()));
+        List<CompletableFuture<Delivery>> deliveries = new ArrayList<>(targets.size());
+        for (Registration registration : targets) {
             CompletableFuture<Delivery> delivery = new CompletableFuture<>();
             try {
                 executor.execute(() -> delivery.complete(deliver(registration, event)));
@@ -97,6 +101,26 @@ public final class EventDispatcher implements AutoCloseable {
         }
         return CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new))
                 .thenApply(ignored -> new DeliveryReport(event, deliveries.stream().map(CompletableFuture::join).toList()));
+    }
+
+    /**
+     * Makes {@code scheduler}'s events also go to the forwarders its config's {@code forwarders} section names
+     * (Maestro's per-scheduler forwarders), replacing those of its previous config. Providers are found as in
+     * {@link Builder#addFromConfig}.
+     *
+     * @throws dev.hotspare.validation.ValidationException for unknown plugins or malformed entries; the
+     *                                                     previous forwarders then stay
+     */
+    public void useSchedulerForwarders(String scheduler, JsonNode forwardersSection, ClassLoader loader) {
+        Objects.requireNonNull(scheduler, "scheduler");
+        List<Registration> created = forwardersSection == null || forwardersSection.isMissingNode() || forwardersSection.isNull()
+                ? List.of() : fromConfig(forwardersSection, loader);
+        bySchedulerConfig.put(scheduler, created);
+    }
+
+    /** Stops forwarding {@code scheduler}'s events to its config's forwarders (the scheduler is gone). */
+    public void clearSchedulerForwarders(String scheduler) {
+        bySchedulerConfig.remove(scheduler);
     }
 
     /** Deliveries dropped because the executor refused them. */
@@ -138,6 +162,41 @@ public final class EventDispatcher implements AutoCloseable {
         return executor;
     }
 
+    private static List<Registration> fromConfig(JsonNode forwardersSection, ClassLoader loader) {
+        Map<String, EventForwarderProvider> providers = new TreeMap<>();
+        Iterator<EventForwarderProvider> found = ServiceLoader.load(EventForwarderProvider.class, loader).iterator();
+        found.forEachRemaining(p -> providers.putIfAbsent(p.plugin(), p));
+        Problems problems = new Problems();
+        List<Registration> created = new ArrayList<>();
+        forwardersSection.fields().forEachRemaining(plugin -> {
+            String pluginPath = "forwarders." + plugin.getKey();
+            EventForwarderProvider provider = providers.get(plugin.getKey());
+            if (provider == null) {
+                problems.add(pluginPath, plugin.getKey(), "unknown forwarder plugin; known: " + String.join(", ", providers.keySet()));
+                return;
+            }
+            if (!plugin.getValue().isObject()) {
+                problems.add(pluginPath, plugin.getValue(), "must map forwarder names to their settings");
+                return;
+            }
+            plugin.getValue().fields().forEachRemaining(named -> {
+                JsonNode settings = named.getValue();
+                if (!settings.isObject()) {
+                    problems.add(pluginPath + "." + named.getKey(), settings, "must be an object of settings");
+                    return;
+                }
+                if (!settings.path("enabled").asBoolean(true)) {
+                    return;
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> config = Documents.json().convertValue(settings, Map.class);
+                created.add(new Registration(provider.create(named.getKey(), config), settings.path("forwardResponse").asBoolean(false)));
+            });
+        });
+        problems.throwIfAny();
+        return created;
+    }
+
     private record Registration(EventForwarder forwarder, boolean forwardResponse) {
     }
 
@@ -175,38 +234,7 @@ public final class EventDispatcher implements AutoCloseable {
          *                                                     ones) and malformed entry
          */
         public Builder addFromConfig(JsonNode forwardersSection, ClassLoader loader) {
-            Map<String, EventForwarderProvider> providers = new TreeMap<>();
-            Iterator<EventForwarderProvider> found = ServiceLoader.load(EventForwarderProvider.class, loader).iterator();
-            found.forEachRemaining(p -> providers.putIfAbsent(p.plugin(), p));
-            Problems problems = new Problems();
-            List<Registration> created = new ArrayList<>();
-            forwardersSection.fields().forEachRemaining(plugin -> {
-                String pluginPath = "forwarders." + plugin.getKey();
-                EventForwarderProvider provider = providers.get(plugin.getKey());
-                if (provider == null) {
-                    problems.add(pluginPath, plugin.getKey(), "unknown forwarder plugin; known: " + String.join(", ", providers.keySet()));
-                    return;
-                }
-                if (!plugin.getValue().isObject()) {
-                    problems.add(pluginPath, plugin.getValue(), "must map forwarder names to their settings");
-                    return;
-                }
-                plugin.getValue().fields().forEachRemaining(named -> {
-                    JsonNode settings = named.getValue();
-                    if (!settings.isObject()) {
-                        problems.add(pluginPath + "." + named.getKey(), settings, "must be an object of settings");
-                        return;
-                    }
-                    if (!settings.path("enabled").asBoolean(true)) {
-                        return;
-                    }
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> config = Documents.json().convertValue(settings, Map.class);
-                    created.add(new Registration(provider.create(named.getKey(), config), settings.path("forwardResponse").asBoolean(false)));
-                });
-            });
-            problems.throwIfAny();
-            forwarders.addAll(created);
+            forwarders.addAll(fromConfig(forwardersSection, loader));
             return this;
         }
 

@@ -200,7 +200,12 @@ public final class PoolController implements AutoCloseable {
             Member before = byId.get(assignment.memberId());
             boolean done = attempt("assign " + assignment.memberId() + " to " + assignment.claimName(), () -> {
                 driver.assign(pool, assignment.memberId(), assignment.claimName(), assignment.claimedAt());
-                claims.assign(pool, assignment.claimName(), assignment.memberId(), assignment.claimedAt());
+                ClaimStore.AssignOutcome outcome = claims.assign(pool, assignment.claimName(), assignment.memberId(),
+                        assignment.claimedAt());
+                if (outcome != ClaimStore.AssignOutcome.ASSIGNED && outcome != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+                    // The claim was released or given elsewhere meanwhile; the next pass deletes this member.
+                    throw new IllegalStateException("claim store answered " + outcome);
+                }
             });
             if (done) {
                 listener.onClaimAssigned(pool, assignment, before);

@@ -14,6 +14,7 @@ import dev.hotspare.spi.RolloutAgentChannel;
 import dev.hotspare.spi.RolloutStore;
 import dev.hotspare.spi.StaleRolloutVersionException;
 import dev.hotspare.spi.VersionedRollout;
+import dev.hotspare.validation.Names;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +39,9 @@ import java.util.function.Consumer;
  * effect is recoverable: {@link #start()} reloads the state, re-publishes every in-flight op under its
  * unchanged op id (agents answer finished ones from their journal, see {@link RolloutAgent}) and re-arms the
  * next timer. Events are processed one at a time, in submission order, by whichever thread submitted first.
- * A save that loses an optimistic-concurrency race is re-decided on the reloaded state.
+ * A save that loses an optimistic-concurrency race is re-decided on the reloaded state; any other failure
+ * (a store that is down) loses that one event and is logged — the persisted state, its timers and the
+ * re-issue on the next start make up for it.
  */
 public final class RolloutController implements AutoCloseable {
 
@@ -102,7 +105,17 @@ public final class RolloutController implements AutoCloseable {
                 "rollout '" + rollout + "' is not in the store; create it with RolloutController.create"));
         subscriptions.add(channel.onReport(rollout, report -> enqueue(() -> process(report.toEvent()))));
         enqueue(this::recover);
-        election.ifPresent(e -> subscriptions.add(e.observe(leader -> submit(new RolloutEvent.LeaderChanged(leader)))));
+        election.ifPresent(e -> subscriptions.add(e.observe(this::leaderChanged)));
+    }
+
+    private void leaderChanged(Optional<String> leader) {
+        // The leader's name becomes the services op's address, so it must be a valid target name; an
+        // election backend with other identities must not wedge the rollout with an exception in its thread.
+        Optional<String> usable = leader.filter(Names::isDns1123Label);
+        if (usable.isEmpty() && leader.isPresent()) {
+            LOG.error("rollout '{}': leader identity '{}' is not a DNS-1123 label; treating it as no leader", rollout, leader.get());
+        }
+        submit(new RolloutEvent.LeaderChanged(usable));
     }
 
     /** Feeds {@code event} to the machine (after earlier ones). Thread-safe; ignored once closed. */
@@ -155,23 +168,21 @@ public final class RolloutController implements AutoCloseable {
             }
             draining = true;
         }
-        try {
-            while (true) {
-                Runnable next;
-                synchronized (this) {
-                    next = closed ? null : queue.poll();
-                    if (next == null) {
-                        draining = false;
-                        return;
-                    }
-                }
-                next.run();
-            }
-        } catch (RuntimeException e) {
+        while (true) {
+            Runnable next;
             synchronized (this) {
-                draining = false;
+                next = closed ? null : queue.poll();
+                if (next == null) {
+                    draining = false;
+                    return;
+                }
             }
-            throw e;
+            try {
+                next.run();
+            } catch (RuntimeException e) {
+                // The event is lost, the stored state is not: timers and re-issued ops recover the rest.
+                LOG.error("rollout '{}': processing an event failed; continuing with the next", rollout, e);
+            }
         }
     }
 

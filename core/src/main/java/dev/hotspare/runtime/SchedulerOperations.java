@@ -69,6 +69,7 @@ public final class SchedulerOperations {
     private final Duration replaceTimeout;
     private final Duration lockWait;
     private final Duration pollInterval;
+    private final Optional<dev.hotspare.spi.RoomStatusStore> roomStatuses;
 
     private SchedulerOperations(Builder b) {
         this.store = b.store;
@@ -80,6 +81,7 @@ public final class SchedulerOperations {
         this.replaceTimeout = b.replaceTimeout;
         this.lockWait = b.lockWait;
         this.pollInterval = b.pollInterval;
+        this.roomStatuses = b.roomStatuses;
     }
 
     /** A builder over the stores, locks, driver and scheduler every operation needs. */
@@ -274,8 +276,10 @@ public final class SchedulerOperations {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaleup", amount, "must be at least 1"));
         }
         SchedulerRecord current = store.get(name).orElseThrow(() -> notFound(name));
+        Instant now = tasks.clock().instant();
         for (int i = 0; i < amount; i++) {
-            driver.create(name, current.version().toString(), DesiredPower.RUNNING);
+            String room = driver.create(name, current.version().toString(), DesiredPower.RUNNING).id();
+            roomStatuses.ifPresent(rooms -> rooms.update(name, room, dev.hotspare.fleet.RoomStatus.CREATING, now));
         }
         events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_SCALED, name, tasks.clock().instant(), Map.of("delta", String.valueOf(amount))));
         return amount;
@@ -302,12 +306,18 @@ public final class SchedulerOperations {
                 return;
             }
             try {
+                java.util.Set<String> ready = roomStatuses.map(rooms -> (java.util.Set<String>) new java.util.HashSet<>(
+                        rooms.rooms(name, dev.hotspare.fleet.RoomStatus.READY))).orElse(null);
                 List<Member> victims = RollingReplace.liveRooms(driver, name).stream()
+                        .filter(m -> ready == null || ready.contains(m.id()))
                         .sorted(Comparator.comparing((Member m) -> !RollingReplace.isOutdated(m, current.version()))
                                 .thenComparing(Member.TOTAL_ORDER.reversed()))
                         .limit(amount).toList();
                 lock.get().ensureHeld();
-                victims.forEach(m -> driver.delete(name, m.id()));
+                victims.forEach(m -> {
+                    driver.delete(name, m.id());
+                    roomStatuses.ifPresent(rooms -> rooms.remove(name, m.id()));
+                });
                 events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_SCALED, name, tasks.clock().instant(),
                         Map.of("delta", String.valueOf(-victims.size()))));
                 waitUntilGone(name, victims.stream().map(Member::id).toList(), tasks.clock().instant().plus(replaceTimeout))
@@ -361,7 +371,9 @@ public final class SchedulerOperations {
                 waitUntilGone(name, rooms, tasks.clock().instant().plus(replaceTimeout)).whenComplete((done, e) -> {
                     try {
                         termination.ensureHeld();
-                        deleted.complete(store.delete(name, termination.fence()));
+                        boolean removed = store.delete(name, termination.fence());
+                        roomStatuses.ifPresent(statuses -> statuses.removeScheduler(name));
+                        deleted.complete(removed);
                     } catch (RuntimeException failure) {
                         deleted.completeExceptionally(translate(failure));
                     } finally {
@@ -423,7 +435,7 @@ public final class SchedulerOperations {
         return new VersionDiff(newer.version(), older.version(), ConfigDiff.between(older.config().tree(), newer.config().tree()));
     }
 
-    /** Status with room counts per phase. */
+    /** Status with room counts per room status (with a room status store) and per member phase. */
     public SchedulerStatus status(String name) {
         SchedulerRecord current = store.get(name).orElseThrow(() -> notFound(name));
         Map<MemberPhase, Integer> counts = new EnumMap<>(MemberPhase.class);
@@ -433,7 +445,8 @@ public final class SchedulerOperations {
         driver.list(name).forEach(m -> counts.merge(m.phase(), 1, Integer::sum));
         JsonNode game = current.config().tree().path("game");
         return new SchedulerStatus(name, game.isTextual() ? Optional.of(game.asText()) : Optional.empty(), current.version(),
-                current.state(), current.stateLastChangedAt(), current.lastScaleAt(), counts);
+                current.state(), current.stateLastChangedAt(), current.lastScaleAt(),
+                roomStatuses.map(rooms -> rooms.counts(name)).orElse(dev.hotspare.fleet.RoomStatusCounts.ZERO), counts);
     }
 
     /** The config as submitted, of the current version or of {@code version}. */
@@ -531,10 +544,13 @@ public final class SchedulerOperations {
         private final MemberDriver driver;
         private final TaskScheduler tasks;
         private EventDispatcher events = EventDispatcher.builder().build();
-        private Function<ConfigDocument, List<Problem>> validator = config -> List.of();
+        private Function<ConfigDocument, List<Problem>> validator = config ->
+                dev.hotspare.fleet.SchedulerConfigs.check(config.submitted(), Documents.Format.YAML,
+                        dev.hotspare.fleet.TriggerTypes.BUILT_IN).problems();
         private Duration replaceTimeout = Duration.ofMinutes(10);
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration pollInterval = Duration.ofSeconds(1);
+        private Optional<dev.hotspare.spi.RoomStatusStore> roomStatuses = Optional.empty();
 
         private Builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
             this.store = Objects.requireNonNull(store, "store");
@@ -549,7 +565,11 @@ public final class SchedulerOperations {
             return this;
         }
 
-        /** Extra config validation (e.g. the full scheduler-config rules); every problem it returns rejects the config. */
+        /**
+         * Config validation; every problem it returns rejects the config with {@link ErrorCode#INVALID_CONFIG}.
+         * Default: the full {@link dev.hotspare.fleet.SchedulerConfigs} rules with the built-in trigger types
+         * (pass one with your plug-in trigger types).
+         */
         public Builder validator(Function<ConfigDocument, List<Problem>> validator) {
             this.validator = Objects.requireNonNull(validator, "validator");
             return this;
@@ -564,6 +584,16 @@ public final class SchedulerOperations {
         /** How long operations wait for DOWNSCALE / TERMINATION. */
         public Builder lockWait(Duration lockWait) {
             this.lockWait = Objects.requireNonNull(lockWait, "lockWait");
+            return this;
+        }
+
+        /**
+         * The room status store: with it, status reports counts per room status, scale-ups register their
+         * rooms as creating, scale-downs remove only READY rooms, and removed rooms and deleted schedulers
+         * leave no statuses behind.
+         */
+        public Builder roomStatuses(dev.hotspare.spi.RoomStatusStore value) {
+            this.roomStatuses = Optional.of(Objects.requireNonNull(value, "roomStatuses"));
             return this;
         }
 

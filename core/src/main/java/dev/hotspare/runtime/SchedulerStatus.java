@@ -1,6 +1,7 @@
 package dev.hotspare.runtime;
 
 import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.pool.MemberPhase;
 
 import java.time.Instant;
@@ -16,10 +17,12 @@ import java.util.Optional;
  * @param state              scheduler state
  * @param stateLastChangedAt when the state last changed
  * @param lastScaleAt        last successful scale
+ * @param rooms              rooms per room status (Maestro's roomsAtCreating / Ready / Occupied / Terminating);
+ *                           zero when the operations have no room status store
  * @param roomsByPhase       rooms per observed member phase (every phase present, zero when none)
  */
 public record SchedulerStatus(String name, Optional<String> game, SchedulerVersion version, String state,
-                              Instant stateLastChangedAt, Optional<Instant> lastScaleAt,
+                              Instant stateLastChangedAt, Optional<Instant> lastScaleAt, RoomStatusCounts rooms,
                               Map<MemberPhase, Integer> roomsByPhase) {
 
     public SchedulerStatus {

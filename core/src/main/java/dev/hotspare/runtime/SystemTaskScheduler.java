@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /** {@link TaskScheduler} on a real {@link ScheduledExecutorService}. */
@@ -21,6 +22,11 @@ final class SystemTaskScheduler implements TaskScheduler {
     SystemTaskScheduler(ScheduledExecutorService executor, Clock clock) {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.clock = Objects.requireNonNull(clock, "clock");
+        if (executor instanceof ScheduledThreadPoolExecutor pool) {
+            // Lease renewals and timeouts are cancelled far more often than they fire; without this a
+            // cancelled task stays queued until its due time and the queue grows with every lock cycle.
+            pool.setRemoveOnCancelPolicy(true);
+        }
     }
 
     @Override

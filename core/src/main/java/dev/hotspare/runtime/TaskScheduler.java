@@ -34,7 +34,11 @@ public interface TaskScheduler {
         void cancel();
     }
 
-    /** Real time: tasks run on {@code executor}, decisions read {@code clock}. The caller owns the executor. */
+    /**
+     * Real time: tasks run on {@code executor}, decisions read {@code clock}. The caller owns the executor; a
+     * {@link java.util.concurrent.ScheduledThreadPoolExecutor} is switched to remove cancelled tasks at once,
+     * since hotspare cancels timers (lease renewals, timeouts) far more often than they fire.
+     */
     static TaskScheduler system(ScheduledExecutorService executor, Clock clock) {
         return new SystemTaskScheduler(executor, clock);
     }

@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  *   <li>{@link #report} removes the op from pending and reaches every {@link #onReport} listener of its rollout,
  *       whether or not the op is still pending (staleness is the machine's business).</li>
  * </ul>
- * Listeners may be called on any thread and must not block.
+ * Listeners may be called on any thread and must not block. A remote backend that cannot answer throws
+ * {@link StoreUnavailableException}.
  */
 public interface RolloutAgentChannel {
 

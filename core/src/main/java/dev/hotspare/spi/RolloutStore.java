@@ -18,6 +18,8 @@ import java.util.Optional;
  *   <li>Of two concurrent saves with the same expected version exactly one succeeds.</li>
  *   <li>{@code load} returns exactly what was last saved (equal by {@code equals}).</li>
  * </ul>
+ * When the backend cannot answer, methods throw {@link StoreUnavailableException} (and only that), so the
+ * {@code RolloutController} can tell "try later" from a lost race.
  */
 public interface RolloutStore {
 

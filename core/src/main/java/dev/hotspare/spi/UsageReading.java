@@ -10,8 +10,11 @@ import java.math.RoundingMode;
  */
 public sealed interface UsageReading {
 
-    /** Decimal places of a utilization that does not terminate (e.g. 1/3). Never flips a comparison with a whole percent. */
-    int UTILIZATION_SCALE = 20;
+    /**
+     * Decimal places of a utilization that does not terminate (e.g. 1/3). Never flips a comparison with a whole
+     * percent for fewer than 10^16 rooms, and keeps values below 9.2 (920%) in a compact (long) BigDecimal.
+     */
+    int UTILIZATION_SCALE = 18;
 
     /**
      * Usage against requests.

@@ -140,19 +140,20 @@ class AutoscalerProperties {
     void clampsAndRemovalsAreConsistent(@ForAll("cases") Case c) {
         ScaleDecision d = c.decide(autoscaler);
         // The generators must reach every kind of decision, or the other properties would hold vacuously.
+        // Thresholds sit several standard deviations below the observed rates (1000 tries), so they do not flake.
         Statistics.label("reason").collect(d.reason());
         Statistics.label("direction").collect(Integer.signum(d.delta()));
         Statistics.label("reason").coverage(checker -> {
             for (Reason r : Reason.values()) {
-                checker.check(r).percentage(p -> p > 1.0);
+                checker.check(r).percentage(p -> p > 0.3);
             }
         });
         Statistics.label("direction").coverage(checker -> {
-            checker.check(-1).percentage(p -> p > 5.0);
-            checker.check(1).percentage(p -> p > 5.0);
+            checker.check(-1).percentage(p -> p > 2.0);
+            checker.check(1).percentage(p -> p > 2.0);
         });
         Statistics.label("held").collect(d.heldByCooldown());
-        Statistics.label("held").coverage(checker -> checker.check(true).percentage(p -> p > 1.0));
+        Statistics.label("held").coverage(checker -> checker.check(true).percentage(p -> p > 0.3));
         assertThat(d.delta() == 0).isEqualTo(d.reason() == Reason.NONE);
         if (d.delta() > 0 && d.reason() != Reason.BELOW_MIN) {
             assertThat(d.delta()).isLessThanOrEqualTo(autoscaler.settings().maxScaleUpAmount());

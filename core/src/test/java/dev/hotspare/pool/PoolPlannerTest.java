@@ -109,6 +109,17 @@ class PoolPlannerTest {
         }
 
         @Test
+        void memberNamingAClaimThatHoldsAnotherMemberIsDeleted() {
+            Member loser = claimed(running("loser", 0), "job", 5);
+            Member winner = claimed(running("winner", 1), "job", 5);
+            Claim claim = Claim.pending("job", at(4), Optional.empty()).assigned("winner", at(5));
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(loser, winner), List.of(claim), 6);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId, PoolPlan.Delete::reason)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("loser", DeleteReason.CLAIM_GONE));
+            assertThat(plan.releases()).isEmpty();
+        }
+
+        @Test
         void claimWhoseMemberVanishedIsReleased() {
             Claim claim = Claim.pending("job", at(0), Optional.empty()).assigned("vanished", at(1));
             PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(), List.of(claim), 5);

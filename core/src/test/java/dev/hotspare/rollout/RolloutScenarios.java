@@ -82,8 +82,10 @@ public final class RolloutScenarios {
     }
 
     /**
-     * Checks the safety invariants of §4 on a state and the ops just issued; {@code issuedIds} accumulates every
-     * op id ever issued (at most once per attempt).
+     * Checks the safety invariants of §4 on a state and the ops just issued: at most maxParallel device ops and
+     * one node op in flight, one op per target, no device upgrade while the control plane is unfinished or an
+     * earlier group has unfinished devices, and (via {@code issuedIds}, every op id ever issued) no op id
+     * issued twice.
      */
     public static void checkInvariants(RolloutState s, List<RolloutCommand.IssueOp> issued, Set<String> issuedIds) {
         RolloutSpec spec = s.spec();
@@ -111,6 +113,8 @@ public final class RolloutScenarios {
             if (!issuedIds.add(op.opId())) {
                 throw new AssertionError("op id issued twice: " + op.opId());
             }
+        }
+        for (InFlightOp op : s.inFlight()) {
             if (op.target().kind() != TargetKind.DEVICE || op.kind() != OpKind.UPGRADE) {
                 continue;
             }
@@ -119,7 +123,7 @@ public final class RolloutScenarios {
                     boolean controlPlane = r.target().kind() == TargetKind.NODE || r.target().kind() == TargetKind.SERVICES;
                     if (controlPlane && r.status() != TargetStatus.SUCCEEDED && r.status() != TargetStatus.SKIPPED
                             && r.status() != TargetStatus.REMOVED) {
-                        throw new AssertionError("device " + op.target() + " started while " + r.target() + " is " + r.status());
+                        throw new AssertionError("device " + op.target() + " running while " + r.target() + " is " + r.status());
                     }
                 }
             }
@@ -127,7 +131,7 @@ public final class RolloutScenarios {
             for (TargetRecord r : s.targets()) {
                 if (r.target().kind() == TargetKind.DEVICE && s.inventory().find(r.target()).isPresent()
                         && groupOf(s, r.target()) < group && !r.status().terminal()) {
-                    throw new AssertionError("device " + op.target() + " (group " + group + ") started while "
+                    throw new AssertionError("device " + op.target() + " (group " + group + ") running while "
                             + r.target() + " of group " + groupOf(s, r.target()) + " is " + r.status());
                 }
             }

@@ -216,6 +216,46 @@ class RolloutControllerTest {
     }
 
     @Test
+    void aFailedSaveLosesOnlyThatEventAndNothingIsPublishedForIt() {
+        RolloutController.create(store, spec(), INVENTORY);
+        boolean[] down = {true};
+        dev.hotspare.spi.RolloutStore flaky = new dev.hotspare.spi.RolloutStore() {
+            @Override
+            public java.util.Optional<dev.hotspare.spi.VersionedRollout> load(String name) {
+                return store.load(name);
+            }
+
+            @Override
+            public long save(RolloutState state, long expectedVersion) {
+                if (down[0]) {
+                    down[0] = false;
+                    throw new dev.hotspare.spi.StoreUnavailableException("test rollout store", "database restarting");
+                }
+                return store.save(state, expectedVersion);
+            }
+
+            @Override
+            public List<String> names() {
+                return store.names();
+            }
+
+            @Override
+            public boolean delete(String name) {
+                return store.delete(name);
+            }
+        };
+        RolloutController c = RolloutController.builder("r1").store(flaky).channel(channel).leaderElection(election)
+                .scheduler(scheduler).build();
+        c.start();
+        c.submit(new RolloutEvent.Start());
+        assertThat(stored().phase()).isEqualTo(Phase.PENDING);
+        assertThat(channel.publishCount()).isZero();
+        c.submit(new RolloutEvent.Start());
+        assertThat(stored().phase()).isEqualTo(Phase.NODES);
+        assertThat(channel.pending(TargetRef.node("node-1"))).hasSize(1);
+    }
+
+    @Test
     void startingARolloutThatIsNotStoredFailsClearly() {
         assertThatThrownBy(() -> controller().start()).isInstanceOf(IllegalStateException.class).hasMessageContaining("'r1'");
     }

@@ -220,6 +220,20 @@ class SchedulerOperationsTest {
         assertThat(ErrorCode.MISSING_FIELD.httpStatus()).isEqualTo(422);
     }
 
+    @Test
+    void anInvalidConfigIsRefusedWithEveryProblemAndNothingIsSaved() {
+        String invalid = V1.replace("image: pong/pong:v1", "image: pong/pong:v2\nports:\n  - {containerPort: 70000, name: p, protocol: TCP}")
+                .replace("min: 2", "min: -1");
+
+        assertThatThrownBy(() -> ops.update("pong", invalid))
+                .isInstanceOfSatisfying(SchedulerOperationException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_CONFIG);
+                    assertThat(e.problems()).extracting(p -> p.path()).contains("ports[0].containerPort", "autoscaling.min");
+                });
+        assertThat(store.releases("pong")).hasSize(1);
+        assertThat(heldLocks()).isEmpty();
+    }
+
     private static ErrorCode codeOf(Runnable call) {
         try {
             call.run();
@@ -244,6 +258,27 @@ class SchedulerOperationsTest {
         assertThat(removed).isCompletedWithValue(3);
         assertThat(driver.list("pong")).hasSize(5);
         assertThat(heldLocks()).isEmpty();
+    }
+
+    @Test
+    void withARoomStatusStoreStatusCountsRoomStatusesAndScaleDownTakesOnlyReadyRooms() {
+        dev.hotspare.memory.InMemoryRoomStatusStore statuses = new dev.hotspare.memory.InMemoryRoomStatusStore();
+        SchedulerOperations withRooms = SchedulerOperations.builder(store, locks, driver, scheduler).roomStatuses(statuses).build();
+        List<Member> all = rooms();
+        for (int i = 0; i < all.size(); i++) {
+            statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomStatus.READY, scheduler.now());
+            if (i < 5) {
+                statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomStatus.OCCUPIED, scheduler.now());
+            }
+        }
+        withRooms.scaleUp("pong", 1);
+        assertThat(withRooms.status("pong").rooms()).isEqualTo(new dev.hotspare.fleet.RoomStatusCounts(1, 3, 5, 0));
+
+        CompletableFuture<Integer> removed = withRooms.scaleDown("pong", 5);
+        scheduler.advanceBy(Duration.ofMinutes(1));
+
+        assertThat(removed).as("only the 3 ready rooms may go").isCompletedWithValue(3);
+        assertThat(withRooms.status("pong").rooms()).isEqualTo(new dev.hotspare.fleet.RoomStatusCounts(1, 0, 5, 0));
     }
 
     @Test

@@ -112,7 +112,7 @@ public final class AutoscaleCommand implements Callable<Integer> {
         ScalingPolicies policies = ScalingPolicies.loaded();
         SchedulerConfigs.Check check = SchedulerConfigs.check(config, policies.typeNames());
         if (!check.isValid()) {
-            check.problems().forEach(p -> err.println(config + ": " + p.describe()));
+            check.problems().forEach(p -> err.println("error: " + config + ": " + p.describe()));
             err.flush();
             return HotspareCli.EXIT_BAD_INPUT;
         }
@@ -124,7 +124,7 @@ public final class AutoscaleCommand implements Callable<Integer> {
                 throw new ValidationException(problems);
             }
         } catch (ValidationException e) {
-            e.problems().forEach(p -> err.println(ticks + ": " + p.describe()));
+            e.problems().forEach(p -> err.println("error: " + ticks + ": " + p.describe()));
             err.flush();
             return HotspareCli.EXIT_BAD_INPUT;
         }

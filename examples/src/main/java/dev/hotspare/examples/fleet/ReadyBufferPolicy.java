@@ -38,7 +38,7 @@ public final class ReadyBufferPolicy implements ScalingPolicy {
     public Utilization utilization(RoomStatusCounts counts, PolicyContext context) {
         int buffer = bufferSize(context.config());
         return Utilization.of(BigDecimal.valueOf((long) buffer - counts.ready())
-                .divide(BigDecimal.valueOf(buffer), 20, RoundingMode.HALF_EVEN).stripTrailingZeros());
+                .divide(BigDecimal.valueOf(buffer), 18, RoundingMode.HALF_EVEN).stripTrailingZeros());
     }
 
     @Override

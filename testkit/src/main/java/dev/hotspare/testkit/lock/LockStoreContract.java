@@ -130,6 +130,15 @@ public abstract class LockStoreContract {
         }
     }
 
+    @Test
+    void aLeaseIsNotGrantedAgainBeforeItExpires() {
+        Lease lease = store.tryAcquire(key("config"), ttl()).orElseThrow();
+        advanceStoreTime(ttl().dividedBy(2));
+
+        assertThat(store.tryAcquire(key("config"), ttl())).isEmpty();
+        assertThat(store.inspect(key("config"))).map(Lease::ownerToken).contains(lease.ownerToken());
+    }
+
     // --- release -------------------------------------------------------------------------------------------
 
     @Test
@@ -326,6 +335,9 @@ public abstract class LockStoreContract {
                             advanceStoreTime(pastTtl());
                         } else if (action == 1) {
                             lease = store.renew(lease, ttl()).orElse(lease);
+                        } else if (action == 2) {
+                            // A pause shorter than the TTL: on its own it must not let anyone else in.
+                            advanceStoreTime(ttl().dividedBy(2));
                         }
                         Optional<Lease> seen = store.inspect(key);
                         if (seen.isPresent() && !seen.get().ownerToken().equals(lease.ownerToken())

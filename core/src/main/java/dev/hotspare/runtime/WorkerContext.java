@@ -1,0 +1,49 @@
+package dev.hotspare.runtime;
+
+import dev.hotspare.autoscale.Autoscaler;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.lock.LockManager;
+import dev.hotspare.spi.ConfigDocument;
+import dev.hotspare.spi.MemberDriver;
+import dev.hotspare.spi.RoomStatusStore;
+import dev.hotspare.spi.SchedulerStore;
+import dev.hotspare.spi.UsageHistory;
+import dev.hotspare.spi.UsageMetrics;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/** Everything a {@link Worker}'s watchers share. */
+record WorkerContext(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, UsageMetrics usageMetrics,
+                     MemberDriver driver, LockManager locks, TaskScheduler tasks, Autoscaler autoscaler,
+                     EventDispatcher events, Function<ConfigDocument, SchedulerConfig> parser,
+                     Duration replaceTimeout, Duration pollInterval, Duration pingTimeout, ClassLoader plugins) {
+
+    SchedulerConfig parse(ConfigDocument config) {
+        return parser.apply(config);
+    }
+
+    /** Completes when none of {@code rooms} is listed by the driver any more, or the replace timeout passed. */
+    CompletableFuture<Void> waitUntilGone(String scheduler, List<String> rooms) {
+        Instant deadline = tasks.clock().instant().plus(replaceTimeout);
+        CompletableFuture<Void> gone = new CompletableFuture<>();
+        Runnable[] check = new Runnable[1];
+        check[0] = () -> {
+            try {
+                boolean anyLeft = rooms.stream().anyMatch(room -> driver.find(scheduler, room).isPresent());
+                if (!anyLeft || !tasks.clock().instant().isBefore(deadline)) {
+                    gone.complete(null);
+                } else {
+                    tasks.schedule(pollInterval, check[0]);
+                }
+            } catch (RuntimeException e) {
+                gone.completeExceptionally(e);
+            }
+        };
+        check[0].run();
+        return gone;
+    }
+}

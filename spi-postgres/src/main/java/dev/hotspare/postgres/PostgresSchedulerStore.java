@@ -1,0 +1,310 @@
+package dev.hotspare.postgres;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.json.Documents;
+import dev.hotspare.spi.ConfigDocument;
+import dev.hotspare.spi.Fence;
+import dev.hotspare.spi.OperationStatus;
+import dev.hotspare.spi.Release;
+import dev.hotspare.spi.SchedulerNotFoundException;
+import dev.hotspare.spi.SchedulerRecord;
+import dev.hotspare.spi.SchedulerStore;
+import dev.hotspare.spi.StaleFenceException;
+import dev.hotspare.validation.Names;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@link SchedulerStore} on PostgreSQL — Maestro's source of truth: one row per scheduler (current version,
+ * configuration as submitted and as JSONB, state, last scale) and one per release.
+ *
+ * <p>Every write after creation is one transaction that locks the scheduler row, checks its preconditions,
+ * then records the fence in table {@code fences} (newest accepted token per lock key) with a conditional
+ * upsert; a stale token throws {@link StaleFenceException} and the transaction rolls back, so nothing of the
+ * write is applied. Fences live in the database, so they hold across processes and restarts.
+ *
+ * <p>Run {@link PostgresSchema#migrate} first. Thread-safe. Instants are stored with microsecond precision.
+ * Throws {@link dev.hotspare.spi.StoreUnavailableException} while the database cannot answer.
+ */
+public final class PostgresSchedulerStore implements SchedulerStore {
+
+    private static final String STORE = "postgres scheduler store";
+    private static final String SCHEDULER_COLUMNS = "name, version_major, version_minor, config_submitted, "
+            + "config::text AS config, state, state_last_changed_at, last_scale_at, created_at";
+    private static final String RELEASE_COLUMNS = "version_major, version_minor, created_at, config_submitted, "
+            + "config::text AS config, status";
+
+    /** Every statement this store runs, over one schema. */
+    private record Sql(String insertScheduler, String insertRelease, String get, String list, String lockScheduler,
+                       String updateVersion, String releases, String release, String setStatus, String setState,
+                       String setLastScaleAt, String delete, String acceptFence, String newestToken) {
+        static Sql in(String schema) {
+            String s = schema + ".schedulers";
+            String r = schema + ".scheduler_releases";
+            String f = schema + ".fences";
+            return new Sql(
+                    "INSERT INTO " + s + " (name, version_major, version_minor, config_submitted, config, state, "
+                            + "state_last_changed_at, created_at) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?) "
+                            + "ON CONFLICT (name) DO NOTHING",
+                    "INSERT INTO " + r + " (scheduler, version_major, version_minor, created_at, config_submitted, config, status) "
+                            + "VALUES (?, ?, ?, ?, ?, ?::jsonb, ?)",
+                    "SELECT " + SCHEDULER_COLUMNS + " FROM " + s + " WHERE name = ?",
+                    "SELECT " + SCHEDULER_COLUMNS + " FROM " + s + " ORDER BY name COLLATE \"C\"",
+                    "SELECT version_major, version_minor FROM " + s + " WHERE name = ? FOR UPDATE",
+                    "UPDATE " + s + " SET version_major = ?, version_minor = ?, config_submitted = ?, config = ?::jsonb WHERE name = ?",
+                    "SELECT " + RELEASE_COLUMNS + " FROM " + r + " WHERE scheduler = ? ORDER BY version_major, version_minor",
+                    "SELECT " + RELEASE_COLUMNS + " FROM " + r + " WHERE scheduler = ? AND version_major = ? AND version_minor = ?",
+                    "UPDATE " + r + " SET status = ? WHERE scheduler = ? AND version_major = ? AND version_minor = ?",
+                    // The timestamp moves only when the state really changes.
+                    "UPDATE " + s + " SET state_last_changed_at = CASE WHEN state = ? THEN state_last_changed_at ELSE ? END, "
+                            + "state = ? WHERE name = ?",
+                    "UPDATE " + s + " SET last_scale_at = ? WHERE name = ?",
+                    "DELETE FROM " + s + " WHERE name = ?",
+                    // Accepts the token if it is not older than the newest accepted one; returns no row otherwise.
+                    "INSERT INTO " + f + " AS f (lock_key, newest_token) VALUES (?, ?) "
+                            + "ON CONFLICT (lock_key) DO UPDATE SET newest_token = EXCLUDED.newest_token "
+                            + "WHERE f.newest_token <= EXCLUDED.newest_token RETURNING newest_token",
+                    "SELECT newest_token FROM " + f + " WHERE lock_key = ?");
+        }
+    }
+
+    private final DataSource dataSource;
+    private final Sql sql;
+
+    /** A store in schema {@value PostgresSchema#DEFAULT_SCHEMA}. */
+    public PostgresSchedulerStore(DataSource dataSource) {
+        this(dataSource, PostgresSchema.DEFAULT_SCHEMA);
+    }
+
+    /** A store in {@code schema} (see {@link PostgresSchema#requireValidName}). */
+    public PostgresSchedulerStore(DataSource dataSource, String schema) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.sql = Sql.in(PostgresSchema.requireValidName(schema));
+    }
+
+    @Override
+    public boolean create(String name, ConfigDocument config, String initialState, Instant now) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(initialState, "initialState");
+        Objects.requireNonNull(now, "now");
+        SchedulerVersion v = SchedulerVersion.FIRST;
+        return Jdbc.inTransaction(dataSource, STORE, "creating scheduler " + name, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.insertScheduler()), name, v.major(), v.minor(),
+                    config.submitted(), config.json(), initialState, now, now)) {
+                if (ps.executeUpdate() == 0) {
+                    return false;
+                }
+            }
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.insertRelease()), name, v.major(), v.minor(), now,
+                    config.submitted(), config.json(), OperationStatus.DEPLOYED.name())) {
+                ps.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public Optional<SchedulerRecord> get(String name) {
+        Names.requireDns1123Label("name", name);
+        return Jdbc.autoCommit(dataSource, STORE, "reading scheduler " + name, c -> find(c, name));
+    }
+
+    @Override
+    public List<SchedulerRecord> list() {
+        return Jdbc.autoCommit(dataSource, STORE, "listing schedulers", c -> {
+            List<SchedulerRecord> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql.list()); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(record(rs));
+                }
+            }
+            return List.copyOf(out);
+        });
+    }
+
+    @Override
+    public SchedulerRecord saveVersion(String name, SchedulerVersion version, ConfigDocument config, Instant createdAt,
+                                       Fence fence) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(fence, "fence");
+        return Jdbc.inTransaction(dataSource, STORE, "saving version " + version + " of scheduler " + name, c -> {
+            SchedulerVersion current = lockExisting(c, name);
+            if (version.compareTo(current) <= 0) {
+                throw new IllegalArgumentException("version: bad value '" + version + "': must be newer than the current " + current);
+            }
+            accept(c, fence);
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.updateVersion()), version.major(), version.minor(),
+                    config.submitted(), config.json(), name)) {
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.insertRelease()), name, version.major(), version.minor(),
+                    createdAt, config.submitted(), config.json(), OperationStatus.IN_PROGRESS.name())) {
+                ps.executeUpdate();
+            }
+            return find(c, name).orElseThrow(() -> new SchedulerNotFoundException(name));
+        });
+    }
+
+    @Override
+    public List<Release> releases(String name) {
+        Names.requireDns1123Label("name", name);
+        return Jdbc.autoCommit(dataSource, STORE, "reading releases of scheduler " + name, c -> {
+            List<Release> out = new ArrayList<>();
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.releases()), name); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(release(rs));
+                }
+            }
+            return List.copyOf(out);
+        });
+    }
+
+    @Override
+    public Optional<Release> release(String name, SchedulerVersion version) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(version, "version");
+        return Jdbc.autoCommit(dataSource, STORE, "reading release " + version + " of scheduler " + name, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.release()), name, version.major(), version.minor());
+                 ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(release(rs)) : Optional.empty();
+            }
+        });
+    }
+
+    @Override
+    public void setStatus(String name, SchedulerVersion version, OperationStatus status, Fence fence) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(fence, "fence");
+        Jdbc.inTransaction(dataSource, STORE, "setting status of " + version + " of scheduler " + name, c -> {
+            lockExisting(c, name);
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.release()), name, version.major(), version.minor());
+                 ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalArgumentException("version: bad value '" + version + "': scheduler " + name + " has no such release");
+                }
+            }
+            accept(c, fence);
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.setStatus()), status.name(), name, version.major(), version.minor())) {
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void setState(String name, String state, Instant now, Fence fence) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(now, "now");
+        Objects.requireNonNull(fence, "fence");
+        Jdbc.inTransaction(dataSource, STORE, "setting state of scheduler " + name, c -> {
+            lockExisting(c, name);
+            accept(c, fence);
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.setState()), state, now, state, name)) {
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void setLastScaleAt(String name, Instant at, Fence fence) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(fence, "fence");
+        Jdbc.inTransaction(dataSource, STORE, "setting last scale of scheduler " + name, c -> {
+            lockExisting(c, name);
+            accept(c, fence);
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.setLastScaleAt()), at, name)) {
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public boolean delete(String name, Fence fence) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(fence, "fence");
+        return Jdbc.inTransaction(dataSource, STORE, "deleting scheduler " + name, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.lockScheduler()), name); ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return false;
+                }
+            }
+            accept(c, fence);
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.delete()), name)) {
+                ps.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    /** Locks the scheduler row for this transaction and returns its current version. */
+    private SchedulerVersion lockExisting(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.lockScheduler()), name); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                throw new SchedulerNotFoundException(name);
+            }
+            return new SchedulerVersion(rs.getInt("version_major"), rs.getInt("version_minor"));
+        }
+    }
+
+    /** Records {@code fence} as accepted, or throws {@link StaleFenceException} (the caller's transaction rolls back). */
+    private void accept(Connection c, Fence fence) throws SQLException {
+        try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.acceptFence()), fence.lockKey(), fence.token());
+             ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                return;
+            }
+        }
+        try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.newestToken()), fence.lockKey()); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            throw new StaleFenceException(fence, rs.getLong(1));
+        }
+    }
+
+    private Optional<SchedulerRecord> find(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.get()), name); ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? Optional.of(record(rs)) : Optional.empty();
+        }
+    }
+
+    private static SchedulerRecord record(ResultSet rs) throws SQLException {
+        return new SchedulerRecord(rs.getString("name"),
+                new SchedulerVersion(rs.getInt("version_major"), rs.getInt("version_minor")),
+                config(rs), rs.getString("state"), Jdbc.instant(rs, "state_last_changed_at"),
+                Jdbc.optionalInstant(rs, "last_scale_at"), Jdbc.instant(rs, "created_at"));
+    }
+
+    private static Release release(ResultSet rs) throws SQLException {
+        return new Release(new SchedulerVersion(rs.getInt("version_major"), rs.getInt("version_minor")),
+                Jdbc.instant(rs, "created_at"), config(rs), OperationStatus.valueOf(rs.getString("status")));
+    }
+
+    /** The stored document; JSONB prints with spaces, so the JSON form is re-compacted. */
+    private static ConfigDocument config(ResultSet rs) throws SQLException {
+        String jsonb = rs.getString("config");
+        try {
+            return new ConfigDocument(rs.getString("config_submitted"), Documents.json().readTree(jsonb).toString());
+        } catch (JsonProcessingException e) {
+            throw new SQLException("config column does not hold JSON: " + e.getOriginalMessage(), "22P02", e);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.hotspare.postgres;
+
+import dev.hotspare.pool.Claim;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@value #THREADS} claimers drain {@value #CLAIMS} claims against {@value #CLAIMS} members through
+ * {@link PostgresClaimStore#assignOldest}: every claim is assigned exactly once, no member twice, and in FIFO
+ * order.
+ *
+ * <p>FIFO under concurrency means: a claimer only passes over a claim (or member) that another claimer is
+ * assigning at that moment. Two consequences are checked. (1) Each claimer's own assignments are in strictly
+ * increasing claim order and member order: anything older was done or in flight when it chose. (2) The k-th
+ * oldest claim gets a member whose rank is within the number of claimers of k: at most
+ * {@code THREADS - 1} others are in flight on either side, plus the few commits that can land between the
+ * two row picks of one statement. Random or LIFO picking would break both by thousands.
+ */
+class PostgresClaimConcurrencyTest {
+
+    private static final String SCHEMA = "hs_test_claims";
+    private static final int THREADS = 16;
+    private static final int CLAIMS = 10_000;
+    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+    private final PostgresClaimStore store = new PostgresClaimStore(TestDatabase.migrated(SCHEMA), SCHEMA);
+    private final String pool = "load" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
+
+    @Test
+    void sixteenClaimersAssignTenThousandClaimsExactlyOnceInFifoOrder() throws Exception {
+        inParallel(t -> {
+            for (int i = t; i < CLAIMS; i += THREADS) {
+                store.submit(pool, claimName(i), Optional.empty(), T0.plusMillis(i));
+                store.offerMember(pool, memberId(i), T0.plusMillis(i));
+            }
+            return List.of();
+        });
+
+        List<List<Claim>> perClaimer = inParallel(t -> {
+            List<Claim> mine = new ArrayList<>();
+            // Bounded: every round either assigns or finds the queue drained (or another claimer mid-assignment).
+            for (int round = 0; round < 10 * CLAIMS; round++) {
+                Optional<Claim> assigned = store.assignOldest(pool, T0.plusSeconds(60));
+                if (assigned.isPresent()) {
+                    mine.add(assigned.get());
+                } else if (store.pending(pool).isEmpty()) {
+                    break;
+                }
+            }
+            return mine;
+        });
+
+        Map<String, String> memberByClaim = new HashMap<>();
+        Set<String> members = new HashSet<>();
+        for (List<Claim> mine : perClaimer) {
+            for (Claim c : mine) {
+                String member = c.assignedMember().orElseThrow();
+                assertThat(memberByClaim.put(c.name(), member)).as("claim %s assigned twice", c.name()).isNull();
+                assertThat(members.add(member)).as("member %s given twice", member).isTrue();
+            }
+        }
+        assertThat(memberByClaim).hasSize(CLAIMS);
+        assertThat(store.pending(pool)).isEmpty();
+        assertThat(store.freeMembers(pool)).isEmpty();
+        List<Claim> live = store.live(pool);
+        assertThat(live).hasSize(CLAIMS);
+        for (Claim c : live) {
+            assertThat(c.assignedMember()).as("stored member of %s", c.name()).contains(memberByClaim.get(c.name()));
+        }
+
+        int worstDisplacement = 0;
+        for (List<Claim> mine : perClaimer) {
+            int lastClaim = -1;
+            int lastMember = -1;
+            for (Claim c : mine) {
+                int claimRank = rank(c.name());
+                int memberRank = rank(c.assignedMember().orElseThrow());
+                assertThat(claimRank).as("a claimer went back to an older claim").isGreaterThan(lastClaim);
+                assertThat(memberRank).as("a claimer went back to an older member").isGreaterThan(lastMember);
+                lastClaim = claimRank;
+                lastMember = memberRank;
+                worstDisplacement = Math.max(worstDisplacement, Math.abs(claimRank - memberRank));
+            }
+        }
+        assertThat(worstDisplacement).as("claim rank vs member rank").isLessThan(2 * THREADS);
+    }
+
+    private static String claimName(int i) {
+        return String.format("c-%05d", i);
+    }
+
+    private static String memberId(int i) {
+        return String.format("m-%05d", i);
+    }
+
+    /** The position encoded in a claim name or member id. */
+    private static int rank(String nameOrId) {
+        return Integer.parseInt(nameOrId.substring(2));
+    }
+
+    /** Per-claimer work, run on {@value #THREADS} threads released together. */
+    private interface Claimer<T> {
+        T run(int thread) throws Exception;
+    }
+
+    private static <T> List<T> inParallel(Claimer<T> work) throws Exception {
+        ExecutorService executor = Executors.newFixedThreadPool(THREADS);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<T>> futures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                futures.add(executor.submit((Callable<T>) () -> {
+                    go.await();
+                    return work.run(thread);
+                }));
+            }
+            go.countDown();
+            List<T> results = new ArrayList<>();
+            for (Future<T> f : futures) {
+                results.add(f.get(3, TimeUnit.MINUTES));
+            }
+            return results;
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.hotspare.postgres;
+
+import dev.hotspare.spi.RolloutStore;
+import dev.hotspare.testkit.rollout.RolloutStoreContract;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** The rollout store contract on a real PostgreSQL. The contract wants an empty store per test: this class owns its schema and empties it. */
+class PostgresRolloutStoreContractTest extends RolloutStoreContract {
+
+    private static final String SCHEMA = "hs_test_rollouts";
+
+    @Override
+    protected RolloutStore newStore() {
+        DataSource ds = TestDatabase.migrated(SCHEMA);
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute("TRUNCATE " + SCHEMA + ".rollouts");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return new PostgresRolloutStore(ds, SCHEMA);
+    }
+}

@@ -1,0 +1,15 @@
+package dev.hotspare.postgres;
+
+import dev.hotspare.spi.SchedulerStore;
+import dev.hotspare.testkit.fleet.SchedulerStoreContract;
+
+/** The scheduler store contract on a real PostgreSQL. */
+class PostgresSchedulerStoreContractTest extends SchedulerStoreContract {
+
+    private static final String SCHEMA = "hs_test_schedulers";
+
+    @Override
+    protected SchedulerStore createStore() {
+        return new PostgresSchedulerStore(TestDatabase.migrated(SCHEMA), SCHEMA);
+    }
+}

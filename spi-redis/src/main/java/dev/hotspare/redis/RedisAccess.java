@@ -1,0 +1,137 @@
+package dev.hotspare.redis;
+
+import dev.hotspare.spi.StoreUnavailableException;
+import io.lettuce.core.RedisBusyException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisLoadingException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisReadOnlyException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What every Redis store shares: the caller's connection (standalone, Sentinel/master-replica or Cluster),
+ * scripts called by SHA with a reload on {@code NOSCRIPT}, and the translation of Lettuce's failures into
+ * {@link StoreUnavailableException} (availability) versus {@link IllegalStateException} (a reply that can only
+ * mean a bug or a foreign value under our keys).
+ *
+ * <p>Everything goes through the asynchronous API so several commands can share one round trip; synchronous
+ * store methods wait at most the connection's own command timeout (plus a small margin for the reload).
+ */
+final class RedisAccess {
+
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final StatefulConnection<String, String> connection;
+    private final String storeName;
+
+    RedisAccess(StatefulConnection<String, String> connection, String storeName) {
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.storeName = storeName;
+        if (connection instanceof StatefulRedisConnection<String, String> standalone) {
+            this.commands = standalone.async();
+        } else if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
+            this.commands = cluster.async();
+        } else {
+            throw new IllegalArgumentException("connection: bad value '" + connection.getClass().getName()
+                    + "': must be a StatefulRedisConnection (standalone, Sentinel, master/replica) or a StatefulRedisClusterConnection");
+        }
+    }
+
+    RedisClusterAsyncCommands<String, String> commands() {
+        return commands;
+    }
+
+    String storeName() {
+        return storeName;
+    }
+
+    /** Runs {@code script} by SHA; on {@code NOSCRIPT} loads it and runs it again. */
+    <T> CompletableFuture<T> evalAsync(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        CompletableFuture<T> first = commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
+        return first.exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
+                // The server lost its script cache (first use, restart, SCRIPT FLUSH, failover): EVAL both runs
+                // the script and caches it, so the next EVALSHA finds it again.
+                ? commands.<T>eval(script.body(), type, keys, args).toCompletableFuture()
+                : CompletableFuture.failedFuture(failure));
+    }
+
+    /**
+     * Runs {@code script} and waits for its reply. Waits on Lettuce's own future (no dependent stage on the
+     * hot path) and reloads the script only when the server says {@code NOSCRIPT}.
+     */
+    <T> T eval(String what, LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        CompletableFuture<T> first = commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
+        try {
+            return await(what, first);
+        } catch (IllegalStateException rejected) {
+            if (rejected.getCause() instanceof RedisNoScriptException) {
+                return await(what, commands.<T>eval(script.body(), type, keys, args));
+            }
+            throw rejected;
+        }
+    }
+
+    /** Waits for {@code future} at most the connection's command timeout, translating failures. */
+    <T> T await(String what, CompletionStage<T> future) {
+        Duration timeout = connection.getTimeout();
+        try {
+            // An asynchronous NOSCRIPT reload costs a second command, hence twice the timeout.
+            return future.toCompletableFuture().get(timeout.toNanos() * 2, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException(storeName, what + ": interrupted while waiting for Redis", e);
+        } catch (TimeoutException e) {
+            future.toCompletableFuture().cancel(false);
+            throw new StoreUnavailableException(storeName, what + ": no reply within " + timeout.multipliedBy(2), e);
+        } catch (ExecutionException | CompletionException | CancellationException e) {
+            throw translate(what, e);
+        }
+    }
+
+    /** The exception a store throws for {@code failure} of {@code what}. */
+    RuntimeException translate(String what, Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof RedisLoadingException || cause instanceof RedisBusyException
+                || cause instanceof RedisReadOnlyException) {
+            return new StoreUnavailableException(storeName, what + ": " + cause.getMessage(), cause);
+        }
+        if (cause instanceof RedisCommandExecutionException error) {
+            String message = String.valueOf(error.getMessage());
+            if (message.startsWith("MASTERDOWN") || message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN")
+                    || message.startsWith("LOADING") || message.startsWith("BUSY")) {
+                return new StoreUnavailableException(storeName, what + ": " + message, error);
+            }
+            return new IllegalStateException(storeName + ": Redis rejected " + what + ": " + message, error);
+        }
+        if (cause instanceof RedisException || cause instanceof CancellationException || cause instanceof java.io.IOException) {
+            // Connection refused or lost, command timeout, "Currently not connected", connection closed.
+            return new StoreUnavailableException(storeName, what + ": " + cause.getMessage(), cause);
+        }
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        return new IllegalStateException(storeName + ": " + what + " failed", cause);
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

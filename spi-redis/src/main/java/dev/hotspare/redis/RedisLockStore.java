@@ -1,0 +1,215 @@
+package dev.hotspare.redis;
+
+import dev.hotspare.spi.Lease;
+import dev.hotspare.spi.LockKeys;
+import dev.hotspare.spi.LockStore;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@link LockStore} on Redis, through a connection the caller owns (this class never closes it).
+ *
+ * <p>Each operation is one round trip: acquire, renew and release are Lua scripts called by SHA; inspect
+ * is one {@code GET}; force-release one {@code DEL}; list is a {@code SCAN} by pattern (never {@code KEYS})
+ * followed by one pipelined batch of {@code GET}s. Expiry is Redis's own clock: the lease is a string set
+ * with {@code PXAT} at the lease's expiry, and the scripts read {@code TIME}. Needs Redis 6.2 or later.
+ *
+ * <h2>Fencing tokens across restarts</h2>
+ * The acquire script issues {@code max(last token + 1, server TIME in microseconds)} and stores it as the
+ * key's last token. While the server runs (or restarts <em>with</em> persistence) the stored counter alone
+ * makes tokens increase. When it restarts <em>without</em> persistence the counter is gone, and the clock
+ * term still makes the first token after the restart larger than every token before it — provided the
+ * server's clock at that moment (in µs) is ahead of the last token issued before the restart. That holds
+ * unless the server's clock stepped backwards across the restart (or a failover moved the key to a server
+ * whose clock is behind) by more than the time the restart took; tokens only run ahead of the clock when
+ * more than one acquisition of one key lands in the same microsecond. Tokens are epoch-microsecond sized
+ * numbers (about 1.8e15), well within {@code long} and exact in Lua's doubles until the year 2255.
+ *
+ * <p>A restart without persistence also drops live leases: the holder's next {@link #renew} returns empty
+ * and the next holder's token is larger, which is what fenced resources check.
+ *
+ * <p>Keys: see {@link RedisKeys}. Failures to reach Redis throw
+ * {@link dev.hotspare.spi.StoreUnavailableException}. Thread-safe (Lettuce connections are).
+ */
+public final class RedisLockStore implements LockStore {
+
+    private static final String STORE = "redis lock store";
+
+    // A lease is one string, "<fencing token> <acquired ms> <expires ms> <owner token>", set with PXAT at its
+    // expiry: SET NX does the "is it free" check and the expiry in one command, so each script stays short.
+    private static final LuaScript ACQUIRE = LuaScript.of("acquire", """
+            -- KEYS[1] lease, KEYS[2] fencing counter; ARGV[1] owner token, ARGV[2] ttl in ms
+            local time = redis.call('TIME')
+            local micros = tonumber(time[1]) * 1000000 + tonumber(time[2])
+            -- The clock term keeps tokens growing when a restart without persistence lost the counter.
+            local token = math.max(tonumber(redis.call('GET', KEYS[2]) or '0') + 1, micros)
+            local acquired = math.floor(micros / 1000)
+            local expires = string.format('%.0f', acquired + tonumber(ARGV[2]))
+            local lease = string.format('%.0f %.0f ', token, acquired) .. expires .. ' ' .. ARGV[1]
+            if not redis.call('SET', KEYS[1], lease, 'NX', 'PXAT', expires) then
+              return false
+            end
+            redis.call('SET', KEYS[2], string.format('%.0f', token))
+            return lease
+            """);
+
+    private static final LuaScript RENEW = LuaScript.of("renew", """
+            -- KEYS[1] lease; ARGV[1] owner token, ARGV[2] ttl in ms
+            local lease = redis.call('GET', KEYS[1])
+            if not lease then
+              return false
+            end
+            local token, acquired, owner = string.match(lease, '^(%d+) (%d+) %d+ (.+)$')
+            if owner ~= ARGV[1] then
+              return false
+            end
+            local time = redis.call('TIME')
+            local now = math.floor((tonumber(time[1]) * 1000000 + tonumber(time[2])) / 1000)
+            local expires = string.format('%.0f', now + tonumber(ARGV[2]))
+            redis.call('SET', KEYS[1], token .. ' ' .. acquired .. ' ' .. expires .. ' ' .. owner, 'PXAT', expires)
+            return expires
+            """);
+
+    private static final LuaScript RELEASE = LuaScript.of("release", """
+            -- KEYS[1] lease; ARGV[1] owner token
+            local lease = redis.call('GET', KEYS[1])
+            if lease and string.match(lease, '^%d+ %d+ %d+ (.+)$') == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0
+            """);
+
+    private final RedisAccess redis;
+    private final RedisKeys keys;
+    // Owner tokens must be unique among all holders of a key, in every process: a random instance id plus a
+    // counter is, and costs far less than a UUID per acquisition.
+    private final String instanceId = UUID.randomUUID().toString();
+    private final AtomicLong acquisitions = new AtomicLong();
+
+    /** A lock store with keys under {@value RedisKeys#DEFAULT_PREFIX}. */
+    public RedisLockStore(StatefulConnection<String, String> connection) {
+        this(connection, RedisKeys.defaults());
+    }
+
+    /**
+     * A lock store on {@code connection} (a {@code StatefulRedisConnection} for standalone, Sentinel or
+     * master/replica, or a {@code StatefulRedisClusterConnection}) with keys laid out by {@code keys}.
+     */
+    public RedisLockStore(StatefulConnection<String, String> connection, RedisKeys keys) {
+        this.redis = new RedisAccess(connection, STORE);
+        this.keys = Objects.requireNonNull(keys, "keys");
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(String key, Duration ttl) {
+        LockKeys.requireValid(key);
+        long ttlMillis = millisRoundedUp(LockStore.requirePositive(ttl));
+        String owner = instanceId + "-" + acquisitions.incrementAndGet();
+        String granted = redis.eval("acquire " + key, ACQUIRE, ScriptOutputType.VALUE,
+                new String[] {keys.lease(key), keys.fence(key)}, owner, Long.toString(ttlMillis));
+        return Optional.ofNullable(granted).map(value -> lease(key, value));
+    }
+
+    @Override
+    public Optional<Lease> renew(Lease lease, Duration ttl) {
+        Objects.requireNonNull(lease, "lease");
+        LockKeys.requireValid(lease.key());
+        long ttlMillis = millisRoundedUp(LockStore.requirePositive(ttl));
+        String expires = redis.eval("renew " + lease.key(), RENEW, ScriptOutputType.VALUE,
+                new String[] {keys.lease(lease.key())}, lease.ownerToken(), Long.toString(ttlMillis));
+        return Optional.ofNullable(expires).map(e -> lease.withExpiresAt(Instant.ofEpochMilli(Long.parseLong(e))));
+    }
+
+    @Override
+    public boolean release(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        LockKeys.requireValid(lease.key());
+        Long removed = redis.eval("release " + lease.key(), RELEASE, ScriptOutputType.INTEGER,
+                new String[] {keys.lease(lease.key())}, lease.ownerToken());
+        return removed != null && removed == 1L;
+    }
+
+    @Override
+    public Optional<Lease> inspect(String key) {
+        LockKeys.requireValid(key);
+        return Optional.ofNullable(redis.await("inspect " + key, redis.commands().get(keys.lease(key))))
+                .map(value -> lease(key, value));
+    }
+
+    @Override
+    public List<Lease> list(String prefix) {
+        LockKeys.requireValidPrefix(prefix);
+        String what = "list '" + prefix + "'";
+        ScanArgs match = ScanArgs.Builder.matches(keys.leasePattern(prefix)).limit(500);
+        List<String> lockKeys = new ArrayList<>();
+        KeyScanCursor<String> cursor = redis.await(what, redis.commands().scan(match));
+        while (true) {
+            for (String found : cursor.getKeys()) {
+                String lockKey = keys.lockKeyOf(found);
+                if (lockKey != null && lockKey.startsWith(prefix)) {
+                    lockKeys.add(lockKey);
+                }
+            }
+            if (cursor.isFinished()) {
+                break;
+            }
+            cursor = redis.await(what, redis.commands().scan(ScanCursor.of(cursor.getCursor()), match));
+        }
+        // One pipelined batch: every GET goes out before the first reply is awaited. (Not MGET: on a cluster
+        // the leases live in different slots.)
+        List<String> distinct = lockKeys.stream().distinct().toList();
+        List<RedisFuture<String>> pending = new ArrayList<>(distinct.size());
+        for (String lockKey : distinct) {
+            pending.add(redis.commands().get(keys.lease(lockKey)));
+        }
+        List<Lease> live = new ArrayList<>();
+        for (int i = 0; i < distinct.size(); i++) {
+            String value = redis.await(what, pending.get(i));
+            if (value != null) {
+                // Gone between SCAN and GET means expired or released: not live, not listed.
+                live.add(lease(distinct.get(i), value));
+            }
+        }
+        live.sort(Comparator.comparing(Lease::key));
+        return live;
+    }
+
+    @Override
+    public boolean forceRelease(String key) {
+        LockKeys.requireValid(key);
+        // Only the lease hash goes: the fencing counter stays so the next holder still gets a larger token.
+        Long removed = redis.await("force-release " + key, redis.commands().del(keys.lease(key)));
+        return removed != null && removed > 0;
+    }
+
+    /** Parses a lease value, {@code "<fencing token> <acquired ms> <expires ms> <owner token>"}. */
+    private static Lease lease(String key, String value) {
+        String[] parts = value.split(" ", 4);
+        if (parts.length != 4) {
+            throw new IllegalStateException("redis lock store: the value under lock key '" + key
+                    + "' is not a hotspare lease: '" + value + "'");
+        }
+        return new Lease(key, parts[3], Long.parseLong(parts[0]),
+                Instant.ofEpochMilli(Long.parseLong(parts[1])), Instant.ofEpochMilli(Long.parseLong(parts[2])));
+    }
+
+    /** Redis expires in whole milliseconds; rounding up keeps a lease at least as long as asked. */
+    private static long millisRoundedUp(Duration ttl) {
+        long millis = ttl.toMillis();
+        return ttl.minusMillis(millis).isZero() ? millis : millis + 1;
+    }
+}

@@ -1,0 +1,13 @@
+package dev.hotspare.redis;
+
+import dev.hotspare.spi.LockStore;
+import dev.hotspare.testkit.lock.LockStoreContract;
+
+/** {@link LockStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */
+class RedisLockStoreContractTest extends LockStoreContract {
+
+    @Override
+    protected LockStore createStore() {
+        return new RedisLockStore(TestRedis.connection());
+    }
+}

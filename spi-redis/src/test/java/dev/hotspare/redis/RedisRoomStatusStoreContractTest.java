@@ -1,0 +1,13 @@
+package dev.hotspare.redis;
+
+import dev.hotspare.spi.RoomStatusStore;
+import dev.hotspare.testkit.RoomStatusStoreContract;
+
+/** {@link RoomStatusStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */
+class RedisRoomStatusStoreContractTest extends RoomStatusStoreContract {
+
+    @Override
+    protected RoomStatusStore newStore() {
+        return new RedisRoomStatusStore(TestRedis.connection());
+    }
+}

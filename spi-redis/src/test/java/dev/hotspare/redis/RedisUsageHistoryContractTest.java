@@ -1,0 +1,13 @@
+package dev.hotspare.redis;
+
+import dev.hotspare.spi.UsageHistory;
+import dev.hotspare.testkit.UsageHistoryContract;
+
+/** {@link UsageHistoryContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */
+class RedisUsageHistoryContractTest extends UsageHistoryContract {
+
+    @Override
+    protected UsageHistory newHistory() {
+        return new RedisUsageHistory(TestRedis.connection());
+    }
+}
