@@ -389,22 +389,7 @@ public final class SchedulerOperations {
     }
 
     private CompletableFuture<Void> waitUntilGone(String name, List<String> ids, Instant deadline) {
-        CompletableFuture<Void> gone = new CompletableFuture<>();
-        Runnable[] check = new Runnable[1];
-        check[0] = () -> {
-            try {
-                boolean anyLeft = ids.stream().anyMatch(id -> driver.find(name, id).isPresent());
-                if (!anyLeft || !tasks.clock().instant().isBefore(deadline)) {
-                    gone.complete(null);
-                } else {
-                    tasks.schedule(pollInterval, check[0]);
-                }
-            } catch (RuntimeException e) {
-                gone.completeExceptionally(e);
-            }
-        };
-        check[0].run();
-        return gone;
+        return MembersGone.await(driver, tasks, pollInterval, name, ids, deadline);
     }
 
     // --- reads -------------------------------------------------------------------------------------------------

@@ -28,22 +28,6 @@ record WorkerContext(SchedulerStore schedulers, RoomStatusStore rooms, UsageHist
 
     /** Completes when none of {@code rooms} is listed by the driver any more, or the replace timeout passed. */
     CompletableFuture<Void> waitUntilGone(String scheduler, List<String> rooms) {
-        Instant deadline = tasks.clock().instant().plus(replaceTimeout);
-        CompletableFuture<Void> gone = new CompletableFuture<>();
-        Runnable[] check = new Runnable[1];
-        check[0] = () -> {
-            try {
-                boolean anyLeft = rooms.stream().anyMatch(room -> driver.find(scheduler, room).isPresent());
-                if (!anyLeft || !tasks.clock().instant().isBefore(deadline)) {
-                    gone.complete(null);
-                } else {
-                    tasks.schedule(pollInterval, check[0]);
-                }
-            } catch (RuntimeException e) {
-                gone.completeExceptionally(e);
-            }
-        };
-        check[0].run();
-        return gone;
+        return MembersGone.await(driver, tasks, pollInterval, scheduler, rooms, tasks.clock().instant().plus(replaceTimeout));
     }
 }
