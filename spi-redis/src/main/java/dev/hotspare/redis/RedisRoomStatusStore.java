@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * {@link RoomStatusStore} on Redis, through a connection the caller owns.
@@ -66,6 +68,8 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     private static final LuaScript UPDATE = LuaScript.of("room update", COMMON + """
             -- ARGV: 1 room, 2 status, 3 epoch seconds, 4 nanos, 5 epoch micros (score)
+            -- Reply, flat (one list for the client to decode): outcome, previous status or nil, then the four
+            -- counts. A missing status or count is false in Lua, never nil, so the table has no holes.
             local room, status = ARGV[1], ARGV[2]
             local seconds, nanos = tonumber(ARGV[3]), tonumber(ARGV[4])
             local current = redis.call('HMGET', KEYS[1], 'status', 's', 'n')
@@ -74,17 +78,17 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
               local lastSeconds, lastNanos = tonumber(current[2]), tonumber(current[3])
               if seconds < lastSeconds or (seconds == lastSeconds and nanos < lastNanos) then
                 redis.call('INCR', KEYS[5])
-                return {'STALE', previous, counts()}
+                return {'STALE', previous, unpack(counts())}
               end
               if previous == 'terminating' and status ~= 'terminating' and status ~= 'terminated' then
-                return {'REJECTED', previous, counts()}
+                return {'REJECTED', previous, unpack(counts())}
               end
             end
             if status == 'terminated' then
               if previous then
                 forget(room, previous)
               end
-              return {'APPLIED', previous, counts()}
+              return {'APPLIED', previous, unpack(counts())}
             end
             if previous ~= status then
               if previous then
@@ -94,7 +98,12 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
               redis.call('ZADD', KEYS[statusIndex[status]], 0, room)
               redis.call('HINCRBY', KEYS[2], status, 1)
             end
-            redis.call('HSET', KEYS[1], 'status', status, 's', ARGV[3], 'n', ARGV[4])
+            if previous == status then
+              -- A keep-alive: only the last ping moves.
+              redis.call('HSET', KEYS[1], 's', ARGV[3], 'n', ARGV[4])
+            else
+              redis.call('HSET', KEYS[1], 'status', status, 's', ARGV[3], 'n', ARGV[4])
+            end
             if status == 'occupied' then
               if previous ~= 'occupied' then
                 redis.call('HSET', KEYS[1], 'os', ARGV[3], 'on', ARGV[4])
@@ -112,7 +121,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
             else
               redis.call('ZADD', KEYS[3], ARGV[5], room)
             end
-            return {'APPLIED', previous, counts()}
+            return {'APPLIED', previous, unpack(counts())}
             """);
 
     private static final LuaScript REMOVE = LuaScript.of("room remove", COMMON + """
@@ -147,6 +156,12 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     private final RedisAccess redis;
     private final RedisKeys keys;
+    /**
+     * Per validated scheduler: the update script's KEYS with slot 0 holding the room-hash key prefix (the
+     * report puts its room's key there), so a report copies eleven references instead of building ten keys.
+     * Bounded by the number of schedulers.
+     */
+    private final ConcurrentMap<String, String[]> schedulerKeys = new ConcurrentHashMap<>();
 
     /** A store with keys under {@value RedisKeys#DEFAULT_PREFIX}. */
     public RedisRoomStatusStore(StatefulConnection<String, String> connection) {
@@ -171,22 +186,23 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
      * {@link dev.hotspare.spi.StoreUnavailableException}.
      */
     public CompletableFuture<RoomUpdate> updateAsync(String scheduler, String room, RoomStatus status, Instant timestamp) {
-        Names.requireDns1123Label("scheduler", scheduler);
+        String[] fixedKeys = fixedKeys(scheduler);
         Names.requireDns1123Label("room", room);
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(timestamp, "timestamp");
         long micros = micros(timestamp);
-        String what = "update room " + room;
-        return redis.<List<Object>>evalAsync(UPDATE, ScriptOutputType.MULTI, roomKeys(scheduler, room),
+        String[] scriptKeys = fixedKeys.clone();
+        scriptKeys[0] = fixedKeys[0] + room;
+        return redis.<List<Object>>evalAsync(UPDATE, ScriptOutputType.MULTI, scriptKeys,
                         room, status.wireName(), Long.toString(timestamp.getEpochSecond()),
                         Integer.toString(timestamp.getNano()), Long.toString(micros))
                 .handle((reply, failure) -> {
                     if (failure != null) {
-                        throw redis.translate(what, failure);
+                        throw redis.translate("update room " + room, failure);
                     }
                     Optional<RoomStatus> previous = Optional.ofNullable((String) reply.get(1)).map(RoomStatus::parse);
                     return new RoomUpdate(RoomProtocol.Outcome.valueOf((String) reply.get(0)), previous,
-                            counts((List<?>) reply.get(2)));
+                            counts(reply.subList(2, 6)));
                 });
     }
 
@@ -300,6 +316,18 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     private String statusKey(String scheduler, RoomStatus status) {
         return keys.scheduler(scheduler) + "rooms:" + status.wireName();
+    }
+
+    /** The update script's scheduler keys (slot 0: room-hash prefix); validates {@code scheduler} on first sight. */
+    private String[] fixedKeys(String scheduler) {
+        String[] cached = scheduler == null ? null : schedulerKeys.get(scheduler);
+        if (cached != null) {
+            return cached;
+        }
+        Names.requireDns1123Label("scheduler", scheduler);
+        String[] built = roomKeys(scheduler, "");
+        schedulerKeys.putIfAbsent(scheduler, built);
+        return built;
     }
 
     private String[] roomKeys(String scheduler, String room) {
