@@ -2,29 +2,19 @@ package dev.hotspare.kubernetes;
 
 import dev.hotspare.spi.MemberDriver;
 import dev.hotspare.testkit.spi.MemberDriverContract;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The member driver contract on ClusterDeployment custom resources in the fabric8 mock API server. */
 class CustomResourceMemberDriverContractTest extends MemberDriverContract {
 
-    private static MockKube kube;
+    /** Started with the class; checks every request against the RBAC file and stops after the last test. */
+    @RegisterExtension
+    static final MockKube kube = new MockKube();
     private static final AtomicInteger POOLS = new AtomicInteger();
     private CustomResourceMemberDriver driver;
-
-    @BeforeAll
-    static void startServer() {
-        kube = new MockKube();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        RbacCoverage.check(kube.all());
-        kube.close();
-    }
 
     @AfterEach
     void closeDriver() {

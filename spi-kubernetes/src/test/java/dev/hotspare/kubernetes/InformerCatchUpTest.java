@@ -7,9 +7,8 @@ import dev.hotspare.pool.Member;
 import dev.hotspare.spi.MemberDriver.MemberEvent;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -27,19 +26,10 @@ import static org.awaitility.Awaitility.await;
  */
 class InformerCatchUpTest {
 
-    private static MockKube kube;
+    /** Started with the class; checks every request against the RBAC file and stops after the last test. */
+    @RegisterExtension
+    static final MockKube kube = new MockKube();
     private PodMemberDriver driver;
-
-    @BeforeAll
-    static void startServer() {
-        kube = new MockKube();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        RbacCoverage.check(kube.all());
-        kube.close();
-    }
 
     @AfterEach
     void closeDriver() {

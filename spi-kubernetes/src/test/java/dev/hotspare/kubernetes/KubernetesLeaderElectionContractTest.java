@@ -2,9 +2,8 @@ package dev.hotspare.kubernetes;
 
 import dev.hotspare.spi.LeaderElection;
 import dev.hotspare.testkit.LeaderElectionContract;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,20 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** The leader election contract on a Lease in the fabric8 mock API server, with short timings. */
 class KubernetesLeaderElectionContractTest extends LeaderElectionContract {
 
-    private static MockKube kube;
+    /** Started with the class; checks every request against the RBAC file and stops after the last test. */
+    @RegisterExtension
+    static final MockKube kube = new MockKube();
     private static final AtomicInteger ELECTIONS = new AtomicInteger();
     private KubernetesLeaderElection election;
-
-    @BeforeAll
-    static void startServer() {
-        kube = new MockKube();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        RbacCoverage.check(kube.all());
-        kube.close();
-    }
 
     @AfterEach
     void closeElection() {

@@ -1,27 +1,17 @@
 package dev.hotspare.kubernetes;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.hotspare.spi.LockStore;
 import dev.hotspare.testkit.lock.LockStoreContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 import java.time.Duration;
 
 /** The lock contract on Lease objects in the fabric8 mock API server (CRUD mode). */
 class KubernetesLockStoreContractTest extends LockStoreContract {
 
-    private static MockKube kube;
-
-    @BeforeAll
-    static void startServer() {
-        kube = new MockKube();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        RbacCoverage.check(kube.all());
-        kube.close();
-    }
+    /** Started with the class; checks every request against the RBAC file and stops after the last test. */
+    @RegisterExtension
+    static final MockKube kube = new MockKube();
 
     @Override
     protected LockStore createStore() {

@@ -7,8 +7,7 @@ import dev.hotspare.testkit.UsageMetricsContract;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.metrics.v1beta1.PodMetricsBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -19,18 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The usage metrics contract on pods and PodMetrics in the fabric8 mock API server. */
 class KubernetesUsageMetricsContractTest extends UsageMetricsContract {
 
-    private static MockKube kube;
-
-    @BeforeAll
-    static void startServer() {
-        kube = new MockKube();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        RbacCoverage.check(kube.all());
-        kube.close();
-    }
+    /** Started with the class; checks every request against the RBAC file and stops after the last test. */
+    @RegisterExtension
+    static final MockKube kube = new MockKube();
 
     @Override
     protected UsageMetrics newMetrics() {

@@ -9,6 +9,8 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * The fabric8 mock API server in CRUD mode (real HTTP, watches over websockets, resourceVersion conflicts),
  * plus a client on the JDK http client (what the module ships with) and a reader of the server's request log.
  */
-final class MockKube implements AutoCloseable {
+final class MockKube implements AutoCloseable, AfterAllCallback {
 
     // Held strongly: java.util.logging forgets levels set on loggers nobody references.
     private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
@@ -126,5 +128,18 @@ final class MockKube implements AutoCloseable {
         client.close();
         fixture.close();
         server.destroy();
+    }
+
+    /**
+     * As a JUnit extension ({@code @RegisterExtension static final MockKube kube = new MockKube();}): after a
+     * test class, every request the module sent must be covered by docs/kubernetes-rbac.yaml; then the server stops.
+     */
+    @Override
+    public void afterAll(ExtensionContext context) {
+        try {
+            RbacCoverage.check(all());
+        } finally {
+            close();
+        }
     }
 }

@@ -10,9 +10,8 @@ import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.runtime.PoolController;
 import dev.hotspare.sim.VirtualTimeScheduler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -30,20 +29,11 @@ import static org.awaitility.Awaitility.await;
  */
 class WriteCountTest {
 
-    private static MockKube kube;
+    /** Started with the class; checks every request against the RBAC file and stops after the last test. */
+    @RegisterExtension
+    static final MockKube kube = new MockKube();
     private CustomResourceMemberDriver clusters;
     private PodMemberDriver rooms;
-
-    @BeforeAll
-    static void startServer() {
-        kube = new MockKube();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        RbacCoverage.check(kube.all());
-        kube.close();
-    }
 
     @AfterEach
     void closeDrivers() {
