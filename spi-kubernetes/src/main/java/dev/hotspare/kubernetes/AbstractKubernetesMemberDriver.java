@@ -69,6 +69,44 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         this.syncTimeout = Objects.requireNonNull(syncTimeout, "syncTimeout");
     }
 
+    /**
+     * The options every Kubernetes member driver's builder has. {@code B} is the concrete builder, so the
+     * setters chain.
+     */
+    abstract static class CommonOptions<B extends CommonOptions<B>> {
+        final KubernetesClient client;
+        Clock clock = Clock.systemUTC();
+        Duration resyncPeriod = Duration.ofMinutes(10);
+        Duration syncTimeout = Duration.ofSeconds(30);
+
+        CommonOptions(KubernetesClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+        }
+
+        @SuppressWarnings("unchecked")
+        private B self() {
+            return (B) this;
+        }
+
+        /** The clock stamping creation times and first-seen power changes (default system UTC). */
+        public B clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return self();
+        }
+
+        /** How often informers re-deliver their cache (default 10 minutes; zero for never). Re-deliveries cause no events. */
+        public B resyncPeriod(Duration period) {
+            this.resyncPeriod = Objects.requireNonNull(period, "resyncPeriod");
+            return self();
+        }
+
+        /** How long the first list of a pool may take before calls fail with StoreUnavailableException (default 30 s). */
+        public B syncTimeout(Duration timeout) {
+            this.syncTimeout = Objects.requireNonNull(timeout, "syncTimeout");
+            return self();
+        }
+    }
+
     // --- what a concrete driver supplies -------------------------------------------------------------------
 
     /** The API operation for the member kind. */

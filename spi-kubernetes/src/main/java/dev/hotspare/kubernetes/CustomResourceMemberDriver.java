@@ -235,8 +235,7 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
     }
 
     /** Builder for {@link CustomResourceMemberDriver}; every field path is a dotted path into the object. */
-    public static final class Builder {
-        private final KubernetesClient client;
+    public static final class Builder extends CommonOptions<Builder> {
         private final ResourceDefinitionContext context;
         private final String namespace;
         private final Map<String, GenericKubernetesResource> templates = new ConcurrentHashMap<>();
@@ -251,12 +250,9 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
         private String installedField = "spec.installed";
         private String installedAtField = "status.installedTimestamp";
         private Predicate<GenericKubernetesResource> failed = r -> false;
-        private Clock clock = Clock.systemUTC();
-        private Duration resyncPeriod = Duration.ofMinutes(10);
-        private Duration syncTimeout = Duration.ofSeconds(30);
 
         private Builder(KubernetesClient client, ResourceDefinitionContext context, String namespace) {
-            this.client = Objects.requireNonNull(client, "client");
+            super(client);
             this.context = Objects.requireNonNull(context, "context");
             if (context.getKind() == null || context.getPlural() == null || context.getVersion() == null || context.getGroup() == null) {
                 throw new ValidationException(Problem.of("context", context.toString(), "needs group, version, kind and plural"));
@@ -308,24 +304,6 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
         /** When a member counts as failed (the pool then replaces it). */
         public Builder failedWhen(Predicate<GenericKubernetesResource> predicate) {
             this.failed = Objects.requireNonNull(predicate, "failedWhen");
-            return this;
-        }
-
-        /** The clock stamping creation and first-seen power changes (default system UTC). */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /** How often informers re-deliver their cache (default 10 minutes; zero for never). Re-deliveries cause no events. */
-        public Builder resyncPeriod(Duration period) {
-            this.resyncPeriod = Objects.requireNonNull(period, "resyncPeriod");
-            return this;
-        }
-
-        /** How long the first list of a pool may take (default 30 s). */
-        public Builder syncTimeout(Duration timeout) {
-            this.syncTimeout = Objects.requireNonNull(timeout, "syncTimeout");
             return this;
         }
 

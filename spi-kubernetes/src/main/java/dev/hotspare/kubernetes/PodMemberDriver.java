@@ -306,17 +306,13 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
     }
 
     /** Builder for {@link PodMemberDriver}. */
-    public static final class Builder {
-        private final KubernetesClient client;
+    public static final class Builder extends CommonOptions<Builder> {
         private final RoomTemplates templates;
         private String namespacePrefix = "";
         private boolean nodePortServices;
-        private Clock clock = Clock.systemUTC();
-        private Duration resyncPeriod = Duration.ofMinutes(10);
-        private Duration syncTimeout = Duration.ofSeconds(30);
 
         private Builder(KubernetesClient client, RoomTemplates templates) {
-            this.client = Objects.requireNonNull(client, "client");
+            super(client);
             this.templates = Objects.requireNonNull(templates, "templates");
         }
 
@@ -333,24 +329,6 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
         /** Whether to create a NodePort service per room (default off). */
         public Builder nodePortServices(boolean enabled) {
             this.nodePortServices = enabled;
-            return this;
-        }
-
-        /** The clock stamping {@code hotspare.dev/created-at} (default system UTC). */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /** How often informers re-deliver their cache (default 10 minutes; zero for never). Re-deliveries cause no events. */
-        public Builder resyncPeriod(Duration period) {
-            this.resyncPeriod = Objects.requireNonNull(period, "resyncPeriod");
-            return this;
-        }
-
-        /** How long the first list of a pool may take before calls fail with StoreUnavailableException (default 30 s). */
-        public Builder syncTimeout(Duration timeout) {
-            this.syncTimeout = Objects.requireNonNull(timeout, "syncTimeout");
             return this;
         }
 
