@@ -1,0 +1,33 @@
+package dev.hotspare.examples.fleetservice;
+
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.awaitility.Awaitility.await;
+
+/** Reads the rooms a service's driver holds (through the operations' status: the driver is in memory). */
+final class TestRooms {
+
+    private TestRooms() {
+    }
+
+    static List<String> ids(FleetService service, String scheduler) {
+        return members(service, scheduler).stream().map(Member::id).sorted().toList();
+    }
+
+    static List<String> versions(FleetService service, String scheduler) {
+        return members(service, scheduler).stream().map(Member::templateVersion).distinct().toList();
+    }
+
+    static List<String> awaitRooms(FleetService service, String scheduler, int count) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> ids(service, scheduler).size() >= count);
+        return ids(service, scheduler);
+    }
+
+    private static List<Member> members(FleetService service, String scheduler) {
+        return service.memberDriver().list(scheduler).stream().filter(m -> m.phase() != MemberPhase.DELETING).toList();
+    }
+}
