@@ -224,7 +224,7 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         labels.put(Kube.MANAGED_BY, Kube.MANAGER);
         labels.put(Kube.POOL, pool);
         labels.put(Kube.MEMBER, id);
-        labels.put(Kube.TEMPLATE_VERSION, Names.requireDns1123Label("templateVersion", templateVersion));
+        labels.put(Kube.TEMPLATE_VERSION, Kube.requireTemplateVersion("templateVersion", templateVersion));
         return labels;
     }
 

@@ -262,7 +262,7 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
 
         /** The object members of {@code templateVersion} are made from (name, namespace and status are replaced). */
         public Builder template(String templateVersion, GenericKubernetesResource template) {
-            Names.requireDns1123Label("templateVersion", templateVersion);
+            Kube.requireTemplateVersion("templateVersion", templateVersion);
             templates.put(templateVersion, Objects.requireNonNull(template, "template"));
             return this;
         }

@@ -26,6 +26,22 @@ final class Kube {
     private Kube() {
     }
 
+    private static final java.util.regex.Pattern LABEL_VALUE = java.util.regex.Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+
+    /**
+     * Checks a template version, which becomes a label value: Kubernetes allows up to 63 letters, digits, '-',
+     * '_' and '.', starting and ending with a letter or digit — so scheduler versions such as {@code v1.0} fit,
+     * which a DNS-1123 label would refuse.
+     */
+    static String requireTemplateVersion(String field, String value) {
+        if (value == null || value.length() > 63 || !LABEL_VALUE.matcher(value).matches()) {
+            throw new dev.hotspare.validation.ValidationException(dev.hotspare.validation.Problem.of(field,
+                    value == null ? dev.hotspare.validation.Problem.MISSING : value,
+                    "must be a Kubernetes label value: at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit"));
+        }
+        return value;
+    }
+
     static boolean isConflict(KubernetesClientException e) {
         return e.getCode() == HttpURLConnection.HTTP_CONFLICT;
     }

@@ -1,7 +1,6 @@
 package dev.hotspare.kubernetes;
 
 import dev.hotspare.fleet.SchedulerConfig;
-import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 
@@ -39,7 +38,7 @@ public interface RoomTemplates {
          * @throws ValidationException with every problem of the config or the version
          */
         public Registry register(String templateVersion, SchedulerConfig config) {
-            Names.requireDns1123Label("templateVersion", templateVersion);
+            Kube.requireTemplateVersion("templateVersion", templateVersion);
             List<Problem> problems = config.validate();
             if (!problems.isEmpty()) {
                 throw new ValidationException(problems);

@@ -73,6 +73,18 @@ class RoomServiceTest {
     }
 
     @Test
+    void schedulerVersionsAreTemplateVersions() {
+        // SchedulerOperations and the watcher create rooms at the scheduler version, e.g. v1.0: a label value
+        // (dots allowed), not a DNS-1123 label.
+        driver = PodMemberDriver.builder(kube.client, RoomTemplates.registry().register("v1.0", pong())).build();
+        Member room = driver.create("pong", "v1.0", DesiredPower.RUNNING);
+        assertThat(kube.fixture.pods().inNamespace("pong").withName(room.id()).get().getMetadata().getLabels())
+                .containsEntry(Kube.TEMPLATE_VERSION, "v1.0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RoomTemplates.registry().register("v1 .0", pong()))
+                .isInstanceOf(dev.hotspare.validation.ValidationException.class).hasMessageContaining("v1 .0");
+    }
+
+    @Test
     void withServicesEachRoomGetsANodePortServiceAndAnAddress() {
         driver = PodMemberDriver.builder(kube.client, RoomTemplates.registry().register("v2", pong()))
                 .namespacePrefix("rooms-").nodePortServices(true).build();

@@ -664,6 +664,12 @@ final class FleetApi implements HttpHandler {
             api = notFound(nf.scheduler());
         } else if (e instanceof ValidationException invalid) {
             api = new ApiException(422, "INVALID_ARGUMENT", "invalid request", invalid.problems());
+        } else if (e instanceof InterruptedException) {
+            // Only close() interrupts request threads: the operation goes on under its locks, or ends by lease TTL.
+            Thread.currentThread().interrupt();
+            api = new ApiException(503, ErrorCode.UNAVAILABLE.name(), "the service is shutting down",
+                    List.of(Problem.of("request", exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath(),
+                            "interrupted by shutdown; check the scheduler's status and retry")));
         } else if (e instanceof StoreUnavailableException unavailable) {
             LOG.warn("{} {}: store unavailable: {}", exchange.getRequestMethod(), exchange.getRequestURI(), unavailable.toString());
             api = new ApiException(503, ErrorCode.UNAVAILABLE.name(), message(ErrorCode.UNAVAILABLE),

@@ -35,6 +35,8 @@ class FleetServiceRoutesTest {
               min: 2
             """;
 
+    /** The service's clock: room reports carry its seconds. */
+    private final Clock clock = Clock.systemUTC();
     private ScheduledThreadPoolExecutor executor;
     private InMemoryLockStore lockStore;
     private final AtomicBoolean storeHealthy = new AtomicBoolean(true);
@@ -44,7 +46,7 @@ class FleetServiceRoutesTest {
     @BeforeEach
     void start() {
         executor = new ScheduledThreadPoolExecutor(2);
-        TaskScheduler tasks = TaskScheduler.system(executor, Clock.systemUTC());
+        TaskScheduler tasks = TaskScheduler.system(executor, clock);
         lockStore = new InMemoryLockStore(tasks.clock());
         service = FleetService.builder(tasks).lockStore(lockStore)
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(100), 300)).build())
@@ -166,7 +168,7 @@ class FleetServiceRoutesTest {
         createPong();
         List<String> rooms = TestRooms.awaitRooms(service, "pong", 2);
         String room = rooms.get(0);
-        long now = System.currentTimeMillis() / 1000;
+        long now = clock.instant().getEpochSecond();
         assertSuccess(http.put("/scheduler/pong/rooms/" + room + "/ping", "{\"timestamp\":" + now + ",\"status\":\"ready\"}"), 200);
         assertSuccess(http.put("/scheduler/pong/rooms/" + room + "/status", "{\"timestamp\":" + (now + 1) + ",\"status\":\"occupied\"}"), 200);
         JsonNode status = http.get("/scheduler/pong").body();
@@ -201,7 +203,7 @@ class FleetServiceRoutesTest {
     void roomsByMetricDefaultsToReadyRoomsAndValidatesMetricAndLimit() {
         createPong();
         List<String> rooms = TestRooms.awaitRooms(service, "pong", 2);
-        long now = System.currentTimeMillis() / 1000;
+        long now = clock.instant().getEpochSecond();
         for (String room : rooms) {
             assertSuccess(http.put("/scheduler/pong/rooms/" + room + "/ping", "{\"timestamp\":" + now + ",\"status\":\"ready\"}"), 200);
         }
@@ -290,7 +292,7 @@ class FleetServiceRoutesTest {
         TestRooms.awaitRooms(service, "pong", 2);
         assertSuccess(http.post("/scheduler/pong", "{\"scaleup\":2}"), 200);
         assertThat(TestRooms.ids(service, "pong")).hasSize(4);
-        long now = System.currentTimeMillis() / 1000;
+        long now = clock.instant().getEpochSecond();
         for (String room : TestRooms.ids(service, "pong")) {
             assertSuccess(http.put("/scheduler/pong/rooms/" + room + "/ping", "{\"timestamp\":" + now + ",\"status\":\"ready\"}"), 200);
         }

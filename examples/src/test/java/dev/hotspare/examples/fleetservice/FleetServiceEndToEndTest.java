@@ -1,0 +1,201 @@
+package dev.hotspare.examples.fleetservice;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hotspare.autoscale.Autoscaler;
+import dev.hotspare.autoscale.AutoscalerSettings;
+import dev.hotspare.examples.fleetservice.FleetServiceSettings.Option;
+import dev.hotspare.kubernetes.SharedMockKube;
+import dev.hotspare.postgres.SharedTestDatabase;
+import dev.hotspare.redis.SharedTestRedis;
+import io.fabric8.kubernetes.api.model.Pod;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The whole system as deployed: two fleet services (two workers) on one embedded Redis, one embedded
+ * PostgreSQL and the fabric8 mock API server in CRUD mode, driven over HTTP while simulated rooms ping.
+ * create → rooms appear as pods → rooms ping ready, then occupied → the autoscaler scales up once → image
+ * update replaces rooms in maxSurge chunks → roll back → delete. Real time, bounded by Awaitility; every
+ * period is shortened through the builder.
+ */
+class FleetServiceEndToEndTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final String scheduler = "pong-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36), 36);
+    private SharedMockKube kube;
+    private FleetService first;
+    private FleetService second;
+    private Http http;
+    private Http httpToSecond;
+    private SimulatedRooms rooms;
+
+    private String config(String image) {
+        return """
+                name: %s
+                game: pong
+                image: %s
+                ports:
+                  - containerPort: 7777
+                    protocol: UDP
+                    name: game
+                autoscaling:
+                  min: 4
+                  max: 12
+                  up:
+                    metricsTrigger:
+                      - type: room
+                        usage: 50
+                        threshold: 50
+                        time: 1
+                    cooldown: 0
+                """.formatted(scheduler, image);
+    }
+
+    @BeforeEach
+    void start() {
+        kube = new SharedMockKube();
+        String schema = "hs_test_fleet_" + scheduler.substring(5);
+        FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(
+                Option.PORT, "0", Option.REDIS_URI, SharedTestRedis.uri(), Option.JDBC_URL, SharedTestDatabase.jdbcUrl(),
+                Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true"), Map.of());
+        assertThat(settings.describeStores())
+                .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes");
+        Consumer<FleetService.Builder> fast = builder -> builder
+                .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(300), 300)).build())
+                .syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))
+                .lockTtl(Duration.ofSeconds(5)).lockWait(Duration.ofSeconds(20)).replaceTimeout(Duration.ofSeconds(60));
+        first = settings.open(kube::newClient, fast).start();
+        second = settings.open(kube::newClient, fast).start();
+        http = new Http(first.port());
+        httpToSecond = new Http(second.port());
+        rooms = new SimulatedRooms(kube.fixture(), scheduler, http);
+    }
+
+    @AfterEach
+    void stop() {
+        rooms.close();
+        first.close();
+        second.close();
+        kube.close();
+    }
+
+    @Test
+    void aSchedulerLivesItsWholeLifeOnRealStoresWithTwoWorkers() {
+        // Healthy: both services reach Redis and PostgreSQL.
+        assertThat(http.get("/healthcheck").body().toString()).isEqualTo("{\"healthy\":true}");
+        assertThat(httpToSecond.get("/healthcheck").status()).isEqualTo(200);
+
+        // Create: 201, then min rooms appear as pods, once (two workers, one creation).
+        Http.Answer created = http.post("/scheduler", config("pong:1"));
+        assertThat(created.status()).as(created.raw()).isEqualTo(201);
+        assertThat(created.body().toString()).isEqualTo("{\"success\":true}");
+        await().atMost(PATIENCE).until(() -> roomsAt("roomsAtReady") == 4 && rooms.allPinged());
+        JsonNode status = httpToSecond.get("/scheduler/" + scheduler).body();
+        assertThat(status.path("state").asText()).isEqualTo("in-sync");
+        assertThat(status.path("game").asText()).isEqualTo("pong");
+        assertThat(rooms.mostPods()).as("two workers created the min rooms once").isEqualTo(4);
+        assertThat(versions()).containsOnly("v1.0");
+        List<String> pods = rooms.podNames();
+        assertThat(http.get("/scheduler/" + scheduler + "/rooms?limit=10").body().path("rooms"))
+                .extracting(JsonNode::asText).containsExactlyElementsOf(pods);
+        Http.Answer address = http.get("/scheduler/" + scheduler + "/rooms/" + pods.get(0) + "/address");
+        assertThat(address.status()).isEqualTo(200);
+        assertThat(address.body().toString()).as("not on a node yet").isEqualTo("{\"host\":\"\",\"ports\":[]}");
+
+        // Three matches start: occupancy 75% > 50%, so the autoscaler adds round((300 - 200) / 50) = 2 rooms, once.
+        for (String room : pods.subList(0, 3)) {
+            assertThat(http.put("/scheduler/" + scheduler + "/rooms/" + room + "/status",
+                    "{\"timestamp\":" + Clock.systemUTC().instant().getEpochSecond() + ",\"status\":\"occupied\"}").status()).isEqualTo(200);
+        }
+        await().atMost(PATIENCE).until(() -> rooms.pods().size() == 6 && rooms.allPinged());
+        await().during(Duration.ofSeconds(2)).atMost(PATIENCE).until(() -> rooms.pods().size() == 6);
+        assertThat(rooms.mostPods()).as("one scale-up, not one per worker").isEqualTo(6);
+        JsonNode scaled = http.get("/scheduler/" + scheduler).body();
+        assertThat(scaled.path("roomsAtOccupied").asInt()).isEqualTo(3);
+        assertThat(scaled.path("roomsAtReady").asInt()).isEqualTo(3);
+        assertThat(scaled.path("lastScaleOpAt").asLong()).isPositive();
+
+        // The matches end, then the image changes: a major version, rooms replaced 25% of 6 = 2 at a time.
+        for (String room : pods.subList(0, 3)) {
+            http.put("/scheduler/" + scheduler + "/rooms/" + room + "/status",
+                    "{\"timestamp\":" + Clock.systemUTC().instant().getEpochSecond() + ",\"status\":\"ready\"}");
+        }
+        await().atMost(PATIENCE).until(() -> roomsAt("roomsAtReady") == 6);
+        rooms.holdPods(true);
+        CompletableFuture<Http.Answer> update = CompletableFuture.supplyAsync(
+                () -> http.put("/scheduler/" + scheduler + "?maxsurge=25", config("pong:2")));
+        for (int chunk = 1; chunk <= 3; chunk++) {
+            int replaced = chunk * 2;
+            // Old rooms go as new ones come: 6 rooms, 2 of them new and starting.
+            await().atMost(PATIENCE).until(() -> countAt("v2.0") == replaced && rooms.unready("v2.0") == 2
+                    && rooms.pods().size() == 6);
+            assertThat(update).as("the update answers once every room is replaced").isNotDone();
+            rooms.releasePending();
+        }
+        rooms.holdPods(false);
+        Http.Answer updated = update.join();
+        assertThat(updated.status()).as(updated.raw()).isEqualTo(200);
+        assertThat(updated.body().toString()).isEqualTo("{\"success\":true}");
+        assertThat(rooms.mostUnready("v2.0")).as("never more than maxSurge new rooms starting at once").isEqualTo(2);
+        await().atMost(PATIENCE).until(() -> versions().equals(Set.of("v2.0")) && rooms.pods().size() == 6);
+        assertThat(images()).containsOnly("pong:2");
+        assertThat(http.get("/scheduler/" + scheduler + "/releases").body().path("releases"))
+                .extracting(r -> r.path("version").asText()).containsExactly("v1.0", "v2.0");
+
+        // Roll back to v1.0: a new major (v3.0) with v1.0's config; every room replaced again.
+        Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback", "{\"version\":\"v1.0\"}");
+        assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
+        assertThat(rollback.body().toString()).isEqualTo("{\"version\":\"v3.0\"}");
+        await().atMost(PATIENCE).until(() -> versions().equals(Set.of("v3.0")) && rooms.pods().size() == 6);
+        assertThat(images()).containsOnly("pong:1");
+        JsonNode diff = httpToSecond.put("/scheduler/" + scheduler + "/diff", "").body();
+        assertThat(diff.path("version1").asText()).isEqualTo("v3.0");
+        assertThat(diff.path("version2").asText()).isEqualTo("v2.0");
+        assertThat(diff.path("diff").asText()).contains("image").contains("pong:2").contains("pong:1");
+        assertThat(httpToSecond.get("/scheduler/" + scheduler + "/config?version=v2.0").body().path("yaml").asText())
+                .isEqualTo(config("pong:2"));
+        Http.Answer locks = http.get("/scheduler/" + scheduler + "/locks");
+        assertThat(locks.status()).isEqualTo(200);
+        assertThat(locks.body().path("locks").isArray()).isTrue();
+
+        // Delete: the rooms go, then the scheduler.
+        Http.Answer deleted = http.delete("/scheduler/" + scheduler);
+        assertThat(deleted.status()).as(deleted.raw()).isEqualTo(200);
+        await().atMost(PATIENCE).until(() -> rooms.pods().isEmpty());
+        assertThat(http.get("/scheduler/" + scheduler).status()).isEqualTo(404);
+        assertThat(httpToSecond.get("/scheduler/" + scheduler).body().path("code").asText()).isEqualTo("SCHEDULER_NOT_FOUND");
+
+        kube.checkRbac();
+    }
+
+    private int roomsAt(String field) {
+        return http.get("/scheduler/" + scheduler).body().path(field).asInt();
+    }
+
+    private long countAt(String version) {
+        return rooms.pods().stream().filter(p -> version.equals(p.getMetadata().getLabels().get(SimulatedRooms.VERSION_LABEL))).count();
+    }
+
+    private Set<String> versions() {
+        return rooms.pods().stream().map(p -> p.getMetadata().getLabels().get(SimulatedRooms.VERSION_LABEL)).collect(Collectors.toSet());
+    }
+
+    private Set<String> images() {
+        return rooms.pods().stream().map((Pod p) -> p.getSpec().getContainers().get(0).getImage()).collect(Collectors.toSet());
+    }
+}
