@@ -76,11 +76,12 @@ final class FleetApi implements HttpHandler {
     private final int maxBodyBytes;
     private final String apiVersion;
     private final Duration operationWait;
+    private final Runnable schedulersChanged;
     private final List<Route> routes = new ArrayList<>();
 
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
-             int maxBodyBytes, String apiVersion, Duration operationWait) {
+             int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged) {
         this.operations = operations;
         this.roomService = roomService;
         this.schedulers = schedulers;
@@ -92,6 +93,7 @@ final class FleetApi implements HttpHandler {
         this.maxBodyBytes = maxBodyBytes;
         this.apiVersion = apiVersion;
         this.operationWait = operationWait;
+        this.schedulersChanged = schedulersChanged;
         route("GET", "/healthcheck", this::healthcheck);
         route("PUT", "/scheduler/{scheduler}/rooms/{room}/ping", this::roomReport);
         route("PUT", "/scheduler/{scheduler}/rooms/{room}/status", this::roomReport);
@@ -375,6 +377,8 @@ final class FleetApi implements HttpHandler {
 
     private Answer create(Request request) throws IOException {
         operations.create(configText(request));
+        // This instance's worker picks the scheduler up now rather than at its next sync.
+        schedulersChanged.run();
         return new Answer(201, SUCCESS);
     }
 

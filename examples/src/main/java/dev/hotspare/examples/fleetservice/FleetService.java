@@ -86,7 +86,8 @@ public final class FleetService implements AutoCloseable {
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(operations, roomService, b.schedulers, b.rooms, b.driver, locks, b.addresses,
-                Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait);
+                Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
+                this::syncWorker);
     }
 
     /**
@@ -121,6 +122,14 @@ public final class FleetService implements AutoCloseable {
         worker.start();
         LOG.info("fleet service listening on {}", address());
         return this;
+    }
+
+    private void syncWorker() {
+        try {
+            worker.sync();
+        } catch (RuntimeException e) {
+            LOG.warn("worker sync after a scheduler change failed; the next periodic sync retries", e);
+        }
     }
 
     /** The bound address (with the real port when the builder asked for port 0). */
