@@ -1,6 +1,8 @@
 package dev.hotspare.examples.fleetservice;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -78,10 +80,15 @@ final class FleetApi implements HttpHandler {
     private final Duration operationWait;
     private final Runnable schedulersChanged;
     private final List<Route> routes = new ArrayList<>();
+    /**
+     * Schedulers seen to exist, for the room routes: a room pings every few seconds, and without this each ping
+     * would be a scheduler-store round trip. Only hits are kept, briefly, and a delete here drops its entry.
+     */
+    private final Cache<String, Boolean> knownSchedulers;
 
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
-             int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged) {
+             int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged, java.time.Clock clock) {
         this.operations = operations;
         this.roomService = roomService;
         this.schedulers = schedulers;
@@ -94,6 +101,9 @@ final class FleetApi implements HttpHandler {
         this.apiVersion = apiVersion;
         this.operationWait = operationWait;
         this.schedulersChanged = schedulersChanged;
+        // Expiry on the service's clock, so it follows virtual time like everything else.
+        this.knownSchedulers = Caffeine.newBuilder().ticker(() -> clock.millis() * 1_000_000L)
+                .expireAfterWrite(Duration.ofSeconds(2)).maximumSize(10_000).build();
         route("GET", "/healthcheck", this::healthcheck);
         route("PUT", "/scheduler/{scheduler}/rooms/{room}/ping", this::roomReport);
         route("PUT", "/scheduler/{scheduler}/rooms/{room}/status", this::roomReport);
@@ -383,7 +393,9 @@ final class FleetApi implements HttpHandler {
     }
 
     private Answer delete(Request request) throws Exception {
+        knownSchedulers.invalidate(request.param("scheduler"));
         await(operations.delete(request.param("scheduler")));
+        knownSchedulers.invalidate(request.param("scheduler"));
         return Answer.ok(SUCCESS);
     }
 
@@ -544,8 +556,11 @@ final class FleetApi implements HttpHandler {
 
     private String existingScheduler(Request request) {
         String scheduler = request.param("scheduler");
-        if (schedulers.get(scheduler).isEmpty()) {
-            throw notFound(scheduler);
+        if (knownSchedulers.getIfPresent(scheduler) == null) {
+            if (schedulers.get(scheduler).isEmpty()) {
+                throw notFound(scheduler);
+            }
+            knownSchedulers.put(scheduler, Boolean.TRUE);
         }
         return scheduler;
     }

@@ -87,7 +87,7 @@ public final class FleetService implements AutoCloseable {
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(operations, roomService, b.schedulers, b.rooms, b.driver, locks, b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
-                this::syncWorker);
+                this::syncWorker, b.tasks.clock());
     }
 
     /**

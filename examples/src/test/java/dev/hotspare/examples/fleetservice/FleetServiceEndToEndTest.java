@@ -145,6 +145,15 @@ class FleetServiceEndToEndTest {
             await().atMost(PATIENCE).until(() -> countAt("v2.0") == replaced && rooms.unready("v2.0") == 2
                     && rooms.pods().size() == 6);
             assertThat(update).as("the update answers once every room is replaced").isNotDone();
+            if (chunk == 1) {
+                // The update holds CONFIG and DOWNSCALE in Redis: the other instance sees them and is refused.
+                JsonNode held = httpToSecond.get("/scheduler/" + scheduler + "/locks").body().path("locks");
+                assertThat(held).extracting(l -> l.path("kind").asText()).contains("config", "downscale");
+                assertThat(held).allSatisfy(l -> assertThat(l.path("fencingToken").asLong()).isPositive());
+                Http.Answer refused = httpToSecond.put("/scheduler/" + scheduler + "/image", "{\"image\":\"pong:3\"}");
+                assertThat(refused.status()).as(refused.raw()).isEqualTo(409);
+                assertThat(refused.body().path("code").asText()).isEqualTo("LOCKED");
+            }
             rooms.releasePending();
         }
         rooms.holdPods(false);
