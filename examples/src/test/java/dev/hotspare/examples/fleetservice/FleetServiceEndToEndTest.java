@@ -116,6 +116,9 @@ class FleetServiceEndToEndTest {
         Http.Answer address = http.get("/scheduler/" + scheduler + "/rooms/" + pods.get(0) + "/address");
         assertThat(address.status()).isEqualTo(200);
         assertThat(address.body().toString()).as("not on a node yet").isEqualTo("{\"host\":\"\",\"ports\":[]}");
+        placeOnNode(pods.get(0));
+        await().atMost(PATIENCE).until(() -> http.get("/scheduler/" + scheduler + "/rooms/" + pods.get(0) + "/address").body()
+                .toString().equals("{\"host\":\"203.0.113.7\",\"ports\":[{\"port\":30777,\"name\":\"game\"}]}"));
 
         // Three matches start: occupancy 75% > 50%, so the autoscaler adds round((300 - 200) / 50) = 2 rooms, once.
         for (String room : pods.subList(0, 3)) {
@@ -190,6 +193,23 @@ class FleetServiceEndToEndTest {
         assertThat(httpToSecond.get("/scheduler/" + scheduler).body().path("code").asText()).isEqualTo("SCHEDULER_NOT_FOUND");
 
         kube.checkRbac();
+    }
+
+    /** Plays the Kubernetes scheduler and service controller: the room's pod lands on a node, its port gets a node port. */
+    private void placeOnNode(String room) {
+        var fixture = kube.fixture();
+        if (fixture.nodes().withName("node-1").get() == null) {
+            fixture.nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("node-1").endMetadata()
+                    .withNewStatus().addNewAddress().withType("InternalIP").withAddress("10.0.0.5").endAddress()
+                    .addNewAddress().withType("ExternalIP").withAddress("203.0.113.7").endAddress().endStatus().build()).create();
+        }
+        Pod pod = fixture.pods().inNamespace(scheduler).withName(room).get();
+        fixture.pods().inNamespace(scheduler).resource(new io.fabric8.kubernetes.api.model.PodBuilder(pod).editSpec()
+                .withNodeName("node-1").endSpec().build()).update();
+        var service = fixture.services().inNamespace(scheduler).withName(room).get();
+        var withPort = new io.fabric8.kubernetes.api.model.ServiceBuilder(service);
+        withPort.editSpec().editMatchingPort(p -> "game".equals(p.getName())).withNodePort(30777).endPort().endSpec();
+        fixture.services().inNamespace(scheduler).resource(withPort.build()).update();
     }
 
     private int roomsAt(String field) {
