@@ -250,7 +250,8 @@ public final class PoolServiceCommand implements Callable<Integer> {
                 err.flush();
             }
             if (eofFinishes) {
-                service.finished().complete("end of input");
+                // Queued behind the commands already read, so a last 'quit' or 'claim' is carried out first.
+                scheduler.execute(() -> service.finished().complete("end of input"));
             }
         }, "pool-service-stdin");
         reader.setDaemon(true);
