@@ -52,7 +52,7 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 @Command(name = "pool-service", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a Hive-style cluster pool and claim from it: watch runningCount at work.",
-                "Reads commands on stdin: " + CommandParser.USAGE,
+                "Reads commands on stdin, " + CommandParser.USAGE,
                 "With no options: the demo pool in memory, 5 scripted claims 2s apart; exits when the script is done."})
 public final class PoolServiceCommand implements Callable<Integer> {
 
@@ -158,7 +158,8 @@ public final class PoolServiceCommand implements Callable<Integer> {
                     client.genericKubernetesResources(ClusterDeployments.CONTEXT).inNamespace(ns).list();
                 } catch (KubernetesClientException e) {
                     err.println("error: --kubernetes: cannot list clusterdeployments.hive.openshift.io in namespace '" + ns
-                            + "' at " + client.getMasterUrl() + ": " + firstLine(e.getMessage()));
+                            + "' at " + client.getMasterUrl() + ": " + (e.getCode() > 0 ? "HTTP " + e.getCode() + " "
+                            : "") + firstLine(e.getCause() != null ? e.getCause().toString() : e.getMessage()));
                     err.println("       apply the CRD (docs/examples/clusterdeployment-crd.yaml, unless Hive is installed) and the RBAC "
                             + "(docs/kubernetes-rbac.yaml); see docs/pool-service.md");
                     err.flush();
