@@ -1,5 +1,6 @@
 package dev.hotspare.cli;
 
+import dev.hotspare.examples.kpi.KpiSummary;
 import dev.hotspare.examples.poolservice.ClusterDeployments;
 import dev.hotspare.examples.poolservice.CommandParser;
 import dev.hotspare.examples.poolservice.DemoPool;
@@ -10,6 +11,7 @@ import dev.hotspare.examples.poolservice.StubProvisioner;
 import dev.hotspare.json.Documents;
 import dev.hotspare.kubernetes.CustomResourceMemberDriver;
 import dev.hotspare.memory.InMemoryClaimStore;
+import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.runtime.TaskScheduler;
@@ -22,6 +24,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -185,8 +189,10 @@ public final class PoolServiceCommand implements Callable<Integer> {
                 out.printf("members: in memory (install %s, resume %s, hibernate %s)%n", DurationText.format(installD),
                         DurationText.format(resumeD), DurationText.format(hibernateD));
             }
+            // The same meters the simulator fills (hotspare simulate), so a live run and a simulation compare line by line.
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
             PoolService.Builder builder = PoolService.builder(pool, driver, new InMemoryClaimStore(), scheduler, out)
-                    .resyncPeriod(resyncD);
+                    .resyncPeriod(resyncD).kpis(new MicrometerKpis(registry, Tags.of("source", "live")));
             if (claims > 0) {
                 builder.script(new PoolService.Script(claims, everyD, holdD));
             }
@@ -201,6 +207,8 @@ public final class PoolServiceCommand implements Callable<Integer> {
                 try {
                     service.printStatus();
                     service.close();
+                    out.println("KPIs (the meters hotspare-micrometer records; compare with hotspare simulate):");
+                    KpiSummary.lines(registry).forEach(line -> out.println("  " + line));
                 } finally {
                     last.complete(null);
                 }

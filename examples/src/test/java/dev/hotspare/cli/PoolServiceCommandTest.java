@@ -69,6 +69,9 @@ class PoolServiceCommandTest {
                 "served so far: 1 hot, 1 warm, 0 cold", "pool-service stopped: script done");
         assertThat(run.out()).containsPattern("quick-1 +t\\+0\\.\\ds +READY +HIBERNATING +HIBERNATING .* demo-1");
         assertThat(run.err()).contains("error: claim.name: bad value 'BAD': must be a DNS-1123 label");
+        // The KPI summary agrees with the event log: the same two claims, one hot and one warm.
+        assertThat(run.out()).contains("KPIs (the meters hotspare-micrometer records", "pool quick")
+                .containsPattern("claims served +2: hot 1 \\(50\\.0%\\), warm 1 \\(50\\.0%\\)");
     }
 
     @Test

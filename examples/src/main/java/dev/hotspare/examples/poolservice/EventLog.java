@@ -7,7 +7,7 @@ import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.runtime.PoolListener;
-import dev.hotspare.sim.PoolSimulation;
+import dev.hotspare.kpi.ClaimService;
 import dev.hotspare.spi.ClaimStore;
 import dev.hotspare.spi.MemberDriver.MemberEvent;
 
@@ -35,7 +35,7 @@ final class EventLog implements PoolListener {
     private final ClaimStore claims;
     private final Function<String, Optional<Member>> lookup;
     private final Map<String, Member> seen = new HashMap<>();
-    private final int[] served = new int[PoolSimulation.Service.values().length];
+    private final int[] served = new int[ClaimService.values().length];
 
     EventLog(PrintWriter out, Instant start, Supplier<PoolSpec> spec, ClaimStore claims,
              Function<String, Optional<Member>> lookup) {
@@ -57,7 +57,7 @@ final class EventLog implements PoolListener {
         out.flush();
     }
 
-    /** How many claims were served hot, warm and cold, in {@link PoolSimulation.Service} order. */
+    /** How many claims were served hot, warm and cold, in {@link ClaimService} order. */
     synchronized int[] servedCounts() {
         return served.clone();
     }
@@ -164,7 +164,7 @@ final class EventLog implements PoolListener {
         Instant now = assignment.claimedAt();
         Optional<Claim> claim = claims.find(pool, assignment.claimName());
         Instant createdAt = claim.map(Claim::createdAt).orElse(now);
-        PoolSimulation.Service service = PoolSimulation.classify(memberBefore, createdAt);
+        ClaimService service = ClaimService.classify(memberBefore, createdAt);
         synchronized (this) {
             served[service.ordinal()]++;
         }

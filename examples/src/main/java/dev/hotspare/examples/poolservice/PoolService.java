@@ -9,7 +9,8 @@ import dev.hotspare.runtime.ClaimHandle;
 import dev.hotspare.runtime.PoolController;
 import dev.hotspare.runtime.PoolListener;
 import dev.hotspare.runtime.TaskScheduler;
-import dev.hotspare.sim.PoolSimulation;
+import dev.hotspare.kpi.ClaimService;
+import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.spi.ClaimExistsException;
 import dev.hotspare.spi.ClaimStore;
 import dev.hotspare.spi.MemberDriver;
@@ -81,7 +82,7 @@ public final class PoolService implements AutoCloseable {
         });
         listeners.addAll(b.listeners);
         this.controller = PoolController.builder(spec, driver, claims).scheduler(scheduler)
-                .resyncPeriod(b.resyncPeriod).listener(fanOut(listeners)).build();
+                .resyncPeriod(b.resyncPeriod).listener(fanOut(listeners)).kpis(b.kpis).build();
     }
 
     /** A service for pool {@code spec} on {@code driver} and {@code claims}, printing to {@code out}. */
@@ -165,8 +166,8 @@ public final class PoolService implements AutoCloseable {
                 out.println(line);
             }
             int[] served = log.servedCounts();
-            out.printf("served so far: %d hot, %d warm, %d cold%n", served[PoolSimulation.Service.HOT.ordinal()],
-                    served[PoolSimulation.Service.WARM.ordinal()], served[PoolSimulation.Service.COLD.ordinal()]);
+            out.printf("served so far: %d hot, %d warm, %d cold%n", served[ClaimService.HOT.ordinal()],
+                    served[ClaimService.WARM.ordinal()], served[ClaimService.COLD.ordinal()]);
             out.flush();
         }
     }
@@ -272,6 +273,7 @@ public final class PoolService implements AutoCloseable {
         private final PrintWriter out;
         private final List<PoolListener> listeners = new ArrayList<>();
         private Optional<Script> script = Optional.empty();
+        private KpiListener kpis = KpiListener.NONE;
         private Duration resyncPeriod = Duration.ofSeconds(1);
 
         private Builder(PoolSpec spec, MemberDriver driver, ClaimStore claims, TaskScheduler scheduler, PrintWriter out) {
@@ -285,6 +287,12 @@ public final class PoolService implements AutoCloseable {
         /** Also tell {@code listener} about every pass and assignment (e.g. KPIs). */
         public Builder listener(PoolListener listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** Report the pool's KPIs (claim waits, hot / warm / cold, members per state, scale operations) to {@code kpis}. */
+        public Builder kpis(KpiListener kpis) {
+            this.kpis = Objects.requireNonNull(kpis, "kpis");
             return this;
         }
 
