@@ -1,5 +1,6 @@
 package dev.hotspare.lock;
 
+import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.runtime.TaskScheduler;
 import dev.hotspare.spi.Lease;
 import dev.hotspare.spi.LockStore;
@@ -32,11 +33,13 @@ public final class LockManager {
     private final LockStore store;
     private final TaskScheduler scheduler;
     private final Duration ttl;
+    private final KpiListener kpis;
 
     private LockManager(Builder builder) {
         this.store = builder.store;
         this.scheduler = builder.scheduler;
         this.ttl = builder.ttl;
+        this.kpis = KpiListener.guarded(builder.kpis);
     }
 
     /** A builder over {@code store}, renewing and retrying on {@code scheduler}. */
@@ -91,11 +94,16 @@ public final class LockManager {
         return scheduler;
     }
 
+    KpiListener kpis() {
+        return kpis;
+    }
+
     /** Builds a {@link LockManager}. */
     public static final class Builder {
         private final LockStore store;
         private final TaskScheduler scheduler;
         private Duration ttl = DEFAULT_TTL;
+        private KpiListener kpis = KpiListener.NONE;
 
         private Builder(LockStore store, TaskScheduler scheduler) {
             this.store = Objects.requireNonNull(store, "store");
@@ -112,6 +120,15 @@ public final class LockManager {
                 throw new IllegalArgumentException("ttl: bad value '" + ttl + "': must be at least 3ms so ttl/3 renewal is positive");
             }
             this.ttl = ttl;
+            return this;
+        }
+
+        /**
+         * Receives lock KPIs (default: none): every acquisition's wait and outcome, and every lease lost. A
+         * listener that throws is logged and ignored.
+         */
+        public Builder kpis(KpiListener kpis) {
+            this.kpis = java.util.Objects.requireNonNull(kpis, "kpis");
             return this;
         }
 

@@ -1,5 +1,7 @@
 package dev.hotspare.lock;
 
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.kpi.LockOutcome;
 import dev.hotspare.spi.Lease;
 import dev.hotspare.spi.StoreUnavailableException;
 
@@ -55,8 +57,18 @@ public final class LockScope implements AutoCloseable {
                 unclaim(id);
             }
         });
+        Instant requestedAt = manager.scheduler().clock().instant();
+        if (manager.kpis() != KpiListener.NONE) {
+            result.whenComplete((lock, error) -> {
+                if (error == null) {
+                    Duration wait = Duration.between(requestedAt, manager.scheduler().clock().instant());
+                    manager.kpis().lockWaited(id, lock.isPresent() ? LockOutcome.ACQUIRED : LockOutcome.TIMED_OUT,
+                            wait.isNegative() ? Duration.ZERO : wait);
+                }
+            });
+        }
         Instant deadline = policy instanceof WaitPolicy.RetryUntil retry
-                ? manager.scheduler().clock().instant().plus(retry.maxWait()) : Instant.MIN;
+                ? requestedAt.plus(retry.maxWait()) : Instant.MIN;
         attempt(id, policy, deadline, 1, result);
         return result;
     }
@@ -167,6 +179,9 @@ public final class LockScope implements AutoCloseable {
                     manager.ttl(), () -> forget(id));
             synchronized (this) {
                 held.add(lock);
+            }
+            if (manager.kpis() != KpiListener.NONE) {
+                lock.onLost(() -> manager.kpis().leaseLost(id));
             }
             if (!result.complete(Optional.of(lock))) {
                 // The caller gave up (cancelled, timed out) while the store was granting: do not leak it.

@@ -1,5 +1,9 @@
 package dev.hotspare.runtime;
 
+import dev.hotspare.kpi.ClaimService;
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.kpi.MemberState;
+import dev.hotspare.kpi.ScaleOperation;
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolPlan;
@@ -39,6 +43,7 @@ public final class PoolController implements AutoCloseable {
     private final TaskScheduler scheduler;
     private final Duration resyncPeriod;
     private final PoolListener listener;
+    private final KpiListener kpis;
     private volatile PoolSpec spec;
 
     private final Map<String, ClaimHandle> handles = new ConcurrentHashMap<>();
@@ -55,6 +60,7 @@ public final class PoolController implements AutoCloseable {
         this.scheduler = b.scheduler;
         this.resyncPeriod = b.resyncPeriod;
         this.listener = b.listener;
+        this.kpis = KpiListener.guarded(b.kpis);
     }
 
     /** A controller for {@code spec}, acting through {@code driver} and {@code claims}. */
@@ -139,10 +145,13 @@ public final class PoolController implements AutoCloseable {
         List<Claim> live = new ArrayList<>(claims.live(pool));
         repairClaimRecords(pool, members, live);
         PoolPlan plan = PoolPlanner.plan(current, members, live, now);
-        apply(pool, plan, members);
+        apply(pool, plan, members, live);
         completeAssignedHandles(pool);
         lastPlan = plan;
         listener.onPlanApplied(pool, plan, now);
+        if (kpis != KpiListener.NONE) {
+            kpis.membersPerState(pool, MemberState.count(members));
+        }
         return plan;
     }
 
@@ -181,7 +190,7 @@ public final class PoolController implements AutoCloseable {
         }
     }
 
-    private void apply(String pool, PoolPlan plan, List<Member> observed) {
+    private void apply(String pool, PoolPlan plan, List<Member> observed, List<Claim> live) {
         for (PoolPlan.Release release : plan.releases()) {
             attempt("release claim " + release.claimName(), () -> claims.release(pool, release.claimName()));
             ClaimHandle handle = handles.remove(release.claimName());
@@ -190,11 +199,16 @@ public final class PoolController implements AutoCloseable {
             }
         }
         Map<String, Member> byId = null;
+        Map<String, Instant> claimCreatedAt = null;
         for (PoolPlan.Assignment assignment : plan.assignments()) {
             if (byId == null) {
                 byId = new HashMap<>();
                 for (Member m : observed) {
                     byId.put(m.id(), m);
+                }
+                claimCreatedAt = new HashMap<>();
+                for (Claim c : live) {
+                    claimCreatedAt.put(c.name(), c.createdAt());
                 }
             }
             Member before = byId.get(assignment.memberId());
@@ -209,6 +223,7 @@ public final class PoolController implements AutoCloseable {
             });
             if (done) {
                 listener.onClaimAssigned(pool, assignment, before);
+                reportServed(pool, before, claimCreatedAt.get(assignment.claimName()));
                 ClaimHandle handle = handles.remove(assignment.claimName());
                 if (handle != null) {
                     handle.member().complete(before);
@@ -219,12 +234,33 @@ public final class PoolController implements AutoCloseable {
             attempt("power " + change.memberId() + " " + change.to(),
                     () -> driver.setDesiredPower(pool, change.memberId(), change.to()));
         }
+        int deleted = 0;
         for (PoolPlan.Delete delete : plan.deletes()) {
-            attempt("delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()));
+            if (attempt("delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {
+                deleted++;
+            }
         }
+        int created = 0;
         for (PoolPlan.Create create : plan.creates()) {
-            attempt("create member", () -> driver.create(pool, create.templateVersion(), create.power()));
+            if (attempt("create member", () -> driver.create(pool, create.templateVersion(), create.power()))) {
+                created++;
+            }
         }
+        if (deleted > 0) {
+            kpis.scaled(pool, ScaleOperation.DELETE, deleted);
+        }
+        if (created > 0) {
+            kpis.scaled(pool, ScaleOperation.CREATE, created);
+        }
+    }
+
+    /** The claim's wait ends now, and its service is judged by the member as it was when the claim arrived. */
+    private void reportServed(String pool, Member before, Instant claimCreatedAt) {
+        if (kpis == KpiListener.NONE || before == null || claimCreatedAt == null) {
+            return;
+        }
+        Duration wait = Duration.between(claimCreatedAt, scheduler.clock().instant());
+        kpis.claimServed(pool, ClaimService.classify(before, claimCreatedAt), wait.isNegative() ? Duration.ZERO : wait);
     }
 
     /** Handles of claims assigned by another controller (or before a restart) complete here. */
@@ -281,6 +317,7 @@ public final class PoolController implements AutoCloseable {
         private TaskScheduler scheduler;
         private Duration resyncPeriod = Duration.ofSeconds(30);
         private PoolListener listener = PoolListener.NONE;
+        private KpiListener kpis = KpiListener.NONE;
 
         private Builder(PoolSpec spec, MemberDriver driver, ClaimStore claims) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -306,6 +343,15 @@ public final class PoolController implements AutoCloseable {
         /** Receives every applied plan and assignment (metrics, logs, the simulator). */
         public Builder listener(PoolListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Receives the pool's KPIs (default: none): claims served with their wait, members per state after
+         * each pass, member creates and deletes. A listener that throws is logged and ignored.
+         */
+        public Builder kpis(KpiListener kpis) {
+            this.kpis = Objects.requireNonNull(kpis, "kpis");
             return this;
         }
 

@@ -1,5 +1,7 @@
 package dev.hotspare.runtime;
 
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.kpi.RolloutProgress;
 import dev.hotspare.rollout.Decision;
 import dev.hotspare.rollout.Inventory;
 import dev.hotspare.rollout.Notice;
@@ -54,6 +56,8 @@ public final class RolloutController implements AutoCloseable {
     private final Optional<LeaderElection> election;
     private final TaskScheduler scheduler;
     private final Consumer<Notice> notices;
+    private final KpiListener kpis;
+    private RolloutProgress lastProgress;
 
     private final Deque<Runnable> queue = new ArrayDeque<>();
     private final Map<Instant, TaskScheduler.Cancellable> wakes = new HashMap<>();
@@ -70,6 +74,7 @@ public final class RolloutController implements AutoCloseable {
         this.election = Optional.ofNullable(b.election);
         this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
         this.notices = b.notices;
+        this.kpis = KpiListener.guarded(b.kpis);
     }
 
     /** A builder for the controller of rollout {@code rollout}. */
@@ -188,6 +193,7 @@ public final class RolloutController implements AutoCloseable {
 
     private void recover() {
         RolloutState state = current.state();
+        reportProgress(state);
         for (var op : state.inFlight()) {
             channel.publish(new AgentOp(rollout, op.address(), op.opId(), op.kind(), op.attempt(), state.spec().targetVersion()));
         }
@@ -203,6 +209,7 @@ public final class RolloutController implements AutoCloseable {
                 if (!decision.state().equals(before.state())) {
                     long version = store.save(decision.state(), before.version());
                     current = new VersionedRollout(decision.state(), version);
+                    reportProgress(decision.state());
                 }
             } catch (StaleRolloutVersionException stale) {
                 LOG.info("rollout '{}' changed in the store (attempt {}); reloading", rollout, attempt);
@@ -213,6 +220,18 @@ public final class RolloutController implements AutoCloseable {
             return;
         }
         LOG.warn("rollout '{}': gave up on {} after {} concurrent modifications", rollout, event, SAVE_ATTEMPTS);
+    }
+
+    /** Runs inside the event queue (one event at a time), so lastProgress needs no lock. */
+    private void reportProgress(RolloutState state) {
+        if (kpis == KpiListener.NONE) {
+            return;
+        }
+        RolloutProgress progress = RolloutProgress.of(state);
+        if (!progress.equals(lastProgress)) {
+            lastProgress = progress;
+            kpis.rolloutProgress(rollout, progress);
+        }
     }
 
     private void execute(List<RolloutCommand> commands) {
@@ -259,6 +278,7 @@ public final class RolloutController implements AutoCloseable {
         private LeaderElection election;
         private TaskScheduler scheduler;
         private Consumer<Notice> notices = notice -> LOG.info("{}", notice.message());
+        private KpiListener kpis = KpiListener.NONE;
 
         private Builder(String rollout) {
             this.rollout = Objects.requireNonNull(rollout, "rollout");
@@ -288,6 +308,15 @@ public final class RolloutController implements AutoCloseable {
         /** Receives every {@link Notice}; default: logged at INFO. Must not block. */
         public Builder notices(Consumer<Notice> value) {
             this.notices = Objects.requireNonNull(value, "notices");
+            return this;
+        }
+
+        /**
+         * Receives the rollout's progress (default: none): phase and targets done / total, once at start and on
+         * every change. A listener that throws is logged and ignored.
+         */
+        public Builder kpis(KpiListener value) {
+            this.kpis = Objects.requireNonNull(value, "kpis");
             return this;
         }
 

@@ -7,6 +7,8 @@ import dev.hotspare.fleet.versions.ChangeKind;
 import dev.hotspare.fleet.versions.ConfigDiff;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.kpi.ScaleOperation;
 import dev.hotspare.lock.HeldLock;
 import dev.hotspare.lock.LockId;
 import dev.hotspare.lock.LockKind;
@@ -70,8 +72,10 @@ public final class SchedulerOperations {
     private final Duration lockWait;
     private final Duration pollInterval;
     private final Optional<dev.hotspare.spi.RoomStatusStore> roomStatuses;
+    private final KpiListener kpis;
 
     private SchedulerOperations(Builder b) {
+        this.kpis = KpiListener.guarded(b.kpis);
         this.store = b.store;
         this.locks = b.locks;
         this.driver = b.driver;
@@ -282,6 +286,7 @@ public final class SchedulerOperations {
             roomStatuses.ifPresent(rooms -> rooms.update(name, room, dev.hotspare.fleet.RoomStatus.CREATING, now));
         }
         events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_SCALED, name, tasks.clock().instant(), Map.of("delta", String.valueOf(amount))));
+        kpis.scaled(name, ScaleOperation.SCALE_UP, amount);
         return amount;
     }
 
@@ -320,6 +325,9 @@ public final class SchedulerOperations {
                 });
                 events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_SCALED, name, tasks.clock().instant(),
                         Map.of("delta", String.valueOf(-victims.size()))));
+                if (!victims.isEmpty()) {
+                    kpis.scaled(name, ScaleOperation.SCALE_DOWN, victims.size());
+                }
                 waitUntilGone(name, victims.stream().map(Member::id).toList(), tasks.clock().instant().plus(replaceTimeout))
                         .whenComplete((done, e) -> {
                             scope.close();
@@ -536,6 +544,7 @@ public final class SchedulerOperations {
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration pollInterval = Duration.ofSeconds(1);
         private Optional<dev.hotspare.spi.RoomStatusStore> roomStatuses = Optional.empty();
+        private KpiListener kpis = KpiListener.NONE;
 
         private Builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
             this.store = Objects.requireNonNull(store, "store");
@@ -585,6 +594,15 @@ public final class SchedulerOperations {
         /** How often room readiness and removal are checked. */
         public Builder pollInterval(Duration pollInterval) {
             this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+            return this;
+        }
+
+        /**
+         * Receives the scale-up and scale-down operations' KPIs (default: none). A listener that throws is
+         * logged and ignored. Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
+         */
+        public Builder kpis(KpiListener kpis) {
+            this.kpis = Objects.requireNonNull(kpis, "kpis");
             return this;
         }
 

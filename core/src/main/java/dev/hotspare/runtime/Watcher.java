@@ -10,6 +10,8 @@ import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.kpi.ScaleOperation;
 import dev.hotspare.lock.HeldLock;
 import dev.hotspare.lock.HeldLocks;
 import dev.hotspare.lock.LockId;
@@ -122,6 +124,9 @@ public final class Watcher {
         step("replace outdated rooms", () -> replaceOutdated(record));
         step("remove dead rooms", () -> removeDeadRooms(config, now));
         step("autoscale", () -> autoscale(record, config, now));
+        if (context.kpis() != KpiListener.NONE) {
+            step("report room counts", () -> context.kpis().roomsPerStatus(scheduler, context.rooms().counts(scheduler)));
+        }
     }
 
     private void step(String name, Runnable body) {
@@ -187,6 +192,7 @@ public final class Watcher {
             return;
         }
         removeUnder(scope, downscale.get(), dead);
+        context.kpis().scaled(scheduler, ScaleOperation.DELETE, dead.size());
     }
 
     /** Deletes rooms and clears their statuses, keeping DOWNSCALE until they are gone (or the timeout passes). */
@@ -234,6 +240,7 @@ public final class Watcher {
                 if (missing > 0) {
                     context.schedulers().setLastScaleAt(scheduler, now, lock.fence());
                     scaled(missing, now);
+                    context.kpis().scaled(scheduler, ScaleOperation.SCALE_UP, missing);
                 }
                 context.schedulers().setState(scheduler, SchedulerState.IN_SYNC.wireName(), now, lock.fence());
                 return;
@@ -248,6 +255,7 @@ public final class Watcher {
                 createRooms(record.version(), decision.delta(), now);
                 context.schedulers().setLastScaleAt(scheduler, now, lock.fence());
                 scaled(decision.delta(), now);
+                context.kpis().scaled(scheduler, ScaleOperation.SCALE_UP, decision.delta());
             } else if (decision.delta() < 0 && !decision.roomsToRemove().isEmpty()) {
                 Optional<HeldLock> downscale = scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
                 if (downscale.isEmpty()) {
@@ -258,6 +266,9 @@ public final class Watcher {
                 handedOver = true;
                 context.schedulers().setLastScaleAt(scheduler, now, lock.fence());
                 scaled(-victims.size(), now);
+                if (!victims.isEmpty()) {
+                    context.kpis().scaled(scheduler, ScaleOperation.SCALE_DOWN, victims.size());
+                }
                 // TERMINATION ends with the autoscale step; DOWNSCALE stays until the rooms are gone.
                 lock.release();
             }

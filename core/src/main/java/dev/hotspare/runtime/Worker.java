@@ -7,6 +7,7 @@ import dev.hotspare.autoscale.Autoscaler;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.json.Documents;
+import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.lock.LockManager;
 import dev.hotspare.spi.ConfigDocument;
 import dev.hotspare.spi.MemberDriver;
@@ -54,7 +55,8 @@ public final class Worker {
 
     private Worker(Builder b) {
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
-                b.autoscaler, b.events, b.parser, b.replaceTimeout, b.pollInterval, b.pingTimeout, b.plugins);
+                b.autoscaler, b.events, b.parser, b.replaceTimeout, b.pollInterval, b.pingTimeout, b.plugins,
+                KpiListener.guarded(b.kpis));
         this.syncPeriod = b.syncPeriod;
         // Same-thread maintenance keeps the cache deterministic on virtual time.
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
@@ -174,6 +176,7 @@ public final class Worker {
         private Duration pingTimeout = dev.hotspare.fleet.DeadRoomRules.DEFAULT_PING_TIMEOUT;
         private long configCacheSize = 10_000;
         private ClassLoader plugins = Worker.class.getClassLoader();
+        private KpiListener kpis = KpiListener.NONE;
 
         private Builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, MemberDriver driver,
                         LockManager locks, TaskScheduler tasks) {
@@ -242,6 +245,16 @@ public final class Worker {
         /** Most parsed configs kept. */
         public Builder configCacheSize(long value) {
             this.configCacheSize = value;
+            return this;
+        }
+
+        /**
+         * Receives the fleet's KPIs (default: none): rooms per status after every watcher tick, and the
+         * watchers' scale-ups, scale-downs and dead-room removals. A listener that throws is logged and ignored.
+         * Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
+         */
+        public Builder kpis(KpiListener value) {
+            this.kpis = Objects.requireNonNull(value, "kpis");
             return this;
         }
 

@@ -2,6 +2,7 @@ package dev.hotspare.runtime;
 
 import dev.hotspare.autoscale.Autoscaler;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.lock.LockManager;
 import dev.hotspare.spi.ConfigDocument;
 import dev.hotspare.spi.MemberDriver;
@@ -20,7 +21,8 @@ import java.util.function.Function;
 record WorkerContext(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, UsageMetrics usageMetrics,
                      MemberDriver driver, LockManager locks, TaskScheduler tasks, Autoscaler autoscaler,
                      EventDispatcher events, Function<ConfigDocument, SchedulerConfig> parser,
-                     Duration replaceTimeout, Duration pollInterval, Duration pingTimeout, ClassLoader plugins) {
+                     Duration replaceTimeout, Duration pollInterval, Duration pingTimeout, ClassLoader plugins,
+                     KpiListener kpis) {
 
     SchedulerConfig parse(ConfigDocument config) {
         return parser.apply(config);

@@ -1,5 +1,7 @@
 package dev.hotspare.sim;
 
+import dev.hotspare.kpi.ClaimService;
+import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.Member;
@@ -34,6 +36,16 @@ public final class PoolSimulation {
      * (by at most an install, a resume and an hour; claims unserved after that count with their wait so far).
      */
     public static SimulationReport run(SimulationSettings settings, List<ClaimArrival> trace) {
+        return run(settings, trace, KpiListener.NONE);
+    }
+
+    /**
+     * {@link #run(SimulationSettings, List)}, reporting the simulated pool's KPIs to {@code kpis} exactly as a
+     * live {@link PoolController} does (it is one: the simulator runs the real controller with {@code kpis}
+     * plugged in). The warm-up before the first claim is reported too (its creates and member states); waits
+     * are in virtual time.
+     */
+    public static SimulationReport run(SimulationSettings settings, List<ClaimArrival> trace, KpiListener kpis) {
         if (trace.isEmpty()) {
             throw new IllegalArgumentException("trace: bad value '[]': needs at least one claim");
         }
@@ -48,7 +60,7 @@ public final class PoolSimulation {
         List<Duration> waits = new ArrayList<>();
         int[] served = new int[3];
         PoolController controller = PoolController.builder(settings.spec(), driver, new InMemoryClaimStore())
-                .scheduler(time).resyncPeriod(settings.resyncPeriod()).build().start();
+                .scheduler(time).resyncPeriod(settings.resyncPeriod()).kpis(kpis).build().start();
 
         List<ClaimHandle> open = new ArrayList<>();
         Instant end = measureFrom;
@@ -65,7 +77,7 @@ public final class PoolSimulation {
                 handle.member().thenAccept(member -> {
                     Instant now = time.now();
                     waits.add(Duration.between(handle.createdAt(), now));
-                    served[classify(member, handle.createdAt()).ordinal()]++;
+                    served[ClaimService.classify(member, handle.createdAt()).ordinal()]++;
                     open.remove(handle);
                     time.schedule(arrival.hold(), () -> controller.release(handle));
                 });
@@ -87,7 +99,7 @@ public final class PoolSimulation {
         int servedCount = served[0] + served[1] + served[2];
         return new SimulationReport(settings.spec().runningCount(), trace.size(), servedCount,
                 percentile(waits, 50), percentile(waits, 95), percentile(waits, 99), waits.get(waits.size() - 1),
-                served[Service.HOT.ordinal()], served[Service.WARM.ordinal()], served[Service.COLD.ordinal()],
+                served[ClaimService.HOT.ordinal()], served[ClaimService.WARM.ordinal()], served[ClaimService.COLD.ordinal()],
                 meter.runningHours(), meter.hibernatedHours());
     }
 
@@ -105,27 +117,6 @@ public final class PoolSimulation {
             progress.accept(running - from + 1);
         }
         return reports;
-    }
-
-    /** How a claim was served. */
-    public enum Service {
-        /** Its member was already running when the claim arrived. */
-        HOT,
-        /** Its member was installed but had to resume. */
-        WARM,
-        /** Its member was installed after the claim arrived. */
-        COLD
-    }
-
-    /** Classifies a claim by the state of its member as observed at assignment. */
-    public static Service classify(Member member, Instant claimCreatedAt) {
-        if (member.lastBecameRunningAt().isPresent() && !member.lastBecameRunningAt().get().isAfter(claimCreatedAt)) {
-            return Service.HOT;
-        }
-        if (member.installedAt().isPresent() && !member.installedAt().get().isAfter(claimCreatedAt)) {
-            return Service.WARM;
-        }
-        return Service.COLD;
     }
 
     /** Nearest-rank percentile of sorted {@code values}. */

@@ -1,5 +1,7 @@
 package dev.hotspare.cli;
 
+import dev.hotspare.examples.kpi.KpiSummary;
+import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.Tuning;
 import dev.hotspare.sim.ClaimArrival;
@@ -10,6 +12,8 @@ import dev.hotspare.sim.SimulationSettings;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -121,7 +125,8 @@ final class SimulateCommand implements Callable<Integer> {
         }
         List<SimulationReport> reports = sweep(settings, arrivals, to, err);
         printTable(out, reports);
-        recommend(out, reports);
+        SimulationReport chosen = recommend(out, reports);
+        printKpis(out, settings.withRunningCount(chosen.runningCount()), arrivals);
         Charts.writeWaitVsCost(reports, chart);
         out.printf("chart: %s.png, %s.svg%n", chart, chart);
         out.flush();
@@ -162,17 +167,33 @@ final class SimulateCommand implements Callable<Integer> {
         }
     }
 
-    private void recommend(PrintWriter out, List<SimulationReport> reports) {
+    /** Prints the recommendation and returns it (or, if none meets the target, the best run). */
+    private SimulationReport recommend(PrintWriter out, List<SimulationReport> reports) {
         Optional<SimulationReport> meets = reports.stream().filter(r -> r.waitP95().compareTo(targetP95) <= 0).findFirst();
         if (meets.isPresent()) {
             SimulationReport r = meets.get();
             out.printf("recommended runningCount: %d (the smallest whose p95 wait %s meets the target %s; %.0f%% of claims served hot, %.1f running member-hours)%n",
                     r.runningCount(), human(r.waitP95()), human(targetP95), 100 * r.hotShare(), r.runningMemberHours());
-        } else {
-            SimulationReport best = reports.stream().min(java.util.Comparator.comparing(SimulationReport::waitP95)).orElseThrow();
-            out.printf("no runningCount in the range meets p95 wait <= %s; the best, %d, has p95 %s (a larger size or range may help)%n",
-                    human(targetP95), best.runningCount(), human(best.waitP95()));
+            return r;
         }
+        SimulationReport best = reports.stream().min(java.util.Comparator.comparing(SimulationReport::waitP95)).orElseThrow();
+        out.printf("no runningCount in the range meets p95 wait <= %s; the best, %d, has p95 %s (a larger size or range may help)%n",
+                human(targetP95), best.runningCount(), human(best.waitP95()));
+        return best;
+    }
+
+    /**
+     * Replays the trace once more at the chosen runningCount with the KPI listener bound to Micrometer, and
+     * prints the summary a live pool's meters would give (docs/kpis.md). Virtual time, so it is as fast as a
+     * sweep step.
+     */
+    private static void printKpis(PrintWriter out, SimulationSettings settings, List<ClaimArrival> arrivals) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PoolSimulation.run(settings, arrivals, new MicrometerKpis(registry, Tags.of("source", "simulation")));
+        out.printf("KPIs at runningCount %d (Micrometer meters, as a live pool reports them; waits in virtual time):%n",
+                settings.spec().runningCount());
+        KpiSummary.lines(registry).forEach(line -> out.println("  " + line));
+        registry.close();
     }
 
     static String human(Duration d) {

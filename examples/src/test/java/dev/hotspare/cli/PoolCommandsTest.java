@@ -71,6 +71,10 @@ class PoolCommandsTest {
         assertThat(run.out()).contains("runningCount  claims  wait p50");
         assertThat(run.out().lines().filter(l -> l.matches("^[0-3] +\\d+ .*"))).hasSize(4);
         assertThat(run.out()).containsPattern("recommended runningCount: \\d");
+        assertThat(run.out()).containsPattern("KPIs at runningCount \\d")
+                .containsPattern("  pool sim\n    claims served +\\d+: hot \\d+ ")
+                .containsPattern("    claim wait +hot +n=\\d+ p50 ")
+                .contains("    members now ").contains("    scale operations   create ");
         assertThat(dir.resolve("chart.png")).isNotEmptyFile();
         assertThat(dir.resolve("chart.svg")).content().contains("<svg");
     }

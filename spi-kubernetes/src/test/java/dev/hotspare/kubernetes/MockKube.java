@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The fabric8 mock API server in CRUD mode (real HTTP, watches over websockets, resourceVersion conflicts),
  * plus a client on the JDK http client (what the module ships with) and a reader of the server's request log.
+ * Public, and shipped in this module's test jar, so the examples' end-to-end tests reuse it.
  */
-final class MockKube implements AutoCloseable, AfterAllCallback {
+public final class MockKube implements AutoCloseable, AfterAllCallback {
 
     // Held strongly: java.util.logging forgets levels set on loggers nobody references.
     private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
@@ -32,15 +33,15 @@ final class MockKube implements AutoCloseable, AfterAllCallback {
         MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
     }
 
-    final KubernetesMockServer server;
+    public final KubernetesMockServer server;
     /** The client under test: what the module's classes are given. */
     private final KubernetesMixedDispatcher dispatcher;
-    final KubernetesClient client;
+    public final KubernetesClient client;
     /**
      * A second client for the tests' own set-up and for playing other actors (Hive, kubectl, metrics-server). Its
      * requests carry their own user agent, so write counts and the RBAC check leave them out.
      */
-    final KubernetesClient fixture;
+    public final KubernetesClient fixture;
     static final String FIXTURE_AGENT = "hotspare-test-fixture";
     private final List<Request> log = new ArrayList<>();
 
@@ -56,7 +57,7 @@ final class MockKube implements AutoCloseable, AfterAllCallback {
         }
     }
 
-    MockKube() {
+    public MockKube() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         dispatcher = new KubernetesMixedDispatcher(responses);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);

@@ -28,10 +28,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>FIFO under concurrency means: a claimer only passes over a claim (or member) that another claimer is
  * assigning at that moment. Two consequences are checked. (1) Each claimer's own assignments are in strictly
- * increasing claim order and member order: anything older was done or in flight when it chose. (2) The k-th
- * oldest claim gets a member whose rank is within the number of claimers of k: at most
- * {@code THREADS - 1} others are in flight on either side, plus the few commits that can land between the
- * two row picks of one statement. Random or LIFO picking would break both by thousands.
+ * increasing claim order and member order: anything older was done or in flight when it chose. This holds
+ * whatever the timing. (2) Across all claimers the k-th oldest claim gets a member close to the k-th oldest,
+ * <em>on average</em>. A single pairing can be far off: a server backend that is descheduled between locking
+ * its claim and locking its member (16 backends on 2 cores) watches the others take every member in the
+ * meantime, so its one claim gets a member as far away as the assignments made during the stall (CI saw 100),
+ * while each of those others is off by one. How far a single pairing lands depends on timing; the mean
+ * stays within the number of claimers unless the stalls themselves add up to thousands of assignments.
+ * Random picking puts the mean near a third of the queue (about 3,300 here), and picking one side
+ * newest-first near half of it, so the bound still separates FIFO from both by two orders of magnitude.
  */
 class PostgresClaimConcurrencyTest {
 
@@ -85,7 +90,7 @@ class PostgresClaimConcurrencyTest {
             assertThat(c.assignedMember()).as("stored member of %s", c.name()).contains(memberByClaim.get(c.name()));
         }
 
-        int worstDisplacement = 0;
+        long totalDisplacement = 0;
         for (List<Claim> mine : perClaimer) {
             int lastClaim = -1;
             int lastMember = -1;
@@ -96,10 +101,11 @@ class PostgresClaimConcurrencyTest {
                 assertThat(memberRank).as("a claimer went back to an older member").isGreaterThan(lastMember);
                 lastClaim = claimRank;
                 lastMember = memberRank;
-                worstDisplacement = Math.max(worstDisplacement, Math.abs(claimRank - memberRank));
+                totalDisplacement += Math.abs(claimRank - memberRank);
             }
         }
-        assertThat(worstDisplacement).as("claim rank vs member rank").isLessThan(2 * THREADS);
+        double meanDisplacement = (double) totalDisplacement / CLAIMS;
+        assertThat(meanDisplacement).as("mean distance between claim rank and member rank").isLessThan(THREADS);
     }
 
     private static String claimName(int i) {

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.autoscale.Autoscaler;
 import dev.hotspare.autoscale.AutoscalerSettings;
 import dev.hotspare.examples.fleetservice.FleetServiceSettings.Option;
-import dev.hotspare.kubernetes.SharedMockKube;
+import dev.hotspare.kubernetes.MockKube;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.hotspare.postgres.SharedTestDatabase;
 import dev.hotspare.redis.SharedTestRedis;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -37,7 +40,10 @@ class FleetServiceEndToEndTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private final String scheduler = "pong-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36), 36);
-    private SharedMockKube kube;
+    /** The mock API server; after the class, every request the services sent must be covered by docs/kubernetes-rbac.yaml. */
+    @RegisterExtension
+    static final MockKube kube = new MockKube();
+
     private FleetService first;
     private FleetService second;
     private Http http;
@@ -68,7 +74,6 @@ class FleetServiceEndToEndTest {
 
     @BeforeEach
     void start() {
-        kube = new SharedMockKube();
         String schema = "hs_test_fleet_" + scheduler.substring(5);
         FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(
                 Option.PORT, "0", Option.REDIS_URI, SharedTestRedis.uri(), Option.JDBC_URL, SharedTestDatabase.jdbcUrl(),
@@ -79,11 +84,11 @@ class FleetServiceEndToEndTest {
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(300), 300)).build())
                 .syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))
                 .lockTtl(Duration.ofSeconds(5)).lockWait(Duration.ofSeconds(20)).replaceTimeout(Duration.ofSeconds(60));
-        first = settings.open(kube::newClient, fast).start();
-        second = settings.open(kube::newClient, fast).start();
+        first = settings.open(FleetServiceEndToEndTest::newClient, fast).start();
+        second = settings.open(FleetServiceEndToEndTest::newClient, fast).start();
         http = new Http(first.port());
         httpToSecond = new Http(second.port());
-        rooms = new SimulatedRooms(kube.fixture(), scheduler, http);
+        rooms = new SimulatedRooms(kube.fixture, scheduler, http);
     }
 
     @AfterEach
@@ -91,7 +96,6 @@ class FleetServiceEndToEndTest {
         rooms.close();
         first.close();
         second.close();
-        kube.close();
     }
 
     @Test
@@ -191,13 +195,11 @@ class FleetServiceEndToEndTest {
         await().atMost(PATIENCE).until(() -> rooms.pods().isEmpty());
         assertThat(http.get("/scheduler/" + scheduler).status()).isEqualTo(404);
         assertThat(httpToSecond.get("/scheduler/" + scheduler).body().path("code").asText()).isEqualTo("SCHEDULER_NOT_FOUND");
-
-        kube.checkRbac();
     }
 
     /** Plays the Kubernetes scheduler and service controller: the room's pod lands on a node, its port gets a node port. */
     private void placeOnNode(String room) {
-        var fixture = kube.fixture();
+        var fixture = kube.fixture;
         if (fixture.nodes().withName("node-1").get() == null) {
             fixture.nodes().resource(new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName("node-1").endMetadata()
                     .withNewStatus().addNewAddress().withType("InternalIP").withAddress("10.0.0.5").endAddress()
@@ -210,6 +212,11 @@ class FleetServiceEndToEndTest {
         var withPort = new io.fabric8.kubernetes.api.model.ServiceBuilder(service);
         withPort.editSpec().editMatchingPort(p -> "game".equals(p.getName())).withNodePort(30777).endPort().endSpec();
         fixture.services().inNamespace(scheduler).resource(withPort.build()).update();
+    }
+
+    /** Each service gets a client of its own (it closes it); their requests are the ones the RBAC check covers. */
+    private static KubernetesClient newClient() {
+        return kube.server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory()));
     }
 
     private int roomsAt(String field) {

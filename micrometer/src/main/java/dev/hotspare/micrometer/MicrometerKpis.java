@@ -1,0 +1,170 @@
+package dev.hotspare.micrometer;
+
+import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.kpi.ClaimService;
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.kpi.LockOutcome;
+import dev.hotspare.kpi.MemberState;
+import dev.hotspare.kpi.RolloutProgress;
+import dev.hotspare.kpi.ScaleOperation;
+import dev.hotspare.lock.LockId;
+import dev.hotspare.rollout.Phase;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Records hotspare's KPIs as Micrometer meters. Plug one instance into every runtime component's
+ * {@code kpis(...)} builder option (and into the simulator) and bind the registry to your monitoring system.
+ *
+ * <pre>{@code
+ * MicrometerKpis kpis = new MicrometerKpis(registry);
+ * PoolController.builder(spec, driver, claims).scheduler(tasks).kpis(kpis).build();
+ * LockManager.builder(lockStore, tasks).kpis(kpis).build();
+ * }</pre>
+ *
+ * <table>
+ *   <caption>Meters (see docs/kpis.md)</caption>
+ *   <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
+ *   <tr><td>{@value #CLAIM_WAIT}</td><td>timer, p50/p95/p99 + percentile histogram</td><td>pool, service</td><td>wait from claim to assignment</td></tr>
+ *   <tr><td>{@value #CLAIMS_SERVED}</td><td>counter</td><td>pool, service</td><td>claims served hot / warm / cold</td></tr>
+ *   <tr><td>{@value #MEMBERS}</td><td>gauge</td><td>pool, state</td><td>members per {@link MemberState}, fleet rooms per room status</td></tr>
+ *   <tr><td>{@value #SCALE_OPERATIONS}</td><td>counter</td><td>pool, operation</td><td>create / delete / scale-up / scale-down operations</td></tr>
+ *   <tr><td>{@value #SCALE_MEMBERS}</td><td>counter</td><td>pool, operation</td><td>members or rooms those operations touched</td></tr>
+ *   <tr><td>{@value #LOCK_WAIT}</td><td>timer</td><td>scheduler, kind, outcome</td><td>lock acquisition waits</td></tr>
+ *   <tr><td>{@value #LEASE_LOSSES}</td><td>counter</td><td>scheduler, kind</td><td>leases lost</td></tr>
+ *   <tr><td>{@value #ROLLOUT_TARGETS}</td><td>gauge</td><td>rollout, state (done, total)</td><td>rollout targets</td></tr>
+ *   <tr><td>{@value #ROLLOUT_PHASE}</td><td>gauge</td><td>rollout, phase</td><td>1 for the rollout's current phase, 0 for the others</td></tr>
+ * </table>
+ *
+ * Thread-safe, and quick enough for the runtime's threads: meters are created once per tag set and cached.
+ */
+public final class MicrometerKpis implements KpiListener {
+
+    /** Timer: claim wait, tags {@code pool}, {@code service} (hot, warm, cold). */
+    public static final String CLAIM_WAIT = "hotspare.claim.wait";
+    /** Counter: claims served, tags {@code pool}, {@code service}. */
+    public static final String CLAIMS_SERVED = "hotspare.claims.served";
+    /** Gauge: members (or fleet rooms) per state, tags {@code pool}, {@code state}. */
+    public static final String MEMBERS = "hotspare.members";
+    /** Counter: scale operations, tags {@code pool}, {@code operation} (create, delete, scale-up, scale-down). */
+    public static final String SCALE_OPERATIONS = "hotspare.scale.operations";
+    /** Counter: members or rooms created or removed by scale operations, tags {@code pool}, {@code operation}. */
+    public static final String SCALE_MEMBERS = "hotspare.scale.members";
+    /** Timer: lock acquisition wait, tags {@code scheduler}, {@code kind}, {@code outcome} (acquired, timed-out). */
+    public static final String LOCK_WAIT = "hotspare.lock.wait";
+    /** Counter: leases lost, tags {@code scheduler}, {@code kind}. */
+    public static final String LEASE_LOSSES = "hotspare.lease.losses";
+    /** Gauge: rollout targets, tags {@code rollout}, {@code state} (done, total). */
+    public static final String ROLLOUT_TARGETS = "hotspare.rollout.targets";
+    /** Gauge: 1 for a rollout's current phase and 0 for every other, tags {@code rollout}, {@code phase}. */
+    public static final String ROLLOUT_PHASE = "hotspare.rollout.phase";
+
+    private static final double[] PERCENTILES = {0.5, 0.95, 0.99};
+
+    private final MeterRegistry registry;
+    private final Tags commonTags;
+    private final Map<List<String>, Timer> claimWaits = new ConcurrentHashMap<>();
+    private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<List<String>, Timer> lockWaits = new ConcurrentHashMap<>();
+    private final Map<List<String>, AtomicInteger> gauges = new ConcurrentHashMap<>();
+
+    /** Meters in {@code registry}, with no extra tags. */
+    public MicrometerKpis(MeterRegistry registry) {
+        this(registry, Tags.empty());
+    }
+
+    /** Meters in {@code registry}, each also carrying {@code commonTags} (e.g. {@code source=simulation}). */
+    public MicrometerKpis(MeterRegistry registry, Iterable<Tag> commonTags) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.commonTags = Tags.of(Objects.requireNonNull(commonTags, "commonTags"));
+    }
+
+    @Override
+    public void claimServed(String pool, ClaimService service, Duration wait) {
+        claimWaits.computeIfAbsent(List.of(pool, service.tag()), key -> Timer.builder(CLAIM_WAIT)
+                .description("Wait from a claim's creation to its assignment")
+                .tags(commonTags).tags("pool", pool, "service", service.tag())
+                .publishPercentiles(PERCENTILES).percentilePrecision(2).publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofHours(2))
+                .register(registry)).record(wait);
+        counter(CLAIMS_SERVED, "Claims served, by how", "pool", pool, "service", service.tag()).increment();
+    }
+
+    @Override
+    public void membersPerState(String pool, Map<MemberState, Integer> counts) {
+        counts.forEach((state, count) -> gauge(MEMBERS, "Members per state", "pool", pool, "state", state.tag()).set(count));
+    }
+
+    @Override
+    public void roomsPerStatus(String scheduler, RoomStatusCounts counts) {
+        for (RoomStatus status : RoomStatus.values()) {
+            if (status != RoomStatus.TERMINATED) {
+                gauge(MEMBERS, "Members per state", "pool", scheduler, "state", status.name().toLowerCase(Locale.ROOT))
+                        .set(counts.count(status));
+            }
+        }
+    }
+
+    @Override
+    public void scaled(String pool, ScaleOperation operation, int count) {
+        counter(SCALE_OPERATIONS, "Scale operations", "pool", pool, "operation", operation.tag()).increment();
+        counter(SCALE_MEMBERS, "Members created or removed by scale operations", "pool", pool, "operation", operation.tag())
+                .increment(count);
+    }
+
+    @Override
+    public void lockWaited(LockId lock, LockOutcome outcome, Duration wait) {
+        String kind = lock.kind().keySegment();
+        lockWaits.computeIfAbsent(List.of(lock.scheduler(), kind, outcome.tag()), key -> Timer.builder(LOCK_WAIT)
+                .description("Wait for a scheduler lock, until granted or given up")
+                .tags(commonTags).tags("scheduler", lock.scheduler(), "kind", kind, "outcome", outcome.tag())
+                .register(registry)).record(wait);
+    }
+
+    @Override
+    public void leaseLost(LockId lock) {
+        counter(LEASE_LOSSES, "Leases lost while held", "scheduler", lock.scheduler(), "kind", lock.kind().keySegment()).increment();
+    }
+
+    @Override
+    public void rolloutProgress(String rollout, RolloutProgress progress) {
+        gauge(ROLLOUT_TARGETS, "Rollout targets", "rollout", rollout, "state", "done").set(progress.done());
+        gauge(ROLLOUT_TARGETS, "Rollout targets", "rollout", rollout, "state", "total").set(progress.total());
+        for (Phase phase : Phase.values()) {
+            gauge(ROLLOUT_PHASE, "1 for the rollout's current phase", "rollout", rollout, "phase",
+                    phase.name().toLowerCase(Locale.ROOT)).set(phase == progress.phase() ? 1 : 0);
+        }
+    }
+
+    private Counter counter(String name, String description, String k1, String v1, String k2, String v2) {
+        return counters.computeIfAbsent(List.of(name, v1, v2), key -> Counter.builder(name).description(description)
+                .tags(commonTags).tags(k1, v1, k2, v2).register(registry));
+    }
+
+    private AtomicInteger gauge(String name, String description, String k1, String v1, String k2, String v2) {
+        return gauges.computeIfAbsent(List.of(name, v1, v2), key -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder(name, value, AtomicInteger::get).description(description)
+                    .tags(commonTags).tags(k1, v1, k2, v2).strongReference(true).register(registry);
+            return value;
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "MicrometerKpis[" + registry.getClass().getSimpleName() + "]";
+    }
+}
