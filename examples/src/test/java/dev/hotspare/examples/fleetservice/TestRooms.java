@@ -8,7 +8,7 @@ import java.util.List;
 
 import static org.awaitility.Awaitility.await;
 
-/** Reads the rooms a service's driver holds (through the operations' status: the driver is in memory). */
+/** The rooms (members not being deleted) the service's driver holds, read straight from the driver. */
 final class TestRooms {
 
     private TestRooms() {
