@@ -82,11 +82,14 @@ public final class FleetServiceCommand implements Callable<Integer> {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        var out = spec.commandLine().getOut();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             service.close();
+            out.println("fleet-service stopped. KPIs (also at GET /kpis while running):");
+            service.kpiSummary().forEach(line -> out.println("  " + line));
+            out.flush();
             stopped.countDown();
         }, "fleet-service-shutdown"));
-        var out = spec.commandLine().getOut();
         out.println("fleet-service listening on http://" + service.address().getHostString() + ":" + service.port()
                 + " (" + settings.describeStores() + "); stop with SIGTERM or Ctrl-C");
         out.flush();

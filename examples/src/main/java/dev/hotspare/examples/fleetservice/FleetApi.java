@@ -55,6 +55,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Maestro's HTTP routes (docs/fleet-service.md): a small router over the JDK server, the request parsing, and
@@ -79,6 +80,7 @@ final class FleetApi implements HttpHandler {
     private final String apiVersion;
     private final Duration operationWait;
     private final Runnable schedulersChanged;
+    private final Supplier<List<String>> kpiSummary;
     private final List<Route> routes = new ArrayList<>();
     /**
      * Schedulers seen to exist, for the room routes: a room pings every few seconds, and without this each ping
@@ -88,7 +90,9 @@ final class FleetApi implements HttpHandler {
 
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
-             int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged, java.time.Clock clock) {
+             int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged,
+             Supplier<List<String>> kpiSummary, java.time.Clock clock) {
+        this.kpiSummary = kpiSummary;
         this.operations = operations;
         this.roomService = roomService;
         this.schedulers = schedulers;
@@ -122,6 +126,7 @@ final class FleetApi implements HttpHandler {
         route("PUT", "/scheduler/{scheduler}/diff", this::diff);
         route("GET", "/scheduler/{scheduler}/locks", this::listLocks);
         route("DELETE", "/scheduler/{scheduler}/locks/{kind}", this::forceRelease);
+        route("GET", "/kpis", request -> Answer.ok(Map.of("kpis", kpiSummary.get())));
     }
 
     // --- routing ------------------------------------------------------------------------------------------------

@@ -1,5 +1,10 @@
 package dev.hotspare.examples.fleetservice;
 
+import dev.hotspare.examples.kpi.KpiSummary;
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.micrometer.MicrometerKpis;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.autoscale.Autoscaler;
 import dev.hotspare.fleet.SchedulerConfigs;
@@ -74,20 +79,21 @@ public final class FleetService implements AutoCloseable {
 
     private FleetService(Builder b) {
         this.settings = b;
-        LockManager locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).build();
+        KpiListener kpis = new MicrometerKpis(b.meters);
+        LockManager locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).kpis(kpis).build();
         this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks)
                 .roomStatuses(b.rooms).events(b.events).replaceTimeout(b.replaceTimeout).lockWait(b.lockWait)
-                .pollInterval(b.pollInterval).build();
+                .pollInterval(b.pollInterval).kpis(kpis).build();
         RoomService roomService = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks,
                 config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML));
         this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks)
                 .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).syncPeriod(b.syncPeriod)
-                .replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval).build();
+                .replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval).kpis(kpis).build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(operations, roomService, b.schedulers, b.rooms, b.driver, locks, b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
-                this::syncWorker, b.tasks.clock());
+                this::syncWorker, () -> KpiSummary.lines(b.meters), b.tasks.clock());
     }
 
     /**
@@ -155,6 +161,11 @@ public final class FleetService implements AutoCloseable {
         return settings.driver;
     }
 
+    /** The KPI summary of the meters this service records (the {@code GET /kpis} answer), one line each. */
+    public List<String> kpiSummary() {
+        return KpiSummary.lines(settings.meters);
+    }
+
     /** The worker of this service. */
     public Worker worker() {
         return worker;
@@ -217,6 +228,7 @@ public final class FleetService implements AutoCloseable {
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration lockTtl = LockManager.DEFAULT_TTL;
         private Duration shutdownTimeout = Duration.ofSeconds(30);
+        private MeterRegistry meters = new SimpleMeterRegistry();
 
         private Builder(TaskScheduler tasks) {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
@@ -225,6 +237,16 @@ public final class FleetService implements AutoCloseable {
             this.usageHistory = new InMemoryUsageHistory();
             this.lockStore = new InMemoryLockStore(tasks.clock());
             this.driver = InMemoryMemberDriver.builder(tasks).build();
+        }
+
+        /**
+         * Where the service records its KPIs (lock waits and lease losses, scale operations, rooms per status;
+         * docs/kpis.md). Default: a {@link SimpleMeterRegistry}, read by {@code GET /kpis}; pass your own (a
+         * Prometheus registry, say) to export them.
+         */
+        public Builder meterRegistry(MeterRegistry value) {
+            this.meters = Objects.requireNonNull(value, "meterRegistry");
+            return this;
         }
 
         /** Where schedulers, versions and releases live (default in memory). */

@@ -5,6 +5,8 @@ import dev.hotspare.autoscale.Autoscaler;
 import dev.hotspare.autoscale.AutoscalerSettings;
 import dev.hotspare.examples.fleetservice.FleetServiceSettings.Option;
 import dev.hotspare.kubernetes.MockKube;
+import dev.hotspare.micrometer.MicrometerKpis;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,6 +46,9 @@ class FleetServiceEndToEndTest {
     @RegisterExtension
     static final MockKube kube = new MockKube();
 
+    /** Each instance's KPIs: what one worker did the other must not have done too. */
+    private final SimpleMeterRegistry firstMeters = new SimpleMeterRegistry();
+    private final SimpleMeterRegistry secondMeters = new SimpleMeterRegistry();
     private FleetService first;
     private FleetService second;
     private Http http;
@@ -84,8 +89,8 @@ class FleetServiceEndToEndTest {
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(300), 300)).build())
                 .syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))
                 .lockTtl(Duration.ofSeconds(5)).lockWait(Duration.ofSeconds(20)).replaceTimeout(Duration.ofSeconds(60));
-        first = settings.open(FleetServiceEndToEndTest::newClient, fast).start();
-        second = settings.open(FleetServiceEndToEndTest::newClient, fast).start();
+        first = settings.open(FleetServiceEndToEndTest::newClient, fast.andThen(b -> b.meterRegistry(firstMeters))).start();
+        second = settings.open(FleetServiceEndToEndTest::newClient, fast.andThen(b -> b.meterRegistry(secondMeters))).start();
         http = new Http(first.port());
         httpToSecond = new Http(second.port());
         rooms = new SimulatedRooms(kube.fixture, scheduler, http);
@@ -136,6 +141,16 @@ class FleetServiceEndToEndTest {
         assertThat(scaled.path("roomsAtOccupied").asInt()).isEqualTo(3);
         assertThat(scaled.path("roomsAtReady").asInt()).isEqualTo(3);
         assertThat(scaled.path("lastScaleOpAt").asLong()).isPositive();
+        // The KPIs agree: over both instances, two scale-ups (min rooms, then the autoscaler) adding 4 + 2 rooms.
+        await().atMost(PATIENCE).until(() -> scaleUps(MicrometerKpis.SCALE_MEMBERS) == 6);
+        assertThat(scaleUps(MicrometerKpis.SCALE_OPERATIONS)).isEqualTo(2);
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<String> kpis = new java.util.ArrayList<>();
+            http.get("/kpis").body().path("kpis").forEach(line -> kpis.add(line.asText()));
+            httpToSecond.get("/kpis").body().path("kpis").forEach(line -> kpis.add(line.asText()));
+            assertThat(kpis).anyMatch(line -> line.contains("scale operations") && line.contains("scale-up"))
+                    .anyMatch(line -> line.contains("members now") && line.contains("occupied 3"));
+        });
 
         // The matches end, then the image changes: a major version, rooms replaced 25% of 6 = 2 at a time.
         for (String room : pods.subList(0, 3)) {
@@ -217,6 +232,16 @@ class FleetServiceEndToEndTest {
     /** Each service gets a client of its own (it closes it); their requests are the ones the RBAC check covers. */
     private static KubernetesClient newClient() {
         return kube.server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory()));
+    }
+
+    /** A scale-up counter of this scheduler, summed over both instances. */
+    private double scaleUps(String meter) {
+        double sum = 0;
+        for (SimpleMeterRegistry meters : List.of(firstMeters, secondMeters)) {
+            sum += meters.find(meter).tags("pool", scheduler, "operation", "scale-up").counters().stream()
+                    .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+        }
+        return sum;
     }
 
     private int roomsAt(String field) {
