@@ -64,14 +64,20 @@ class PoolServiceCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("members: in memory (install 0.3s, resume 0.3s, hibernate 0.1s)",
                 "script    pool settled; 2 claims follow", "served    demo-1 -> quick-1 HOT",
-                "served    demo-2 -> quick-2 WARM", "hibernate quick-1 (claimed by demo-1)",
+                "hibernate quick-1 (claimed by demo-1)",
                 "script    done: every scripted claim served and every claimed member hibernated after hibernateAfter",
-                "served so far: 1 hot, 1 warm, 0 cold", "pool-service stopped: script done");
+                "pool-service stopped: script done");
+        // Real time: whether quick-2 finished resuming before demo-2 arrived depends on the machine's load, so
+        // only demo-1 (served from the settled pool) has a fixed answer; the exact story is pinned on virtual
+        // time in PoolServiceInMemoryTest.
+        assertThat(run.out()).containsPattern("served    demo-2 -> quick-2 (HOT|WARM)")
+                .containsPattern("served so far: 1 hot, 1 warm, 0 cold|served so far: 2 hot, 0 warm, 0 cold");
         assertThat(run.out()).containsPattern("quick-1 +t\\+0\\.\\ds +READY +HIBERNATING +HIBERNATING .* demo-1");
         assertThat(run.err()).contains("error: claim.name: bad value 'BAD': must be a DNS-1123 label");
-        // The KPI summary agrees with the event log: the same two claims, one hot and one warm.
-        assertThat(run.out()).contains("KPIs (the meters hotspare-micrometer records", "pool quick")
-                .containsPattern("claims served +2: hot 1 \\(50\\.0%\\), warm 1 \\(50\\.0%\\)");
+        // The KPI summary agrees with the event log's count.
+        boolean secondWarm = run.out().contains("served so far: 1 hot, 1 warm");
+        assertThat(run.out()).contains("KPIs (the meters hotspare-micrometer records", "pool quick",
+                secondWarm ? "claims served      2: hot 1 (50.0%), warm 1 (50.0%)" : "claims served      2: hot 2 (100.0%)");
     }
 
     @Test
