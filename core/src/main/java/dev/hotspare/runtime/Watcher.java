@@ -6,9 +6,11 @@ import dev.hotspare.autoscale.FleetSnapshot;
 import dev.hotspare.autoscale.ReadyRoom;
 import dev.hotspare.autoscale.ScaleDecision;
 import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
+import dev.hotspare.fleet.TriggerTypes;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.kpi.ScaleOperation;
@@ -28,6 +30,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -245,7 +248,7 @@ public final class Watcher {
                 context.schedulers().setState(scheduler, SchedulerState.IN_SYNC.wireName(), now, lock.fence());
                 return;
             }
-            ScaleDecision decision = context.autoscaler().tick(scheduler, config, snapshot(record.version()),
+            ScaleDecision decision = context.autoscaler().tick(scheduler, config, snapshot(record.version(), config),
                     context.usageHistory(), state, record.lastScaleAt(), now);
             lock.ensureHeld();
             if (!decision.newState().wireName().equals(record.state())) {
@@ -291,7 +294,7 @@ public final class Watcher {
                 Map.of("delta", String.valueOf(delta))));
     }
 
-    private FleetSnapshot snapshot(SchedulerVersion version) {
+    private FleetSnapshot snapshot(SchedulerVersion version, SchedulerConfig config) {
         Map<String, Member> members = new HashMap<>();
         context.driver().list(scheduler).forEach(m -> members.put(m.id(), m));
         List<ReadyRoom> ready = new ArrayList<>();
@@ -302,9 +305,31 @@ public final class Watcher {
             }
         }
         FleetSnapshot snapshot = new FleetSnapshot(context.rooms().counts(scheduler), ready, Map.of());
-        for (ResourceMetric metric : ResourceMetric.values()) {
+        for (ResourceMetric metric : usedMetrics(config)) {
             snapshot = snapshot.withUsage(metric, context.usageMetrics().usage(scheduler, metric));
         }
         return snapshot;
+    }
+
+    /**
+     * The resource metrics this config's triggers can read. A reading costs a metrics-API call per metric on
+     * Kubernetes, every tick; room and legacy triggers read none. A trigger of a plug-in type may read any.
+     */
+    static Set<ResourceMetric> usedMetrics(SchedulerConfig config) {
+        Set<ResourceMetric> used = EnumSet.noneOf(ResourceMetric.class);
+        List<MetricsTrigger> triggers = new ArrayList<>(config.autoscaling().up().triggers());
+        triggers.addAll(config.autoscaling().down().triggers());
+        for (MetricsTrigger trigger : triggers) {
+            switch (trigger.type()) {
+                case TriggerTypes.CPU -> used.add(ResourceMetric.CPU);
+                case TriggerTypes.MEM -> used.add(ResourceMetric.MEM);
+                case TriggerTypes.ROOM, TriggerTypes.LEGACY -> {
+                }
+                default -> {
+                    return EnumSet.allOf(ResourceMetric.class);
+                }
+            }
+        }
+        return used;
     }
 }
