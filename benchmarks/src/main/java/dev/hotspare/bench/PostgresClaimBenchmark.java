@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li><b>candidate</b> {@code store}: {@link PostgresClaimStore#assignOldest} — the oldest pending claim gets
- *       the oldest free offered member; both rows locked with {@code SKIP LOCKED}, the member row and the claim
- *       row updated, a {@code NOTIFY} sent, in one statement.</li>
+ *       the oldest free offered member; both rows locked with {@code SKIP LOCKED}, the member row deleted and
+ *       the claim row updated, in one statement (it sends no {@code NOTIFY}).</li>
  *   <li><b>baseline</b> {@code rawSql}: the textbook queue pop on the same {@code claims} table (same indexes),
  *       a raw JDBC loop of {@code UPDATE claims SET member_id = ... WHERE id = (SELECT id ... FOR UPDATE SKIP
  *       LOCKED LIMIT 1) RETURNING id} — no member table, no notification.</li>

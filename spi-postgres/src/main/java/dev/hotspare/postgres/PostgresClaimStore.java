@@ -84,18 +84,24 @@ public final class PostgresClaimStore implements ClaimStore {
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM gone",
                     // The oldest pending claim and the oldest free member, each skipping rows other claimers hold:
-                    // one statement, one round trip, and no claimer waits on another's row.
-                    "WITH next_claim AS (SELECT id, name FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo
+                    // one statement, one round trip, and no claimer waits on another's row. Both rows are then
+                    // changed through the ctid of the version this statement locked (nobody else can change a
+                    // row we hold), so neither change repeats an index lookup or needs a join.
+                    "WITH next_claim AS (SELECT ctid AS claim_row FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo
                             + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
                             // Only look for (and lock) a member once a claim is locked: claim row first, member
                             // row second, as in assign(), and no member is held by a statement without a claim.
-                            + "next_member AS (SELECT member_id FROM " + m + " WHERE pool = ? "
-                            + "AND EXISTS (SELECT 1 FROM next_claim) "
-                            + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED), "
-                            + "taken AS (DELETE FROM " + m + " pm USING next_claim, next_member "
-                            + "WHERE pm.pool = ? AND pm.member_id = next_member.member_id RETURNING pm.member_id, next_claim.id) "
+                            // The claim is looked up again by its ctid, not just tested for being locked: had a
+                            // pending claim's row been updated (still pending) by a commit after this statement's
+                            // snapshot, the lock would be on a version the final UPDATE cannot see, and the member
+                            // must then stay free instead of being deleted for a claim that is not assigned. This
+                            // store never updates a pending claim in place; the check keeps that from mattering.
+                            + "taken AS (DELETE FROM " + m + " WHERE ctid = (SELECT ctid FROM " + m + " WHERE pool = ? "
+                            + "AND EXISTS (SELECT 1 FROM " + c + " WHERE ctid = (SELECT claim_row FROM next_claim)) "
+                            + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                            + "RETURNING member_id) "
                             + "UPDATE " + c + " cl SET member_id = taken.member_id, assigned_at = ? FROM taken "
-                            + "WHERE cl.id = taken.id RETURNING " + prefixed("cl.", CLAIM_COLUMNS),
+                            + "WHERE cl.ctid = (SELECT claim_row FROM next_claim) RETURNING " + prefixed("cl.", CLAIM_COLUMNS),
                     // A member a live claim already holds is not free: it is not offered.
                     "WITH offered AS (INSERT INTO " + m + " (pool, member_id, ready_since) "
                             + "SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM " + c + " WHERE pool = ? AND member_id = ?) "
@@ -329,7 +335,7 @@ public final class PostgresClaimStore implements ClaimStore {
         for (int attempt = 1; ; attempt++) {
             try {
                 return Jdbc.autoCommit(dataSource, STORE, "assigning the oldest claim of pool " + pool, c -> {
-                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), pool, pool, pool, at)) {
+                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), pool, pool, at)) {
                         return claims(ps).stream().findFirst();
                     } catch (SQLException e) {
                         if (!Jdbc.isUniqueViolation(e)) {
