@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -49,6 +50,11 @@ final class RedisAccess {
             throw new IllegalArgumentException("connection: bad value '" + connection.getClass().getName()
                     + "': must be a StatefulRedisConnection (standalone, Sentinel, master/replica) or a StatefulRedisClusterConnection");
         }
+    }
+
+    /** Lettuce's computation threads (not its I/O threads), for work that must not run on an I/O thread. */
+    Executor executor() {
+        return connection.getResources().eventExecutorGroup();
     }
 
     RedisClusterAsyncCommands<String, String> commands() {
