@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -388,17 +389,21 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
         return batchers.computeIfAbsent(scheduler, Batcher::new);
     }
 
-    /** One report waiting for its reply. */
+    /** One report waiting for its reply, with its script arguments already encoded (on the caller's thread). */
     private static final class Report {
         final String room;
         final RoomStatus status;
-        final Instant timestamp;
+        final String seconds;
+        final String nanos;
+        final String micros;
         final CompletableFuture<RoomUpdate> result = new CompletableFuture<>();
 
         Report(String room, RoomStatus status, Instant timestamp) {
             this.room = room;
             this.status = status;
-            this.timestamp = timestamp;
+            this.seconds = Long.toString(timestamp.getEpochSecond());
+            this.nanos = Integer.toString(timestamp.getNano());
+            this.micros = Long.toString(micros(timestamp));
         }
     }
 
@@ -494,21 +499,39 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
                 scriptKeys[schedulerKeys.length + i] = roomKeyPrefix + report.room;
                 args[i * 5] = report.room;
                 args[i * 5 + 1] = report.status.wireName();
-                args[i * 5 + 2] = Long.toString(report.timestamp.getEpochSecond());
-                args[i * 5 + 3] = Integer.toString(report.timestamp.getNano());
-                args[i * 5 + 4] = Long.toString(micros(report.timestamp));
+                args[i * 5 + 2] = report.seconds;
+                args[i * 5 + 3] = report.nanos;
+                args[i * 5 + 4] = report.micros;
             }
             inFlight.incrementAndGet();
             redis.<List<Object>>evalAsync(UPDATE, ScriptOutputType.MULTI, scriptKeys, args)
                     .whenComplete((reply, failure) -> {
                         inFlight.decrementAndGet();
-                        if (!waiting.isEmpty()) {
-                            // Not from here: this is usually the connection's I/O thread, whose writes would
-                            // overtake batches that caller threads have queued for it.
-                            redis.executor().execute(this::pump);
+                        try {
+                            complete(batch, reply, failure);
+                        } catch (RuntimeException unexpected) {
+                            // A reply of the wrong shape: fail whatever it did not complete rather than hang.
+                            for (Report report : batch) {
+                                report.result.completeExceptionally(unexpected);
+                            }
                         }
-                        complete(batch, reply, failure);
+                        if (!waiting.isEmpty()) {
+                            resumeSending();
+                        }
                     });
+        }
+
+        /**
+         * Sends what waits, but not from here: this is usually the connection's I/O thread, whose writes would
+         * overtake batches that caller threads have queued for it.
+         */
+        private void resumeSending() {
+            try {
+                redis.executor().execute(this::pump);
+            } catch (RejectedExecutionException shuttingDown) {
+                // The client is shutting down; sending now (and failing fast) beats leaving reports waiting.
+                pump();
+            }
         }
 
         private void complete(Report[] batch, List<Object> reply, Throwable failure) {
