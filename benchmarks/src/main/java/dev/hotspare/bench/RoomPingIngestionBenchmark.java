@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Room ping ingestion on one embedded redis-server from 8 threads sharing one Lettuce connection, each
  * pipelining {@value #BATCH} reports before awaiting them: {@link RedisRoomStatusStore#updateAsync} (the full
- * protocol script: staleness check, status sets, counts, ping and occupied indexes) against a raw pipelined
+ * protocol script: staleness check, status sets, counts, ping and occupied indexes; reports issued while calls
+ * are on the wire share a script call) against a raw pipelined
  * {@code SET} of the same number of keys. Each thread reports its {@value #ROOMS_PER_THREAD} rooms in passes;
  * {@code passesPerStatus} says how many passes keep a status before every room moves between ready and
  * occupied: 1 = every report is a status change (the worst case: status sets, counts and the occupied index

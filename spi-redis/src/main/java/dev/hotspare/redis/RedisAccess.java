@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -51,6 +52,11 @@ final class RedisAccess {
         }
     }
 
+    /** Lettuce's computation threads (not its I/O threads), for work that must not run on an I/O thread. */
+    Executor executor() {
+        return connection.getResources().eventExecutorGroup();
+    }
+
     RedisClusterAsyncCommands<String, String> commands() {
         return commands;
     }
@@ -74,12 +80,20 @@ final class RedisAccess {
      * hot path) and reloads the script only when the server says {@code NOSCRIPT}.
      */
     <T> T eval(String what, LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return eval(what, "", script, type, keys, args);
+    }
+
+    /**
+     * {@link #eval(String, LuaScript, ScriptOutputType, String[], String...)} for hot paths: the description
+     * {@code verb + subject} is only built if the call fails.
+     */
+    <T> T eval(String verb, String subject, LuaScript script, ScriptOutputType type, String[] keys, String... args) {
         CompletableFuture<T> first = commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
         try {
-            return await(what, first);
+            return await(verb, subject, first);
         } catch (IllegalStateException rejected) {
             if (rejected.getCause() instanceof RedisNoScriptException) {
-                return await(what, commands.<T>eval(script.body(), type, keys, args));
+                return await(verb, subject, commands.<T>eval(script.body(), type, keys, args));
             }
             throw rejected;
         }
@@ -87,18 +101,22 @@ final class RedisAccess {
 
     /** Waits for {@code future} at most the connection's command timeout, translating failures. */
     <T> T await(String what, CompletionStage<T> future) {
+        return await(what, "", future);
+    }
+
+    private <T> T await(String verb, String subject, CompletionStage<T> future) {
         Duration timeout = connection.getTimeout();
         try {
             // An asynchronous NOSCRIPT reload costs a second command, hence twice the timeout.
             return future.toCompletableFuture().get(timeout.toNanos() * 2, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StoreUnavailableException(storeName, what + ": interrupted while waiting for Redis", e);
+            throw new StoreUnavailableException(storeName, verb + subject + ": interrupted while waiting for Redis", e);
         } catch (TimeoutException e) {
             future.toCompletableFuture().cancel(false);
-            throw new StoreUnavailableException(storeName, what + ": no reply within " + timeout.multipliedBy(2), e);
+            throw new StoreUnavailableException(storeName, verb + subject + ": no reply within " + timeout.multipliedBy(2), e);
         } catch (ExecutionException | CompletionException | CancellationException e) {
-            throw translate(what, e);
+            throw translate(verb + subject, e);
         }
     }
 

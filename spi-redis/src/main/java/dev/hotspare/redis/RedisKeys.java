@@ -17,7 +17,7 @@ import dev.hotspare.validation.Names;
  * {prefix}:{&lt;scheduler&gt;}:stale                  string count of stale reports
  * {prefix}:{&lt;scheduler&gt;}:usage:&lt;metric&gt;        list   autoscaler points, oldest first
  * {prefix}:{&lt;scheduler&gt;}:usage-metrics          set    metrics that have a usage list
- * {prefix}:lock:{&lt;lock key&gt;}                    string "&lt;fencing token&gt; &lt;acquired ms&gt; &lt;expires ms&gt; &lt;owner token&gt;", PXAT expires
+ * {prefix}:lock:{&lt;lock key&gt;}                    string "&lt;fencing token&gt; &lt;acquired ms&gt; &lt;lifetime ms&gt; &lt;owner token&gt;", PX ttl; expires = acquired + lifetime
  * {prefix}:lock:{&lt;lock key&gt;}:fence              string last fencing token issued for the key (never expires)
  * </pre>
  *

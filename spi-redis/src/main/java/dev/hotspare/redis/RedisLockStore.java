@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -26,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Each operation is one round trip: acquire, renew and release are Lua scripts called by SHA; inspect
  * is one {@code GET}; force-release one {@code DEL}; list is a {@code SCAN} by pattern (never {@code KEYS})
  * followed by one pipelined batch of {@code GET}s. Expiry is Redis's own clock: the lease is a string set
- * with {@code PXAT} at the lease's expiry, and the scripts read {@code TIME}. Needs Redis 6.2 or later.
+ * with {@code PX} at the lease's TTL, and the scripts read {@code TIME}. Needs Redis 6.2 or later ({@code SET ... GET}).
  *
  * <h2>Fencing tokens across restarts</h2>
  * The acquire script issues {@code max(last token + 1, server TIME in microseconds)} and stores it as the
@@ -49,21 +51,31 @@ public final class RedisLockStore implements LockStore {
 
     private static final String STORE = "redis lock store";
 
-    // A lease is one string, "<fencing token> <acquired ms> <expires ms> <owner token>", set with PXAT at its
-    // expiry: SET NX does the "is it free" check and the expiry in one command, so each script stays short.
+    // A lease is one string, "<fencing token> <acquired ms> <lifetime ms> <owner token>" (expiry = acquired +
+    // lifetime), set with PX: SET NX does the "is it free" check and the expiry in one command. The scripts
+    // build every number from TIME's digit strings and the caller's arguments: in Redis's Lua a number-to-string
+    // conversion (string.format, tostring) costs about a microsecond, more than a redis.call.
     private static final LuaScript ACQUIRE = LuaScript.of("acquire", """
             -- KEYS[1] lease, KEYS[2] fencing counter; ARGV[1] owner token, ARGV[2] ttl in ms
             local time = redis.call('TIME')
-            local micros = tonumber(time[1]) * 1000000 + tonumber(time[2])
-            -- The clock term keeps tokens growing when a restart without persistence lost the counter.
-            local token = math.max(tonumber(redis.call('GET', KEYS[2]) or '0') + 1, micros)
-            local acquired = math.floor(micros / 1000)
-            local expires = string.format('%.0f', acquired + tonumber(ARGV[2]))
-            local lease = string.format('%.0f %.0f ', token, acquired) .. expires .. ' ' .. ARGV[1]
-            if not redis.call('SET', KEYS[1], lease, 'NX', 'PXAT', expires) then
+            local seconds, micros = time[1], time[2]
+            micros = string.rep('0', 6 - #micros) .. micros
+            -- The clock term keeps tokens growing when a restart without persistence lost the counter:
+            -- token = max(last + 1, now in µs). Both are digit strings without leading zeros, so a longer
+            -- string is a larger number and equal lengths compare as strings.
+            local token = seconds .. micros
+            local last = redis.call('SET', KEYS[2], token, 'GET')
+            if last and (#last > #token or (#last == #token and last >= token)) then
+              token = string.format('%.0f', tonumber(last) + 1)
+              redis.call('SET', KEYS[2], token)
+            end
+            -- PX ttl expires the key at the server's clock + ttl, no earlier than acquired + ttl (acquired is
+            -- TIME rounded down to the ms); a refused attempt leaves the counter at the clock, which only raises
+            -- later tokens' floor.
+            local lease = token .. ' ' .. seconds .. string.sub(micros, 1, 3) .. ' ' .. ARGV[2] .. ' ' .. ARGV[1]
+            if not redis.call('SET', KEYS[1], lease, 'NX', 'PX', ARGV[2]) then
               return false
             end
-            redis.call('SET', KEYS[2], string.format('%.0f', token))
             return lease
             """);
 
@@ -79,9 +91,10 @@ public final class RedisLockStore implements LockStore {
             end
             local time = redis.call('TIME')
             local now = math.floor((tonumber(time[1]) * 1000000 + tonumber(time[2])) / 1000)
-            local expires = string.format('%.0f', now + tonumber(ARGV[2]))
-            redis.call('SET', KEYS[1], token .. ' ' .. acquired .. ' ' .. expires .. ' ' .. owner, 'PXAT', expires)
-            return expires
+            local lifetime = string.format('%.0f', now - tonumber(acquired) + tonumber(ARGV[2]))
+            local renewed = token .. ' ' .. acquired .. ' ' .. lifetime .. ' ' .. owner
+            redis.call('SET', KEYS[1], renewed, 'PX', ARGV[2])
+            return renewed
             """);
 
     private static final LuaScript RELEASE = LuaScript.of("release", """
@@ -97,8 +110,10 @@ public final class RedisLockStore implements LockStore {
     private final RedisKeys keys;
     // Owner tokens must be unique among all holders of a key, in every process: a random instance id plus a
     // counter is, and costs far less than a UUID per acquisition.
-    private final String instanceId = UUID.randomUUID().toString();
+    private final String instanceId = UUID.randomUUID() + "-";
     private final AtomicLong acquisitions = new AtomicLong();
+    private static final int MAX_CACHED_KEYS = 10_000;
+    private final ConcurrentMap<String, String[]> leaseKeys = new ConcurrentHashMap<>();
 
     /** A lock store with keys under {@value RedisKeys#DEFAULT_PREFIX}. */
     public RedisLockStore(StatefulConnection<String, String> connection) {
@@ -116,30 +131,29 @@ public final class RedisLockStore implements LockStore {
 
     @Override
     public Optional<Lease> tryAcquire(String key, Duration ttl) {
-        LockKeys.requireValid(key);
+        String[] leaseKeys = leaseKeys(key);
         long ttlMillis = millisRoundedUp(LockStore.requirePositive(ttl));
-        String owner = instanceId + "-" + acquisitions.incrementAndGet();
-        String granted = redis.eval("acquire " + key, ACQUIRE, ScriptOutputType.VALUE,
-                new String[] {keys.lease(key), keys.fence(key)}, owner, Long.toString(ttlMillis));
-        return Optional.ofNullable(granted).map(value -> lease(key, value));
+        String owner = instanceId + acquisitions.incrementAndGet();
+        String granted = redis.eval("acquire ", key, ACQUIRE, ScriptOutputType.VALUE, leaseKeys, owner, Long.toString(ttlMillis));
+        return granted == null ? Optional.empty() : Optional.of(lease(key, granted));
     }
 
     @Override
     public Optional<Lease> renew(Lease lease, Duration ttl) {
         Objects.requireNonNull(lease, "lease");
-        LockKeys.requireValid(lease.key());
+        String[] leaseKeys = leaseKeys(lease.key());
         long ttlMillis = millisRoundedUp(LockStore.requirePositive(ttl));
-        String expires = redis.eval("renew " + lease.key(), RENEW, ScriptOutputType.VALUE,
-                new String[] {keys.lease(lease.key())}, lease.ownerToken(), Long.toString(ttlMillis));
-        return Optional.ofNullable(expires).map(e -> lease.withExpiresAt(Instant.ofEpochMilli(Long.parseLong(e))));
+        String renewed = redis.eval("renew ", lease.key(), RENEW, ScriptOutputType.VALUE,
+                new String[] {leaseKeys[0]}, lease.ownerToken(), Long.toString(ttlMillis));
+        return Optional.ofNullable(renewed).map(value -> lease.withExpiresAt(lease(lease.key(), value).expiresAt()));
     }
 
     @Override
     public boolean release(Lease lease) {
         Objects.requireNonNull(lease, "lease");
-        LockKeys.requireValid(lease.key());
-        Long removed = redis.eval("release " + lease.key(), RELEASE, ScriptOutputType.INTEGER,
-                new String[] {keys.lease(lease.key())}, lease.ownerToken());
+        String[] leaseKeys = leaseKeys(lease.key());
+        Long removed = redis.eval("release ", lease.key(), RELEASE, ScriptOutputType.INTEGER,
+                new String[] {leaseKeys[0]}, lease.ownerToken());
         return removed != null && removed == 1L;
     }
 
@@ -196,15 +210,41 @@ public final class RedisLockStore implements LockStore {
         return removed != null && removed > 0;
     }
 
-    /** Parses a lease value, {@code "<fencing token> <acquired ms> <expires ms> <owner token>"}. */
-    private static Lease lease(String key, String value) {
-        String[] parts = value.split(" ", 4);
-        if (parts.length != 4) {
-            throw new IllegalStateException("redis lock store: the value under lock key '" + key
-                    + "' is not a hotspare lease: '" + value + "'");
+    /**
+     * The lease and fencing-counter keys of {@code key}, validating it on first sight. Lock keys are few (schedulers
+     * × lock kinds), so remembering them saves a regex match and two string builds per call; the cache is emptied
+     * when it grows past {@value #MAX_CACHED_KEYS} entries, in case a caller uses unbounded key sets.
+     */
+    private String[] leaseKeys(String key) {
+        String[] cached = key == null ? null : leaseKeys.get(key);
+        if (cached != null) {
+            return cached;
         }
-        return new Lease(key, parts[3], Long.parseLong(parts[0]),
-                Instant.ofEpochMilli(Long.parseLong(parts[1])), Instant.ofEpochMilli(Long.parseLong(parts[2])));
+        LockKeys.requireValid(key);
+        if (leaseKeys.size() >= MAX_CACHED_KEYS) {
+            leaseKeys.clear();
+        }
+        String[] built = {keys.lease(key), keys.fence(key)};
+        leaseKeys.put(key, built);
+        return built;
+    }
+
+    /** Parses a lease value, {@code "<fencing token> <acquired ms> <lifetime ms> <owner token>"}. */
+    private static Lease lease(String key, String value) {
+        int first = value.indexOf(' ');
+        int second = first < 0 ? -1 : value.indexOf(' ', first + 1);
+        int third = second < 0 ? -1 : value.indexOf(' ', second + 1);
+        try {
+            if (third < 0 || third == value.length() - 1) {
+                throw new NumberFormatException("four space-separated parts expected");
+            }
+            long acquired = Long.parseLong(value, first + 1, second, 10);
+            return new Lease(key, value.substring(third + 1), Long.parseLong(value, 0, first, 10),
+                    Instant.ofEpochMilli(acquired), Instant.ofEpochMilli(acquired + Long.parseLong(value, second + 1, third, 10)));
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            throw new IllegalStateException("redis lock store: the value under lock key '" + key
+                    + "' is not a hotspare lease: '" + value + "'", e);
+        }
     }
 
     /** Redis expires in whole milliseconds; rounding up keeps a lease at least as long as asked. */

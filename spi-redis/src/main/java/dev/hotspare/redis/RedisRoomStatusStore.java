@@ -13,22 +13,32 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
+import io.netty.channel.EventLoop;
+import io.netty.util.internal.ThreadExecutorMap;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * {@link RoomStatusStore} on Redis, through a connection the caller owns.
  *
- * <p>A report ({@link #update}, and so {@code ping}/{@code status}) is one Lua script, one round trip: it
- * applies {@link RoomProtocol} (stale reports counted, nothing leaves terminating, terminated removes), moves
- * the room between the per-status sorted sets, keeps the last-ping and occupied-since sorted sets, adjusts the
- * counts hash and returns the counts. {@link #counts} is one {@code HMGET}; the dead-room queries are
+ * <p>A report ({@link #update}, and so {@code ping}/{@code status}) is applied by one Lua script call, one
+ * round trip: it applies {@link RoomProtocol} (stale reports counted, nothing leaves terminating, terminated
+ * removes), moves the room between the per-status sorted sets, keeps the last-ping and occupied-since sorted
+ * sets, adjusts the counts hash and returns the counts. Reports of one scheduler issued while others are on the
+ * wire share a call (see {@link #updateAsync}); a call applies its reports one after the other, each with the
+ * outcome and counts it would have had alone. {@link #counts} is one {@code HMGET}; the dead-room queries are
  * {@code ZRANGEBYSCORE} on the ping and occupied-since sets; {@link #roomsOrderedByMetric} is one
  * {@code ZRANGE} with a limit. {@link #remove} and terminated delete every key and member of the room.
  *
@@ -39,7 +49,9 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>Keys: see {@link RedisKeys}. Failures to reach Redis throw
  * {@link dev.hotspare.spi.StoreUnavailableException}. Thread-safe; callers on several threads share the
- * connection and Lettuce pipelines their commands.
+ * connection and Lettuce pipelines their commands. If Redis rejects a call (only possible with foreign values
+ * under the store's keys), every report of that call fails with {@link IllegalStateException}, and the ones
+ * before the offending report may have been applied.
  */
 public final class RedisRoomStatusStore implements RoomStatusStore {
 
@@ -47,6 +59,9 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     /** Index of each status's sorted set in the scripts' KEYS, after the fixed keys. */
     private static final List<RoomStatus> INDEXED = List.of(RoomStatus.CREATING, RoomStatus.READY, RoomStatus.OCCUPIED, RoomStatus.TERMINATING);
+
+    /** Outcomes by their code in the update script's reply. */
+    private static final RoomProtocol.Outcome[] OUTCOMES = {RoomProtocol.Outcome.APPLIED, RoomProtocol.Outcome.STALE, RoomProtocol.Outcome.REJECTED};
 
     // KEYS: 1 room hash, 2 counts, 3 pings, 4 occupied, 5 stale, 6 cpu, 7 mem, 8..11 rooms:<status> for
     // creating, ready, occupied, terminating. Room keys and member names are arguments, never built in Lua.
@@ -66,62 +81,91 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
             end
             """;
 
-    private static final LuaScript UPDATE = LuaScript.of("room update", COMMON + """
-            -- ARGV: 1 room, 2 status, 3 epoch seconds, 4 nanos, 5 epoch micros (score)
-            -- Reply, flat (one list for the client to decode): outcome, previous status or nil, then the four
-            -- counts. A missing status or count is false in Lua, never nil, so the table has no holes.
-            local room, status = ARGV[1], ARGV[2]
-            local seconds, nanos = tonumber(ARGV[3]), tonumber(ARGV[4])
-            local current = redis.call('HMGET', KEYS[1], 'status', 's', 'n')
-            local previous = current[1]
-            if previous then
-              local lastSeconds, lastNanos = tonumber(current[2]), tonumber(current[3])
-              if seconds < lastSeconds or (seconds == lastSeconds and nanos < lastNanos) then
-                redis.call('INCR', KEYS[5])
-                return {'STALE', previous, unpack(counts())}
-              end
-              if previous == 'terminating' and status ~= 'terminating' and status ~= 'terminated' then
-                return {'REJECTED', previous, unpack(counts())}
-              end
-            end
-            if status == 'terminated' then
+    // One call applies a batch of reports in order, exactly as if each were its own script call run back to
+    // back. KEYS: 1 counts, 2 pings, 3 occupied, 4 stale, 5 cpu, 6 mem, 7..10 rooms:<status> for creating,
+    // ready, occupied, terminating, then one room hash per report. ARGV: five per report, in the order of the
+    // room hashes: room, status, epoch seconds, nanos, epoch micros (score). Room keys and member names are
+    // arguments, never built in Lua.
+    // The counts are read once and kept in Lua while the batch runs; the counts hash is written once at the end
+    // (the script is atomic, so nobody sees the counts hash and the status sets disagree).
+    // Reply, flat and all integers (cheap to build and to decode): the four counts before the batch, then one
+    // code per report, outcome * 8 + previous status (0 none, 1..4 creating, ready, occupied, terminating). The
+    // client replays the count changes, which follow from outcome, previous and new status alone.
+    private static final LuaScript UPDATE = LuaScript.of("room update", """
+            local statusIndex = {creating = 7, ready = 8, occupied = 9, terminating = 10}
+            local statusCode = {creating = 1, ready = 2, occupied = 3, terminating = 4}
+            local outcomeCode = {APPLIED = 0, STALE = 8, REJECTED = 16}
+            local stored = redis.call('HMGET', KEYS[1], 'creating', 'ready', 'occupied', 'terminating')
+            local reply = {tonumber(stored[1]) or 0, tonumber(stored[2]) or 0, tonumber(stored[3]) or 0, tonumber(stored[4]) or 0}
+            local delta = {creating = 0, ready = 0, occupied = 0, terminating = 0}
+            for i = 11, #KEYS do
+              local roomKey, a = KEYS[i], (i - 11) * 5
+              local room, status = ARGV[a + 1], ARGV[a + 2]
+              local current = redis.call('HMGET', roomKey, 'status', 's', 'n')
+              local previous = current[1]
+              local outcome = 'APPLIED'
               if previous then
-                forget(room, previous)
+                local seconds, nanos = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
+                local lastSeconds, lastNanos = tonumber(current[2]), tonumber(current[3])
+                if seconds < lastSeconds or (seconds == lastSeconds and nanos < lastNanos) then
+                  redis.call('INCR', KEYS[4])
+                  outcome = 'STALE'
+                elseif previous == 'terminating' and status ~= 'terminating' and status ~= 'terminated' then
+                  outcome = 'REJECTED'
+                end
               end
-              return {'APPLIED', previous, unpack(counts())}
-            end
-            if previous ~= status then
-              if previous then
-                redis.call('ZREM', KEYS[statusIndex[previous]], room)
-                redis.call('HINCRBY', KEYS[2], previous, -1)
+              if outcome ~= 'APPLIED' then
+                -- nothing changes
+              elseif status == 'terminated' then
+                if previous then
+                  redis.call('DEL', roomKey)
+                  redis.call('ZREM', KEYS[statusIndex[previous]], room)
+                  delta[previous] = delta[previous] - 1
+                  redis.call('ZREM', KEYS[2], room)
+                  redis.call('ZREM', KEYS[3], room)
+                  redis.call('ZREM', KEYS[5], room)
+                  redis.call('ZREM', KEYS[6], room)
+                end
+              elseif previous == status then
+                -- A keep-alive: only the last ping moves.
+                redis.call('HSET', roomKey, 's', ARGV[a + 3], 'n', ARGV[a + 4])
+                if status ~= 'terminating' then
+                  redis.call('ZADD', KEYS[2], ARGV[a + 5], room)
+                end
+              else
+                if previous then
+                  redis.call('ZREM', KEYS[statusIndex[previous]], room)
+                  delta[previous] = delta[previous] - 1
+                end
+                redis.call('ZADD', KEYS[statusIndex[status]], 0, room)
+                delta[status] = delta[status] + 1
+                if status == 'occupied' then
+                  redis.call('HSET', roomKey, 'status', status, 's', ARGV[a + 3], 'n', ARGV[a + 4], 'os', ARGV[a + 3], 'on', ARGV[a + 4])
+                  redis.call('ZADD', KEYS[3], ARGV[a + 5], room)
+                else
+                  redis.call('HSET', roomKey, 'status', status, 's', ARGV[a + 3], 'n', ARGV[a + 4])
+                  if previous == 'occupied' then
+                    redis.call('HDEL', roomKey, 'os', 'on')
+                    redis.call('ZREM', KEYS[3], room)
+                  end
+                end
+                if status == 'terminating' then
+                  -- Terminating rooms are never dead-by-ping nor offered by usage.
+                  redis.call('ZREM', KEYS[2], room)
+                  redis.call('ZREM', KEYS[5], room)
+                  redis.call('ZREM', KEYS[6], room)
+                else
+                  redis.call('ZADD', KEYS[2], ARGV[a + 5], room)
+                end
               end
-              redis.call('ZADD', KEYS[statusIndex[status]], 0, room)
-              redis.call('HINCRBY', KEYS[2], status, 1)
+              reply[i - 6] = outcomeCode[outcome] + (previous and statusCode[previous] or 0)
             end
-            if previous == status then
-              -- A keep-alive: only the last ping moves.
-              redis.call('HSET', KEYS[1], 's', ARGV[3], 'n', ARGV[4])
-            else
-              redis.call('HSET', KEYS[1], 'status', status, 's', ARGV[3], 'n', ARGV[4])
-            end
-            if status == 'occupied' then
-              if previous ~= 'occupied' then
-                redis.call('HSET', KEYS[1], 'os', ARGV[3], 'on', ARGV[4])
-                redis.call('ZADD', KEYS[4], ARGV[5], room)
+            for status, change in pairs(delta) do
+              if change ~= 0 then
+                redis.call('HINCRBY', KEYS[1], status, change)
               end
-            elseif previous == 'occupied' then
-              redis.call('HDEL', KEYS[1], 'os', 'on')
-              redis.call('ZREM', KEYS[4], room)
             end
-            if status == 'terminating' then
-              -- Terminating rooms are never dead-by-ping nor offered by usage.
-              redis.call('ZREM', KEYS[3], room)
-              redis.call('ZREM', KEYS[6], room)
-              redis.call('ZREM', KEYS[7], room)
-            else
-              redis.call('ZADD', KEYS[3], ARGV[5], room)
-            end
-            return {'APPLIED', previous, unpack(counts())}
+            return reply
             """);
 
     private static final LuaScript REMOVE = LuaScript.of("room remove", COMMON + """
@@ -154,14 +198,15 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
             return redis.call('DEL', unpack(KEYS))
             """);
 
+    /** Most reports sent in one script call. */
+    static final int MAX_BATCH = 64;
+    /** Script calls of one scheduler on the wire at once; reports beyond that wait and leave together. */
+    static final int MAX_IN_FLIGHT = 2;
+
     private final RedisAccess redis;
     private final RedisKeys keys;
-    /**
-     * Per validated scheduler: the update script's KEYS with slot 0 holding the room-hash key prefix (the
-     * report puts its room's key there), so a report copies eleven references instead of building ten keys.
-     * Bounded by the number of schedulers.
-     */
-    private final ConcurrentMap<String, String[]> schedulerKeys = new ConcurrentHashMap<>();
+    /** Per validated scheduler, its batcher. Bounded by the number of schedulers. */
+    private final ConcurrentMap<String, Batcher> batchers = new ConcurrentHashMap<>();
 
     /** A store with keys under {@value RedisKeys#DEFAULT_PREFIX}. */
     public RedisRoomStatusStore(StatefulConnection<String, String> connection) {
@@ -181,34 +226,28 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     /**
      * {@link #update} without waiting: callers that ingest many reports (a ping endpoint behind many
-     * connections, a replay) issue several and let Lettuce pipeline them on the shared connection.
+     * connections, a replay) issue several and the store sends them together. Reports of one scheduler leave in
+     * the order they were issued: straight away while fewer than {@value #MAX_IN_FLIGHT} script calls of that
+     * scheduler are on the wire, otherwise together (up to {@value #MAX_BATCH} per call) as soon as one returns.
+     * A call applies its reports in order, each exactly as its own {@link #update} would. Any other operation of
+     * the store on the scheduler first sends the reports still waiting, so it is applied after them.
      * Validation happens before this returns; availability failures complete the future with
      * {@link dev.hotspare.spi.StoreUnavailableException}.
      */
     public CompletableFuture<RoomUpdate> updateAsync(String scheduler, String room, RoomStatus status, Instant timestamp) {
-        String[] fixedKeys = fixedKeys(scheduler);
+        Batcher batcher = batcher(scheduler);
         Names.requireDns1123Label("room", room);
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(timestamp, "timestamp");
-        long micros = micros(timestamp);
-        String[] scriptKeys = fixedKeys.clone();
-        scriptKeys[0] = fixedKeys[0] + room;
-        return redis.<List<Object>>evalAsync(UPDATE, ScriptOutputType.MULTI, scriptKeys,
-                        room, status.wireName(), Long.toString(timestamp.getEpochSecond()),
-                        Integer.toString(timestamp.getNano()), Long.toString(micros))
-                .handle((reply, failure) -> {
-                    if (failure != null) {
-                        throw redis.translate("update room " + room, failure);
-                    }
-                    Optional<RoomStatus> previous = Optional.ofNullable((String) reply.get(1)).map(RoomStatus::parse);
-                    return new RoomUpdate(RoomProtocol.Outcome.valueOf((String) reply.get(0)), previous,
-                            counts(reply.subList(2, 6)));
-                });
+        Report report = new Report(room, status, timestamp);
+        batcher.submit(report);
+        return report.result;
     }
 
     @Override
     public RoomStatusCounts counts(String scheduler) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         List<KeyValue<String, String>> values = redis.await("counts of " + scheduler,
                 redis.commands().hmget(keys.scheduler(scheduler) + "counts", "creating", "ready", "occupied", "terminating"));
         return counts(values.stream().map(v -> v.getValueOrElse(null)).toList());
@@ -217,6 +256,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public Optional<RoomState> room(String scheduler, String room) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         Names.requireDns1123Label("room", room);
         List<KeyValue<String, String>> fields = redis.await("read room " + room,
                 redis.commands().hmget(roomKey(scheduler, room), "status", "s", "n", "os", "on"));
@@ -233,6 +273,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public List<String> rooms(String scheduler, RoomStatus status) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         if (status == RoomStatus.TERMINATED) {
             return List.of();
         }
@@ -242,6 +283,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public List<String> roomsWithPingBefore(String scheduler, Instant cutoff) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         return redis.await("rooms with ping before " + cutoff, redis.commands().zrangebyscore(
                 keys.scheduler(scheduler) + "pings", before(cutoff)));
     }
@@ -249,6 +291,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public List<String> roomsOccupiedBefore(String scheduler, Instant cutoff) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         return redis.await("rooms occupied before " + cutoff, redis.commands().zrangebyscore(
                 keys.scheduler(scheduler) + "occupied", before(cutoff)));
     }
@@ -256,6 +299,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public void setRoomMetric(String scheduler, String room, String metric, double value) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         Names.requireDns1123Label("room", room);
         if (!"cpu".equals(metric) && !"mem".equals(metric)) {
             throw new ValidationException(Problem.of("metric", metric, "room usage is recorded for cpu or mem only"));
@@ -271,6 +315,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public List<String> roomsOrderedByMetric(String scheduler, String metric, int limit) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         if (!ORDERING_METRICS.contains(metric)) {
             throw new ValidationException(Problem.of("metric", metric, "unknown metric; known: cpu, legacy, mem, room"));
         }
@@ -288,6 +333,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public RoomStatusCounts remove(String scheduler, String room) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         Names.requireDns1123Label("room", room);
         List<?> reply = redis.eval("remove room " + room, REMOVE, ScriptOutputType.MULTI, roomKeys(scheduler, room), room);
         return counts(reply);
@@ -296,6 +342,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public void removeScheduler(String scheduler) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         String base = keys.scheduler(scheduler);
         String[] fixed = {base + "counts", base + "pings", base + "occupied", base + "stale", base + "metric:cpu",
                 base + "metric:mem", statusKey(scheduler, RoomStatus.CREATING), statusKey(scheduler, RoomStatus.READY),
@@ -306,8 +353,17 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public long staleReports(String scheduler) {
         Names.requireDns1123Label("scheduler", scheduler);
+        flush(scheduler);
         String value = redis.await("stale reports of " + scheduler, redis.commands().get(keys.scheduler(scheduler) + "stale"));
         return value == null ? 0 : Long.parseLong(value);
+    }
+
+    /** Sends the reports of {@code scheduler} still waiting, so a command issued next is applied after them. */
+    private void flush(String scheduler) {
+        Batcher batcher = batchers.get(scheduler);
+        if (batcher != null) {
+            batcher.flush();
+        }
     }
 
     private String roomKey(String scheduler, String room) {
@@ -318,16 +374,201 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
         return keys.scheduler(scheduler) + "rooms:" + status.wireName();
     }
 
-    /** The update script's scheduler keys (slot 0: room-hash prefix); validates {@code scheduler} on first sight. */
-    private String[] fixedKeys(String scheduler) {
-        String[] cached = scheduler == null ? null : schedulerKeys.get(scheduler);
+    /** Whether the calling thread is a Netty event loop (a Lettuce I/O thread), where writes happen inline. */
+    private static boolean onIoThread() {
+        return ThreadExecutorMap.currentExecutor() instanceof EventLoop;
+    }
+
+    /** The batcher of {@code scheduler}, validating the name on first sight. */
+    private Batcher batcher(String scheduler) {
+        Batcher cached = scheduler == null ? null : batchers.get(scheduler);
         if (cached != null) {
             return cached;
         }
         Names.requireDns1123Label("scheduler", scheduler);
-        String[] built = roomKeys(scheduler, "");
-        schedulerKeys.putIfAbsent(scheduler, built);
-        return built;
+        return batchers.computeIfAbsent(scheduler, Batcher::new);
+    }
+
+    /** One report waiting for its reply, with its script arguments already encoded (on the caller's thread). */
+    private static final class Report {
+        final String room;
+        final RoomStatus status;
+        final String seconds;
+        final String nanos;
+        final String micros;
+        final CompletableFuture<RoomUpdate> result = new CompletableFuture<>();
+
+        Report(String room, RoomStatus status, Instant timestamp) {
+            this.room = room;
+            this.status = status;
+            this.seconds = Long.toString(timestamp.getEpochSecond());
+            this.nanos = Integer.toString(timestamp.getNano());
+            this.micros = Long.toString(micros(timestamp));
+        }
+    }
+
+    /**
+     * The reports of one scheduler on their way to Redis. Reports wait in a FIFO queue and leave only while
+     * holding {@link #sending}, in queue order, so they reach the connection in the order they were submitted
+     * (and Lettuce keeps that order on the wire). Nobody waits for the lock on the report path: a thread that
+     * finds it taken leaves its report to the holder, who looks again after unlocking.
+     */
+    private final class Batcher {
+        private final String roomKeyPrefix;
+        private final String[] schedulerKeys;
+        private final Queue<Report> waiting = new ConcurrentLinkedQueue<>();
+        private final ReentrantLock sending = new ReentrantLock();
+        private final AtomicInteger inFlight = new AtomicInteger();
+
+        Batcher(String scheduler) {
+            String base = keys.scheduler(scheduler);
+            this.roomKeyPrefix = base + "room:";
+            String[] fixed = new String[6 + INDEXED.size()];
+            fixed[0] = base + "counts";
+            fixed[1] = base + "pings";
+            fixed[2] = base + "occupied";
+            fixed[3] = base + "stale";
+            fixed[4] = base + "metric:cpu";
+            fixed[5] = base + "metric:mem";
+            for (int i = 0; i < INDEXED.size(); i++) {
+                fixed[6 + i] = statusKey(scheduler, INDEXED.get(i));
+            }
+            this.schedulerKeys = fixed;
+        }
+
+        void submit(Report report) {
+            if (onIoThread()) {
+                // A caller on a Lettuce I/O thread writes inline, ahead of writes other threads have queued for
+                // that thread; sending its report straight away keeps at least its own commands in order.
+                send(new Report[] {report});
+                return;
+            }
+            waiting.add(report);
+            pump();
+        }
+
+        /** Sends every waiting report now, whatever is in flight; returns once they are on the connection. */
+        void flush() {
+            sending.lock();
+            try {
+                while (!waiting.isEmpty()) {
+                    sendWaiting();
+                }
+            } finally {
+                sending.unlock();
+            }
+            // A report submitted while this held the lock left itself to the holder (its tryLock failed); look
+            // again, or with nothing in flight no completion would ever send it.
+            pump();
+        }
+
+        /** Sends waiting reports while fewer than {@value #MAX_IN_FLIGHT} calls are in flight. */
+        private void pump() {
+            while (!waiting.isEmpty() && inFlight.get() < MAX_IN_FLIGHT) {
+                if (!sending.tryLock()) {
+                    return; // the holder looks again after unlocking
+                }
+                try {
+                    while (!waiting.isEmpty() && inFlight.get() < MAX_IN_FLIGHT) {
+                        sendWaiting();
+                    }
+                } finally {
+                    sending.unlock();
+                }
+            }
+        }
+
+        /** Sends up to {@value #MAX_BATCH} waiting reports as one script call; called holding the lock. */
+        private void sendWaiting() {
+            // Only the lock holder removes reports, so at least this many are there.
+            int size = Math.min(waiting.size(), MAX_BATCH);
+            if (size == 0) {
+                return;
+            }
+            Report[] batch = new Report[size];
+            for (int i = 0; i < size; i++) {
+                batch[i] = waiting.poll();
+            }
+            send(batch);
+        }
+
+        /** Sends {@code batch} as one script call. */
+        private void send(Report[] batch) {
+            int size = batch.length;
+            String[] scriptKeys = Arrays.copyOf(schedulerKeys, schedulerKeys.length + size);
+            String[] args = new String[size * 5];
+            for (int i = 0; i < size; i++) {
+                Report report = batch[i];
+                scriptKeys[schedulerKeys.length + i] = roomKeyPrefix + report.room;
+                args[i * 5] = report.room;
+                args[i * 5 + 1] = report.status.wireName();
+                args[i * 5 + 2] = report.seconds;
+                args[i * 5 + 3] = report.nanos;
+                args[i * 5 + 4] = report.micros;
+            }
+            inFlight.incrementAndGet();
+            redis.<List<Object>>evalAsync(UPDATE, ScriptOutputType.MULTI, scriptKeys, args)
+                    .whenComplete((reply, failure) -> {
+                        inFlight.decrementAndGet();
+                        try {
+                            complete(batch, reply, failure);
+                        } catch (RuntimeException unexpected) {
+                            // A reply of the wrong shape: fail whatever it did not complete rather than hang.
+                            for (Report report : batch) {
+                                report.result.completeExceptionally(unexpected);
+                            }
+                        }
+                        if (!waiting.isEmpty()) {
+                            resumeSending();
+                        }
+                    });
+        }
+
+        /**
+         * Sends what waits, but not from here: this is usually the connection's I/O thread, whose writes would
+         * overtake batches that caller threads have queued for it.
+         */
+        private void resumeSending() {
+            try {
+                redis.executor().execute(this::pump);
+            } catch (RejectedExecutionException shuttingDown) {
+                // The client is shutting down; sending now (and failing fast) beats leaving reports waiting.
+                pump();
+            }
+        }
+
+        private void complete(Report[] batch, List<Object> reply, Throwable failure) {
+            if (failure != null) {
+                for (Report report : batch) {
+                    report.result.completeExceptionally(redis.translate("update room " + report.room, failure));
+                }
+                return;
+            }
+            int[] counts = new int[INDEXED.size()];
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] = ((Long) reply.get(i)).intValue();
+            }
+            for (int i = 0; i < batch.length; i++) {
+                Report report = batch[i];
+                int code = ((Long) reply.get(counts.length + i)).intValue();
+                RoomProtocol.Outcome outcome = OUTCOMES[code / 8];
+                int previous = code % 8 - 1;
+                if (outcome == RoomProtocol.Outcome.APPLIED) {
+                    int next = INDEXED.indexOf(report.status);
+                    if (previous != next) {
+                        if (previous >= 0) {
+                            counts[previous]--;
+                        }
+                        if (next >= 0) {
+                            counts[next]++;
+                        }
+                    }
+                }
+                report.result.complete(new RoomUpdate(outcome,
+                        previous < 0 ? Optional.empty() : Optional.of(INDEXED.get(previous)),
+                        new RoomStatusCounts(counts[0], counts[1], counts[2], counts[3])));
+            }
+        }
     }
 
     private String[] roomKeys(String scheduler, String room) {
