@@ -246,8 +246,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     @Override
     public RoomStatusCounts counts(String scheduler) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         List<KeyValue<String, String>> values = redis.await("counts of " + scheduler,
                 redis.commands().hmget(keys.scheduler(scheduler) + "counts", "creating", "ready", "occupied", "terminating"));
         return counts(values.stream().map(v -> v.getValueOrElse(null)).toList());
@@ -255,8 +254,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     @Override
     public Optional<RoomState> room(String scheduler, String room) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         Names.requireDns1123Label("room", room);
         List<KeyValue<String, String>> fields = redis.await("read room " + room,
                 redis.commands().hmget(roomKey(scheduler, room), "status", "s", "n", "os", "on"));
@@ -272,8 +270,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     @Override
     public List<String> rooms(String scheduler, RoomStatus status) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         if (status == RoomStatus.TERMINATED) {
             return List.of();
         }
@@ -282,24 +279,21 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     @Override
     public List<String> roomsWithPingBefore(String scheduler, Instant cutoff) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         return redis.await("rooms with ping before " + cutoff, redis.commands().zrangebyscore(
                 keys.scheduler(scheduler) + "pings", before(cutoff)));
     }
 
     @Override
     public List<String> roomsOccupiedBefore(String scheduler, Instant cutoff) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         return redis.await("rooms occupied before " + cutoff, redis.commands().zrangebyscore(
                 keys.scheduler(scheduler) + "occupied", before(cutoff)));
     }
 
     @Override
     public void setRoomMetric(String scheduler, String room, String metric, double value) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         Names.requireDns1123Label("room", room);
         if (!"cpu".equals(metric) && !"mem".equals(metric)) {
             throw new ValidationException(Problem.of("metric", metric, "room usage is recorded for cpu or mem only"));
@@ -314,8 +308,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     @Override
     public List<String> roomsOrderedByMetric(String scheduler, String metric, int limit) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         if (!ORDERING_METRICS.contains(metric)) {
             throw new ValidationException(Problem.of("metric", metric, "unknown metric; known: cpu, legacy, mem, room"));
         }
@@ -332,8 +325,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     @Override
     public RoomStatusCounts remove(String scheduler, String room) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         Names.requireDns1123Label("room", room);
         List<?> reply = redis.eval("remove room " + room, REMOVE, ScriptOutputType.MULTI, roomKeys(scheduler, room), room);
         return counts(reply);
@@ -341,8 +333,7 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     @Override
     public void removeScheduler(String scheduler) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         String base = keys.scheduler(scheduler);
         String[] fixed = {base + "counts", base + "pings", base + "occupied", base + "stale", base + "metric:cpu",
                 base + "metric:mem", statusKey(scheduler, RoomStatus.CREATING), statusKey(scheduler, RoomStatus.READY),
@@ -352,14 +343,17 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     @Override
     public long staleReports(String scheduler) {
-        Names.requireDns1123Label("scheduler", scheduler);
-        flush(scheduler);
+        settled(scheduler);
         String value = redis.await("stale reports of " + scheduler, redis.commands().get(keys.scheduler(scheduler) + "stale"));
         return value == null ? 0 : Long.parseLong(value);
     }
 
-    /** Sends the reports of {@code scheduler} still waiting, so a command issued next is applied after them. */
-    private void flush(String scheduler) {
+    /**
+     * Validates {@code scheduler} and sends its reports still waiting, so the command the caller issues next is
+     * applied after them (every operation but a report starts here).
+     */
+    private void settled(String scheduler) {
+        Names.requireDns1123Label("scheduler", scheduler);
         Batcher batcher = batchers.get(scheduler);
         if (batcher != null) {
             batcher.flush();

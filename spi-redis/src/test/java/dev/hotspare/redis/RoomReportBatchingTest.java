@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +32,7 @@ class RoomReportBatchingTest {
     private final RedisRoomStatusStore redis = new RedisRoomStatusStore(TestRedis.connection());
 
     private static String scheduler(String what) {
-        return "batch-" + what + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
+        return "batch-" + what + "-" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
     }
 
     @Test
