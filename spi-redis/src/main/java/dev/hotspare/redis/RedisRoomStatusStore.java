@@ -334,11 +334,8 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     @Override
     public void removeScheduler(String scheduler) {
         settled(scheduler);
-        String base = keys.scheduler(scheduler);
-        String[] fixed = {base + "counts", base + "pings", base + "occupied", base + "stale", base + "metric:cpu",
-                base + "metric:mem", statusKey(scheduler, RoomStatus.CREATING), statusKey(scheduler, RoomStatus.READY),
-                statusKey(scheduler, RoomStatus.OCCUPIED), statusKey(scheduler, RoomStatus.TERMINATING)};
-        redis.eval("remove scheduler " + scheduler, REMOVE_SCHEDULER, ScriptOutputType.INTEGER, fixed, base + "room:");
+        redis.eval("remove scheduler " + scheduler, REMOVE_SCHEDULER, ScriptOutputType.INTEGER, schedulerKeys(scheduler),
+                keys.scheduler(scheduler) + "room:");
     }
 
     @Override
@@ -415,19 +412,8 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
         private final AtomicInteger inFlight = new AtomicInteger();
 
         Batcher(String scheduler) {
-            String base = keys.scheduler(scheduler);
-            this.roomKeyPrefix = base + "room:";
-            String[] fixed = new String[6 + INDEXED.size()];
-            fixed[0] = base + "counts";
-            fixed[1] = base + "pings";
-            fixed[2] = base + "occupied";
-            fixed[3] = base + "stale";
-            fixed[4] = base + "metric:cpu";
-            fixed[5] = base + "metric:mem";
-            for (int i = 0; i < INDEXED.size(); i++) {
-                fixed[6 + i] = statusKey(scheduler, INDEXED.get(i));
-            }
-            this.schedulerKeys = fixed;
+            this.roomKeyPrefix = keys.scheduler(scheduler) + "room:";
+            this.schedulerKeys = RedisRoomStatusStore.this.schedulerKeys(scheduler);
         }
 
         void submit(Report report) {
@@ -565,18 +551,27 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
         }
     }
 
+    /** The scripts' KEYS of {@code room}: its hash, then {@link #schedulerKeys}. */
     private String[] roomKeys(String scheduler, String room) {
-        String base = keys.scheduler(scheduler);
-        String[] all = new String[7 + INDEXED.size()];
+        String[] scheduled = schedulerKeys(scheduler);
+        String[] all = new String[1 + scheduled.length];
         all[0] = roomKey(scheduler, room);
-        all[1] = base + "counts";
-        all[2] = base + "pings";
-        all[3] = base + "occupied";
-        all[4] = base + "stale";
-        all[5] = base + "metric:cpu";
-        all[6] = base + "metric:mem";
+        System.arraycopy(scheduled, 0, all, 1, scheduled.length);
+        return all;
+    }
+
+    /** The scheduler's keys in the scripts' order: counts, pings, occupied, stale, cpu, mem, then the status sets. */
+    private String[] schedulerKeys(String scheduler) {
+        String base = keys.scheduler(scheduler);
+        String[] all = new String[6 + INDEXED.size()];
+        all[0] = base + "counts";
+        all[1] = base + "pings";
+        all[2] = base + "occupied";
+        all[3] = base + "stale";
+        all[4] = base + "metric:cpu";
+        all[5] = base + "metric:mem";
         for (int i = 0; i < INDEXED.size(); i++) {
-            all[7 + i] = statusKey(scheduler, INDEXED.get(i));
+            all[6 + i] = statusKey(scheduler, INDEXED.get(i));
         }
         return all;
     }
