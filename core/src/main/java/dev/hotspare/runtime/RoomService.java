@@ -1,5 +1,7 @@
 package dev.hotspare.runtime;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.hotspare.autoscale.Autoscaler;
 import dev.hotspare.autoscale.ScaleDecision;
 import dev.hotspare.fleet.RoomProtocol;
@@ -38,6 +40,8 @@ public final class RoomService {
     private final EventDispatcher events;
     private final TaskScheduler tasks;
     private final Function<ConfigDocument, SchedulerConfig> parser;
+    /** Parsed configs by (scheduler, version): a version's config never changes, and parsing is YAML work. */
+    private final Cache<Watcher.ConfigKey, SchedulerConfig> configs = Caffeine.newBuilder().maximumSize(1_000).build();
 
     public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, dev.hotspare.lock.LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
@@ -67,7 +71,9 @@ public final class RoomService {
         if (update.previous().filter(reported::equals).isEmpty()) {
             eventType(reported).ifPresent(type -> events.publish(FleetEvent.room(type, scheduler, room, timestamp)));
         }
-        if (reported == RoomStatus.OCCUPIED) {
+        // Only a room that just became occupied changes occupancy; an occupied keep-alive (every 10 s per
+        // busy room) must not cost a scheduler read and a config parse.
+        if (reported == RoomStatus.OCCUPIED && update.previous().filter(RoomStatus.OCCUPIED::equals).isEmpty()) {
             panicScale(scheduler, update);
         }
         return update;
@@ -78,7 +84,8 @@ public final class RoomService {
         if (record.isEmpty()) {
             return;
         }
-        SchedulerConfig config = parser.apply(record.get().config());
+        SchedulerConfig config = configs.get(new Watcher.ConfigKey(scheduler, record.get().version()),
+                key -> parser.apply(record.get().config()));
         Instant now = tasks.clock().instant();
         if (!autoscaler.panicDecision(config, update.counts(), RoomStatus.OCCUPIED, now).scales()) {
             return;

@@ -110,4 +110,34 @@ class RoomServiceTest {
         assertThat(schedulers.get("pong").orElseThrow().lastScaleAt()).isPresent();
         events.close();
     }
+
+    @Test
+    void onlyARoomThatJustBecameOccupiedReadsTheSchedulerForPanicScale() {
+        schedulers.create("pong", ConfigDocument.of("""
+                name: pong
+                game: pong
+                image: i
+                autoscaling:
+                  min: 1
+                """), "in-sync", tasks.now());
+        java.util.concurrent.atomic.AtomicInteger parses = new java.util.concurrent.atomic.AtomicInteger();
+        RoomService service = new RoomService(rooms, schedulers, driver, locks, Autoscaler.standard(),
+                EventDispatcher.builder().build(), tasks, doc -> {
+                    parses.incrementAndGet();
+                    return SchedulerConfigs.parse(doc.submitted(), Documents.Format.YAML);
+                });
+        service.report("pong", "r0", "ready", tasks.now());
+        service.report("pong", "r1", "ready", tasks.now());
+        assertThat(parses).as("ready reports never look at panic scale").hasValue(0);
+
+        service.report("pong", "r0", "occupied", tasks.now().plusMillis(1));
+        assertThat(parses).as("r0 became occupied").hasValue(1);
+        for (int keepAlive = 2; keepAlive < 12; keepAlive++) {
+            service.report("pong", "r0", "occupied", tasks.now().plusMillis(keepAlive));
+        }
+        assertThat(parses).as("occupied keep-alives").hasValue(1);
+
+        service.report("pong", "r1", "occupied", tasks.now().plusMillis(20));
+        assertThat(parses).as("r1 became occupied: same version, parsed config reused").hasValue(1);
+    }
 }
