@@ -1,9 +1,5 @@
 package dev.hotspare.bench;
 
-import dev.hotspare.autoscale.Autoscaler;
-import dev.hotspare.autoscale.FleetSnapshot;
-import dev.hotspare.autoscale.ScaleDecision;
-import dev.hotspare.autoscale.UsageWindows;
 import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.Quantity;
@@ -12,9 +8,13 @@ import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.autoscale.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.ResourceMetric;
+import dev.hotspare.fleet.autoscale.ScaleDecision;
+import dev.hotspare.fleet.autoscale.UsageReading;
+import dev.hotspare.fleet.autoscale.UsageWindows;
 import dev.hotspare.memory.InMemoryUsageHistory;
-import dev.hotspare.spi.ResourceMetric;
-import dev.hotspare.spi.UsageReading;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

@@ -1,12 +1,12 @@
 package dev.hotspare.bench;
 
-import dev.hotspare.lock.HeldLock;
-import dev.hotspare.lock.LockId;
-import dev.hotspare.lock.LockKind;
-import dev.hotspare.lock.LockManager;
-import dev.hotspare.lock.LockScope;
+import dev.hotspare.fleet.lock.HeldLock;
+import dev.hotspare.fleet.lock.LockId;
+import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.memory.InMemoryLockStore;
-import dev.hotspare.runtime.TaskScheduler;
+import dev.hotspare.time.TaskScheduler;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

@@ -1,7 +1,7 @@
 package dev.hotspare.bench;
 
+import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.redis.RedisLockStore;
-import dev.hotspare.spi.Lease;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

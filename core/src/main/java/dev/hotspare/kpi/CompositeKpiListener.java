@@ -1,7 +1,12 @@
 package dev.hotspare.kpi;
 
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.lock.LockId;
+import dev.hotspare.fleet.lock.LockId;
+import dev.hotspare.fleet.lock.LockOutcome;
+import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.rollout.RolloutProgress;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.hotspare.memory;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.spi.ClaimExistsException;
-import dev.hotspare.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimExistsException;
+import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.validation.Names;
 
 import java.time.Duration;

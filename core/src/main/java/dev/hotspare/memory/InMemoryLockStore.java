@@ -1,8 +1,8 @@
 package dev.hotspare.memory;
 
-import dev.hotspare.spi.Lease;
-import dev.hotspare.spi.LockKeys;
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.fleet.lock.spi.Lease;
+import dev.hotspare.fleet.lock.spi.LockKeys;
+import dev.hotspare.fleet.lock.spi.LockStore;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -18,7 +18,7 @@ import java.util.UUID;
 
 /**
  * {@link LockStore} in process memory, judging expiry by an injected {@link Clock} (a
- * {@link dev.hotspare.sim.VirtualClock} in tests and simulations).
+ * {@link dev.hotspare.time.VirtualClock} in tests and simulations).
  *
  * <p>Fencing tokens are strictly increasing per key for the lifetime of this object. They do <b>not</b>
  * survive a restart: a new instance starts again at 1. That is safe only when every holder and every fenced

@@ -4,10 +4,10 @@ import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
-import dev.hotspare.runtime.TaskScheduler;
-import dev.hotspare.spi.MemberAlreadyClaimedException;
-import dev.hotspare.spi.MemberDriver;
-import dev.hotspare.spi.MemberNotFoundException;
+import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.pool.spi.MemberNotFoundException;
+import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Names;
 
 import java.time.Duration;

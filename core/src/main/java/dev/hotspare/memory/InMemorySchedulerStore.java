@@ -1,14 +1,14 @@
 package dev.hotspare.memory;
 
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.lock.Fence;
+import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.SchedulerNotFoundException;
+import dev.hotspare.fleet.spi.SchedulerRecord;
+import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.spi.ConfigDocument;
-import dev.hotspare.spi.Fence;
-import dev.hotspare.spi.OperationStatus;
-import dev.hotspare.spi.Release;
-import dev.hotspare.spi.SchedulerNotFoundException;
-import dev.hotspare.spi.SchedulerRecord;
-import dev.hotspare.spi.SchedulerStore;
-import dev.hotspare.spi.StaleFenceException;
 import dev.hotspare.validation.Names;
 
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.hotspare.memory;
 
-import dev.hotspare.spi.LeaderElection;
+import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.validation.Names;
 
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package dev.hotspare.memory;
 
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.RolloutStateJson;
-import dev.hotspare.spi.RolloutStore;
-import dev.hotspare.spi.StaleRolloutVersionException;
-import dev.hotspare.spi.VersionedRollout;
+import dev.hotspare.rollout.spi.RolloutStore;
+import dev.hotspare.rollout.spi.StaleRolloutVersionException;
+import dev.hotspare.rollout.spi.VersionedRollout;
 
 import java.util.HashMap;
 import java.util.List;

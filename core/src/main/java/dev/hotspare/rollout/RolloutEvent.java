@@ -2,7 +2,6 @@ package dev.hotspare.rollout;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-
 import dev.hotspare.validation.Names;
 
 import java.time.Instant;

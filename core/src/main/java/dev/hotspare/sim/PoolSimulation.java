@@ -1,15 +1,17 @@
 package dev.hotspare.sim;
 
-import dev.hotspare.kpi.ClaimService;
 import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
-import dev.hotspare.runtime.ClaimHandle;
-import dev.hotspare.runtime.PoolController;
-import dev.hotspare.spi.MemberDriver.MemberEvent;
+import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.pool.spi.MemberDriver.MemberEvent;
+import dev.hotspare.time.VirtualClock;
+import dev.hotspare.time.VirtualTimeScheduler;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package dev.hotspare.fleet;
 
 import dev.hotspare.validation.ValidationException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 

@@ -1,12 +1,14 @@
 package dev.hotspare.sim;
 
-import dev.hotspare.kpi.ClaimService;
 import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.runtime.ClaimHandle;
-import dev.hotspare.runtime.PoolController;
+import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.time.VirtualClock;
+import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

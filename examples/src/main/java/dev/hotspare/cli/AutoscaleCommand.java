@@ -1,19 +1,19 @@
 package dev.hotspare.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.hotspare.autoscale.Autoscaler;
-import dev.hotspare.autoscale.AutoscalerSettings;
-import dev.hotspare.autoscale.FleetSnapshot;
-import dev.hotspare.autoscale.ScaleDecision;
-import dev.hotspare.autoscale.ScalingPolicies;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.SchedulerState;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.autoscale.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.ResourceMetric;
+import dev.hotspare.fleet.autoscale.ScaleDecision;
+import dev.hotspare.fleet.autoscale.ScalingPolicies;
+import dev.hotspare.fleet.autoscale.UsageReading;
 import dev.hotspare.json.Documents;
 import dev.hotspare.memory.InMemoryUsageHistory;
-import dev.hotspare.spi.ResourceMetric;
-import dev.hotspare.spi.UsageReading;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import picocli.CommandLine;

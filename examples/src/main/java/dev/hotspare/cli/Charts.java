@@ -1,12 +1,12 @@
 package dev.hotspare.cli;
 
 import dev.hotspare.sim.SimulationReport;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.AnnotationText;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -7,9 +7,9 @@ import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.PoolState;
 import dev.hotspare.validation.ValidationException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.nio.file.Path;
 import java.time.Instant;

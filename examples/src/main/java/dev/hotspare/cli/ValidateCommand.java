@@ -1,7 +1,7 @@
 package dev.hotspare.cli;
 
-import dev.hotspare.autoscale.ScalingPolicies;
 import dev.hotspare.fleet.SchedulerConfigs;
+import dev.hotspare.fleet.autoscale.ScalingPolicies;
 import dev.hotspare.validation.Problem;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

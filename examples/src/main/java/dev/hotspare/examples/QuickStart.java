@@ -5,9 +5,9 @@ import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.runtime.ClaimHandle;
-import dev.hotspare.runtime.PoolController;
-import dev.hotspare.sim.VirtualTimeScheduler;
+import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.time.VirtualTimeScheduler;
 
 import java.time.Duration;
 

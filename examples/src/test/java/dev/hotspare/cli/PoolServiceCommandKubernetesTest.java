@@ -1,7 +1,7 @@
 package dev.hotspare.cli;
 
-import dev.hotspare.kubernetes.MockKube;
 import dev.hotspare.examples.poolservice.ClusterDeployments;
+import dev.hotspare.kubernetes.MockKube;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import org.junit.jupiter.api.Test;

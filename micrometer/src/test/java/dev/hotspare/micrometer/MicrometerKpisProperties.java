@@ -1,6 +1,6 @@
 package dev.hotspare.micrometer;
 
-import dev.hotspare.kpi.ClaimService;
+import dev.hotspare.pool.ClaimService;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleConfig;

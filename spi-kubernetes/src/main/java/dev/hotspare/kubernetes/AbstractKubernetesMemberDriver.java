@@ -2,9 +2,9 @@ package dev.hotspare.kubernetes;
 
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.spi.MemberAlreadyClaimedException;
-import dev.hotspare.spi.MemberDriver;
-import dev.hotspare.spi.MemberNotFoundException;
+import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.pool.spi.MemberNotFoundException;
 import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.validation.Names;
 import io.fabric8.kubernetes.api.model.HasMetadata;

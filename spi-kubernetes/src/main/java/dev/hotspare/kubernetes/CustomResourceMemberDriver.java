@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
- * {@link dev.hotspare.spi.MemberDriver} for cluster-like members kept as custom resources (Hive's
+ * {@link dev.hotspare.pool.spi.MemberDriver} for cluster-like members kept as custom resources (Hive's
  * {@code ClusterDeployment} is the model): the user names the group/version/kind and gives a template object
  * per template version; another controller (Hive, your operator) does the actual provisioning and power
  * changes and reports them in the resource's status.

@@ -1,6 +1,6 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.spi.LeaderElection;
+import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.validation.Names;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -271,7 +271,7 @@ public final class KubernetesLeaderElection implements LeaderElection, AutoClose
         private Builder(KubernetesClient client, String namespace, String leaseName) {
             this.client = Objects.requireNonNull(client, "client");
             this.namespace = Names.requireDns1123Label("namespace", namespace);
-            this.leaseName = dev.hotspare.spi.LockKeys.requireValid(leaseName);
+            this.leaseName = dev.hotspare.fleet.lock.spi.LockKeys.requireValid(leaseName);
         }
 
         /**

@@ -1,8 +1,8 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.spi.Lease;
-import dev.hotspare.spi.LockKeys;
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.fleet.lock.spi.Lease;
+import dev.hotspare.fleet.lock.spi.LockKeys;
+import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.validation.Names;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;

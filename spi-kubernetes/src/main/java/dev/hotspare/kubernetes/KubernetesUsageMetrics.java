@@ -1,8 +1,8 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.spi.ResourceMetric;
-import dev.hotspare.spi.UsageMetrics;
-import dev.hotspare.spi.UsageReading;
+import dev.hotspare.fleet.autoscale.ResourceMetric;
+import dev.hotspare.fleet.autoscale.UsageReading;
+import dev.hotspare.fleet.spi.UsageMetrics;
 import dev.hotspare.validation.Names;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -45,7 +45,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@link dev.hotspare.spi.MemberDriver} for game rooms: one pod per room, in one namespace per scheduler
+ * {@link dev.hotspare.pool.spi.MemberDriver} for game rooms: one pod per room, in one namespace per scheduler
  * (the pool is the scheduler). The pod is made from the scheduler's {@link SchedulerConfig} at the member's
  * template version, found through {@link RoomTemplates}.
  *

@@ -4,12 +4,12 @@ import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.spi.MemberDriver.MemberEvent;
+import dev.hotspare.pool.spi.MemberDriver.MemberEvent;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.spi.LeaderElection;
+import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.testkit.LeaderElectionContract;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;

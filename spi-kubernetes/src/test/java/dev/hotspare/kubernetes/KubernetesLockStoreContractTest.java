@@ -1,8 +1,8 @@
 package dev.hotspare.kubernetes;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.testkit.lock.LockStoreContract;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 

@@ -1,14 +1,14 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.spi.ResourceMetric;
-import dev.hotspare.spi.UsageMetrics;
-import dev.hotspare.spi.UsageReading;
+import dev.hotspare.fleet.autoscale.ResourceMetric;
+import dev.hotspare.fleet.autoscale.UsageReading;
+import dev.hotspare.fleet.spi.UsageMetrics;
 import dev.hotspare.testkit.UsageMetricsContract;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.metrics.v1beta1.PodMetricsBuilder;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.math.BigDecimal;
 import java.util.Map;

@@ -2,10 +2,10 @@ package dev.hotspare.kubernetes;
 
 import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
-import dev.hotspare.spi.MemberDriver;
+import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.testkit.spi.MemberDriverContract;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -7,12 +7,12 @@ import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.runtime.PoolController;
-import dev.hotspare.sim.VirtualTimeScheduler;
+import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.time.VirtualTimeScheduler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;

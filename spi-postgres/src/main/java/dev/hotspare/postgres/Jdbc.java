@@ -2,7 +2,6 @@ package dev.hotspare.postgres;
 
 import dev.hotspare.spi.StoreUnavailableException;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * The JDBC plumbing every store shares: transactions with rollback on any failure, retry of the deadlock /

@@ -1,11 +1,10 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.spi.ClaimExistsException;
-import dev.hotspare.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimExistsException;
+import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.validation.Names;
 
-import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * {@link ClaimStore} on PostgreSQL: claims survive the process and are shared by every controller and

@@ -1,10 +1,9 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.spi.Lease;
-import dev.hotspare.spi.LockKeys;
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.fleet.lock.spi.Lease;
+import dev.hotspare.fleet.lock.spi.LockKeys;
+import dev.hotspare.fleet.lock.spi.LockStore;
 
-import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 
 /**
  * {@link LockStore} on PostgreSQL. Every decision is one statement judged by the <b>database's</b> clock

@@ -2,11 +2,10 @@ package dev.hotspare.postgres;
 
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.RolloutStateJson;
-import dev.hotspare.spi.RolloutStore;
-import dev.hotspare.spi.StaleRolloutVersionException;
-import dev.hotspare.spi.VersionedRollout;
+import dev.hotspare.rollout.spi.RolloutStore;
+import dev.hotspare.rollout.spi.StaleRolloutVersionException;
+import dev.hotspare.rollout.spi.VersionedRollout;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * {@link RolloutStore} on PostgreSQL: one row per rollout, the state as JSONB (the text of

@@ -1,19 +1,18 @@
 package dev.hotspare.postgres;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.lock.Fence;
+import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.SchedulerNotFoundException;
+import dev.hotspare.fleet.spi.SchedulerRecord;
+import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
-import dev.hotspare.spi.ConfigDocument;
-import dev.hotspare.spi.Fence;
-import dev.hotspare.spi.OperationStatus;
-import dev.hotspare.spi.Release;
-import dev.hotspare.spi.SchedulerNotFoundException;
-import dev.hotspare.spi.SchedulerRecord;
-import dev.hotspare.spi.SchedulerStore;
-import dev.hotspare.spi.StaleFenceException;
 import dev.hotspare.validation.Names;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * {@link SchedulerStore} on PostgreSQL — Maestro's source of truth: one row per scheduler (current version,

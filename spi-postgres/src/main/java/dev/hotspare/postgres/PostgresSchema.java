@@ -5,12 +5,12 @@ import dev.hotspare.validation.ValidationException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 
 /**
  * Creates and upgrades hotspare's tables: the migrations ship in this jar and run through Flyway with their

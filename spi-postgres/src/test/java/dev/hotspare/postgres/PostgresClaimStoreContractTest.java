@@ -1,6 +1,6 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.testkit.spi.ClaimStoreContract;
 
 import java.util.concurrent.ThreadLocalRandom;

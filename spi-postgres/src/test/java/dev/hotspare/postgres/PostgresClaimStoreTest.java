@@ -1,10 +1,9 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.spi.ClaimStore.AssignOutcome;
+import dev.hotspare.pool.spi.ClaimStore.AssignOutcome;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -13,6 +12,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

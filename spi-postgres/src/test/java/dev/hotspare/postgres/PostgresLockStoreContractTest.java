@@ -1,6 +1,6 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.testkit.lock.LockStoreContract;
 
 /** The lock store contract on a real PostgreSQL, with expiry judged by the database's clock. */

@@ -1,9 +1,9 @@
 package dev.hotspare.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.pool.Claim;
-import dev.hotspare.spi.ClaimExistsException;
-import dev.hotspare.spi.Lease;
+import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.spi.StoreUnavailableException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;

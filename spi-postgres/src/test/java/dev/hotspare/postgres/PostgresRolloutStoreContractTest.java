@@ -1,12 +1,12 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.spi.RolloutStore;
+import dev.hotspare.rollout.spi.RolloutStore;
 import dev.hotspare.testkit.rollout.RolloutStoreContract;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import javax.sql.DataSource;
 
 /** The rollout store contract on a real PostgreSQL. The contract wants an empty store per test: this class owns its schema and empties it. */
 class PostgresRolloutStoreContractTest extends RolloutStoreContract {

@@ -1,6 +1,6 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.testkit.fleet.SchedulerStoreContract;
 
 /** The scheduler store contract on a real PostgreSQL. */

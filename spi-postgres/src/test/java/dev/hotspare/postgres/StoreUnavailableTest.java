@@ -1,8 +1,8 @@
 package dev.hotspare.postgres;
 
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.spi.ConfigDocument;
-import dev.hotspare.spi.Fence;
 import dev.hotspare.spi.StoreUnavailableException;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;

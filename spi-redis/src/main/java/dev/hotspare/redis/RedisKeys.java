@@ -5,7 +5,7 @@ import dev.hotspare.validation.Names;
 /**
  * The key layout of the Redis stores, in one place. Every part that comes from a caller is validated before
  * it becomes part of a key ({@link Names#requireDns1123Label} for prefixes, schedulers, rooms and metrics,
- * {@link dev.hotspare.spi.LockKeys} for lock keys), so no caller can reach a key outside this layout.
+ * {@link dev.hotspare.fleet.lock.spi.LockKeys} for lock keys), so no caller can reach a key outside this layout.
  *
  * <pre>
  * {prefix}:{&lt;scheduler&gt;}:room:&lt;room&gt;          hash   status, s/n (last ping: epoch seconds, nanos), os/on (occupied since)

@@ -1,8 +1,8 @@
 package dev.hotspare.redis;
 
-import dev.hotspare.spi.Lease;
-import dev.hotspare.spi.LockKeys;
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.fleet.lock.spi.Lease;
+import dev.hotspare.fleet.lock.spi.LockKeys;
+import dev.hotspare.fleet.lock.spi.LockStore;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;

@@ -4,7 +4,7 @@ import dev.hotspare.fleet.RoomProtocol;
 import dev.hotspare.fleet.RoomState;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;

@@ -1,6 +1,6 @@
 package dev.hotspare.redis;
 
-import dev.hotspare.spi.UsageHistory;
+import dev.hotspare.fleet.spi.UsageHistory;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;

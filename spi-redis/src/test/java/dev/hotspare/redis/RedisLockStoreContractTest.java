@@ -1,6 +1,6 @@
 package dev.hotspare.redis;
 
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.testkit.lock.LockStoreContract;
 
 /** {@link LockStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */

@@ -2,7 +2,7 @@ package dev.hotspare.redis;
 
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.spi.Lease;
+import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.spi.StoreUnavailableException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;

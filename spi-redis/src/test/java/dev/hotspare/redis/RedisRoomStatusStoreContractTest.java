@@ -1,6 +1,6 @@
 package dev.hotspare.redis;
 
-import dev.hotspare.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.testkit.RoomStatusStoreContract;
 
 /** {@link RoomStatusStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */

@@ -1,6 +1,6 @@
 package dev.hotspare.redis;
 
-import dev.hotspare.spi.UsageHistory;
+import dev.hotspare.fleet.spi.UsageHistory;
 import dev.hotspare.testkit.UsageHistoryContract;
 
 /** {@link UsageHistoryContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */

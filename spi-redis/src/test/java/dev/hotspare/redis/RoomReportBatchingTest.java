@@ -1,8 +1,8 @@
 package dev.hotspare.redis;
 
 import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.spi.RoomStatusStore.RoomUpdate;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
-import dev.hotspare.spi.RoomStatusStore.RoomUpdate;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.hotspare.testkit;
 
-import dev.hotspare.spi.LeaderElection;
+import dev.hotspare.rollout.spi.LeaderElection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

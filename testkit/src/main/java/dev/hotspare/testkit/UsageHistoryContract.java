@@ -1,6 +1,6 @@
 package dev.hotspare.testkit;
 
-import dev.hotspare.spi.UsageHistory;
+import dev.hotspare.fleet.spi.UsageHistory;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package dev.hotspare.testkit;
 
-import dev.hotspare.spi.ResourceMetric;
-import dev.hotspare.spi.UsageMetrics;
-import dev.hotspare.spi.UsageReading;
+import dev.hotspare.fleet.autoscale.ResourceMetric;
+import dev.hotspare.fleet.autoscale.UsageReading;
+import dev.hotspare.fleet.spi.UsageMetrics;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;

@@ -1,7 +1,7 @@
 package dev.hotspare.testkit;
 
+import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
-import dev.hotspare.spi.RoomStatusStore;
 
 class InMemoryRoomStatusStoreContractTest extends RoomStatusStoreContract {
     @Override

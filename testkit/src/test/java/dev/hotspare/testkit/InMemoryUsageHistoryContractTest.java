@@ -1,7 +1,7 @@
 package dev.hotspare.testkit;
 
+import dev.hotspare.fleet.spi.UsageHistory;
 import dev.hotspare.memory.InMemoryUsageHistory;
-import dev.hotspare.spi.UsageHistory;
 
 class InMemoryUsageHistoryContractTest extends UsageHistoryContract {
     @Override

@@ -1,9 +1,9 @@
 package dev.hotspare.testkit;
 
+import dev.hotspare.fleet.autoscale.ResourceMetric;
+import dev.hotspare.fleet.autoscale.UsageReading;
+import dev.hotspare.fleet.spi.UsageMetrics;
 import dev.hotspare.memory.InMemoryUsageMetrics;
-import dev.hotspare.spi.ResourceMetric;
-import dev.hotspare.spi.UsageMetrics;
-import dev.hotspare.spi.UsageReading;
 
 import java.math.BigDecimal;
 

@@ -1,7 +1,7 @@
 package dev.hotspare.testkit;
 
 import dev.hotspare.memory.MemoryLeaderElection;
-import dev.hotspare.spi.LeaderElection;
+import dev.hotspare.rollout.spi.LeaderElection;
 
 class MemoryLeaderElectionContractTest extends LeaderElectionContract {
     @Override

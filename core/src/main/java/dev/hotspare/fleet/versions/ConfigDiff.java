@@ -11,7 +11,7 @@ import java.util.TreeSet;
 
 /**
  * The field-level difference between two scheduler configurations and what it means for the rooms.
- * Works on the JSON form of a configuration (as stored in a {@link dev.hotspare.spi.ConfigDocument}), so it
+ * Works on the JSON form of a configuration (as stored in a {@link dev.hotspare.fleet.ConfigDocument}), so it
  * needs no knowledge of every config field: a change under one of the {@link #ROOM_DEFINING_FIELDS} makes a
  * major release (rooms are replaced); any other change is minor. Pure.
  *

@@ -2,7 +2,7 @@ package dev.hotspare.fleet.versions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.hotspare.spi.ConfigDocument;
+import dev.hotspare.fleet.ConfigDocument;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

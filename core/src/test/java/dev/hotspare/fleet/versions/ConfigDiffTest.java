@@ -1,6 +1,6 @@
 package dev.hotspare.fleet.versions;
 
-import dev.hotspare.spi.ConfigDocument;
+import dev.hotspare.fleet.ConfigDocument;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

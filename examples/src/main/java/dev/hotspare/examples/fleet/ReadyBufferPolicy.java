@@ -1,11 +1,11 @@
 package dev.hotspare.examples.fleet;
 
-import dev.hotspare.autoscale.PolicyContext;
-import dev.hotspare.autoscale.ScalingPolicy;
-import dev.hotspare.autoscale.Utilization;
 import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.autoscale.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy;
+import dev.hotspare.fleet.autoscale.Utilization;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -18,7 +18,7 @@ import java.math.RoundingMode;
  * <p>Utilization is the buffer's shortfall, {@code (buffer − ready) / buffer}: 100% with no ready room, 0%
  * with exactly the buffer, negative with a surplus. So an up trigger with {@code usage: 1} fires when the
  * buffer is short, and a down trigger with {@code usage: 1} when it is full or over; the delta is always
- * {@code buffer − ready}. Registered through {@code META-INF/services/dev.hotspare.autoscale.ScalingPolicy}.
+ * {@code buffer − ready}. Registered through {@code META-INF/services/dev.hotspare.fleet.autoscale.ScalingPolicy}.
  */
 public final class ReadyBufferPolicy implements ScalingPolicy {
 

@@ -1,15 +1,15 @@
 package dev.hotspare.examples.poolservice;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.runtime.PoolListener;
-import dev.hotspare.kpi.ClaimService;
-import dev.hotspare.spi.ClaimStore;
-import dev.hotspare.spi.MemberDriver.MemberEvent;
+import dev.hotspare.pool.runtime.PoolListener;
+import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.MemberDriver.MemberEvent;
 
 import java.io.PrintWriter;
 import java.time.Duration;

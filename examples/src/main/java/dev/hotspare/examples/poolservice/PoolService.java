@@ -1,19 +1,19 @@
 package dev.hotspare.examples.poolservice;
 
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.runtime.ClaimHandle;
-import dev.hotspare.runtime.PoolController;
-import dev.hotspare.runtime.PoolListener;
-import dev.hotspare.runtime.TaskScheduler;
-import dev.hotspare.kpi.ClaimService;
-import dev.hotspare.kpi.KpiListener;
-import dev.hotspare.spi.ClaimExistsException;
-import dev.hotspare.spi.ClaimStore;
-import dev.hotspare.spi.MemberDriver;
+import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.pool.runtime.PoolListener;
+import dev.hotspare.pool.spi.ClaimExistsException;
+import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.time.TaskScheduler;
 
 import java.io.PrintWriter;
 import java.time.Duration;

@@ -18,11 +18,11 @@ import dev.hotspare.rollout.TargetKind;
 import dev.hotspare.rollout.TargetRecord;
 import dev.hotspare.rollout.TargetRef;
 import dev.hotspare.rollout.TargetStatus;
-import dev.hotspare.runtime.RolloutAgent;
-import dev.hotspare.runtime.RolloutController;
-import dev.hotspare.sim.VirtualTimeScheduler;
-import dev.hotspare.spi.AgentOp;
-import dev.hotspare.spi.LeaderElection;
+import dev.hotspare.rollout.runtime.RolloutAgent;
+import dev.hotspare.rollout.runtime.RolloutController;
+import dev.hotspare.rollout.spi.AgentOp;
+import dev.hotspare.rollout.spi.LeaderElection;
+import dev.hotspare.time.VirtualTimeScheduler;
 
 import java.io.PrintStream;
 import java.time.Duration;

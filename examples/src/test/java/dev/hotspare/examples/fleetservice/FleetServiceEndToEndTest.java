@@ -1,21 +1,21 @@
 package dev.hotspare.examples.fleetservice;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hotspare.autoscale.Autoscaler;
-import dev.hotspare.autoscale.AutoscalerSettings;
 import dev.hotspare.examples.fleetservice.FleetServiceSettings.Option;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.autoscale.AutoscalerSettings;
 import dev.hotspare.kubernetes.MockKube;
 import dev.hotspare.micrometer.MicrometerKpis;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.hotspare.postgres.SharedTestDatabase;
 import dev.hotspare.redis.SharedTestRedis;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Clock;
 import java.time.Duration;

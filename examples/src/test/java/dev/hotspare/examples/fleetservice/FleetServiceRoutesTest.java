@@ -1,11 +1,11 @@
 package dev.hotspare.examples.fleetservice;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hotspare.autoscale.Autoscaler;
-import dev.hotspare.autoscale.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.autoscale.AutoscalerSettings;
+import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.memory.InMemoryLockStore;
-import dev.hotspare.runtime.TaskScheduler;
-import dev.hotspare.spi.Lease;
+import dev.hotspare.time.TaskScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,15 +1,15 @@
 package dev.hotspare.examples.kpi;
 
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.kpi.ClaimService;
-import dev.hotspare.kpi.LockOutcome;
-import dev.hotspare.kpi.MemberState;
-import dev.hotspare.kpi.RolloutProgress;
-import dev.hotspare.kpi.ScaleOperation;
-import dev.hotspare.lock.LockId;
-import dev.hotspare.lock.LockKind;
+import dev.hotspare.fleet.lock.LockId;
+import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.micrometer.MicrometerKpis;
+import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.rollout.Phase;
+import dev.hotspare.rollout.RolloutProgress;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -8,8 +8,8 @@ import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.runtime.ClaimHandle;
-import dev.hotspare.sim.VirtualTimeScheduler;
+import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

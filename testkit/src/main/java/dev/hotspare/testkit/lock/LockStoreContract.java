@@ -1,7 +1,7 @@
 package dev.hotspare.testkit.lock;
 
-import dev.hotspare.spi.Lease;
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.fleet.lock.spi.Lease;
+import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,8 +19,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>Time: by default the suite lets real time pass ({@link #advanceStoreTime} waits with Awaitility) and
  * uses a short {@link #ttl()} of 400 ms, so a real server finishes the suite in seconds. A store on a
- * {@link dev.hotspare.sim.VirtualClock} overrides {@link #advanceStoreTime} to move the clock instead. A
+ * {@link dev.hotspare.time.VirtualClock} overrides {@link #advanceStoreTime} to move the clock instead. A
  * backend whose TTL has a coarser granularity (Kubernetes Lease durations are whole seconds) overrides
  * {@link #ttl()}.
  *

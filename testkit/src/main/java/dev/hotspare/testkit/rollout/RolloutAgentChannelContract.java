@@ -3,9 +3,9 @@ package dev.hotspare.testkit.rollout;
 import dev.hotspare.rollout.OpKind;
 import dev.hotspare.rollout.OpStatus;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.spi.AgentOp;
-import dev.hotspare.spi.OpReport;
-import dev.hotspare.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.AgentOp;
+import dev.hotspare.rollout.spi.OpReport;
+import dev.hotspare.rollout.spi.RolloutAgentChannel;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

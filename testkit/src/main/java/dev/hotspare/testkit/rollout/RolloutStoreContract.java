@@ -8,9 +8,9 @@ import dev.hotspare.rollout.RolloutMachine;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.Target;
-import dev.hotspare.spi.RolloutStore;
-import dev.hotspare.spi.StaleRolloutVersionException;
-import dev.hotspare.spi.VersionedRollout;
+import dev.hotspare.rollout.spi.RolloutStore;
+import dev.hotspare.rollout.spi.StaleRolloutVersionException;
+import dev.hotspare.rollout.spi.VersionedRollout;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

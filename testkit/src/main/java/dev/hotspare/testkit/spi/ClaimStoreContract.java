@@ -1,9 +1,9 @@
 package dev.hotspare.testkit.spi;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.spi.ClaimExistsException;
-import dev.hotspare.spi.ClaimStore;
-import dev.hotspare.spi.ClaimStore.AssignOutcome;
+import dev.hotspare.pool.spi.ClaimExistsException;
+import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimStore.AssignOutcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

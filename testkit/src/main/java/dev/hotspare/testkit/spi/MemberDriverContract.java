@@ -3,9 +3,9 @@ package dev.hotspare.testkit.spi;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.spi.MemberAlreadyClaimedException;
-import dev.hotspare.spi.MemberDriver;
-import dev.hotspare.spi.MemberNotFoundException;
+import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.pool.spi.MemberNotFoundException;
 import dev.hotspare.validation.Names;
 import org.junit.jupiter.api.Test;
 

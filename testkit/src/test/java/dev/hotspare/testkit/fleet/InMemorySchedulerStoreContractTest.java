@@ -1,7 +1,7 @@
 package dev.hotspare.testkit.fleet;
 
+import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.memory.InMemorySchedulerStore;
-import dev.hotspare.spi.SchedulerStore;
 
 /** The in-memory scheduler store passes the contract. */
 class InMemorySchedulerStoreContractTest extends SchedulerStoreContract {

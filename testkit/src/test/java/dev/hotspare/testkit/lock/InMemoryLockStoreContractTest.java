@@ -1,8 +1,8 @@
 package dev.hotspare.testkit.lock;
 
+import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.memory.InMemoryLockStore;
-import dev.hotspare.sim.VirtualClock;
-import dev.hotspare.spi.LockStore;
+import dev.hotspare.time.VirtualClock;
 
 import java.time.Duration;
 

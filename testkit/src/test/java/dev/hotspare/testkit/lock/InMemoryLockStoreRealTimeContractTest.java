@@ -1,7 +1,7 @@
 package dev.hotspare.testkit.lock;
 
+import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.memory.InMemoryLockStore;
-import dev.hotspare.spi.LockStore;
 
 import java.time.Clock;
 

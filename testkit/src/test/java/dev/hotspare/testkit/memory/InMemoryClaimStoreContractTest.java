@@ -1,7 +1,7 @@
 package dev.hotspare.testkit.memory;
 
 import dev.hotspare.memory.InMemoryClaimStore;
-import dev.hotspare.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.testkit.spi.ClaimStoreContract;
 
 import java.util.concurrent.atomic.AtomicInteger;

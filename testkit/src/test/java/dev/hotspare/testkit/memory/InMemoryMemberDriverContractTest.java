@@ -1,9 +1,9 @@
 package dev.hotspare.testkit.memory;
 
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.sim.VirtualTimeScheduler;
-import dev.hotspare.spi.MemberDriver;
+import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.testkit.spi.MemberDriverContract;
+import dev.hotspare.time.VirtualTimeScheduler;
 
 import java.util.concurrent.atomic.AtomicInteger;
 

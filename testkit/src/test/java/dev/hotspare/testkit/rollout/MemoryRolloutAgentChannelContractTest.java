@@ -1,7 +1,7 @@
 package dev.hotspare.testkit.rollout;
 
 import dev.hotspare.memory.MemoryRolloutAgentChannel;
-import dev.hotspare.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.RolloutAgentChannel;
 
 class MemoryRolloutAgentChannelContractTest extends RolloutAgentChannelContract {
     @Override

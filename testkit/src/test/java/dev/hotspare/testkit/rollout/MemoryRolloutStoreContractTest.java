@@ -1,7 +1,7 @@
 package dev.hotspare.testkit.rollout;
 
 import dev.hotspare.memory.MemoryRolloutStore;
-import dev.hotspare.spi.RolloutStore;
+import dev.hotspare.rollout.spi.RolloutStore;
 
 class MemoryRolloutStoreContractTest extends RolloutStoreContract {
     @Override

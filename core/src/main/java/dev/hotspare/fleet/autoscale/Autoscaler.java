@@ -1,0 +1,465 @@
+package dev.hotspare.fleet.autoscale;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.hotspare.fleet.Autoscaling;
+import dev.hotspare.fleet.MetricsTrigger;
+import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.ScalingSpec;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerState;
+import dev.hotspare.fleet.autoscale.ScaleDecision.Reason;
+import dev.hotspare.fleet.autoscale.ScaleDecision.TriggerRef;
+import dev.hotspare.fleet.spi.UsageHistory;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Maestro's autoscaler, made exact. {@link #decide} is a pure function of (config, observed rooms, usage
+ * windows, scheduler state, last scale, now) → {@link ScaleDecision}; {@link #tick} is the small impure
+ * wrapper that records this tick's points in a {@link UsageHistory} and then decides.
+ *
+ * <p>The rules, in order (docs/fleet.md states them with Maestro's differences):
+ * <ol>
+ *   <li>While the scheduler is creating or terminating: nothing.</li>
+ *   <li>A = creating + ready + occupied. A &lt; min → scale up by min − A. max &gt; 0 and A &gt; max → remove
+ *       READY rooms down to max. Neither waits for cooldown or points.</li>
+ *   <li>When a policy in use cannot measure (metrics unavailable): nothing — never a guess.</li>
+ *   <li>Up triggers (only when max = 0 or A &lt; max), in order, first that fires wins: a limit reached by
+ *       the current utilization scales at once; otherwise the trigger fires when (points above usage) × 100 &gt;
+ *       threshold × size, and scales if the up cooldown has passed (else it holds the decision).</li>
+ *   <li>Down triggers only when no up trigger fired (even one held by cooldown) and A &gt; min: points below
+ *       usage, same rule, down cooldown.</li>
+ *   <li>Clamps: up ≤ max − A and ≤ maxScaleUpAmount; down ≥ min − A and never more than the READY rooms.</li>
+ * </ol>
+ * Thread-safe and immutable.
+ */
+public final class Autoscaler {
+
+    private final ScalingPolicies policies;
+    private final RoomRemovalRanking ranking;
+    private final AutoscalerSettings settings;
+
+    private Autoscaler(Builder builder) {
+        this.policies = builder.policies;
+        this.ranking = builder.ranking;
+        this.settings = builder.settings;
+    }
+
+    /** An autoscaler with the built-in policies, the default ranking and Maestro's settings. */
+    public static Autoscaler standard() {
+        return builder().build();
+    }
+
+    /** A builder starting from the built-in policies, default ranking and default settings. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Configures an {@link Autoscaler}. */
+    public static final class Builder {
+        private ScalingPolicies policies = ScalingPolicies.builtIn();
+        private RoomRemovalRanking ranking = RoomRemovalRanking.DEFAULT;
+        private AutoscalerSettings settings = AutoscalerSettings.DEFAULT;
+
+        private Builder() {
+        }
+
+        /** The policies by type name (e.g. {@link ScalingPolicies#loaded()} to include plug-ins). */
+        public Builder policies(ScalingPolicies value) {
+            this.policies = value;
+            return this;
+        }
+
+        /** How READY rooms are chosen for removal. */
+        public Builder ranking(RoomRemovalRanking value) {
+            this.ranking = value;
+            return this;
+        }
+
+        /** Tick period and maxScaleUpAmount. */
+        public Builder settings(AutoscalerSettings value) {
+            this.settings = value;
+            return this;
+        }
+
+        public Autoscaler build() {
+            return new Autoscaler(this);
+        }
+    }
+
+    /** The policies this autoscaler knows. */
+    public ScalingPolicies policies() {
+        return policies;
+    }
+
+    /** Its settings. */
+    public AutoscalerSettings settings() {
+        return settings;
+    }
+
+    /**
+     * What the autoscaler derives from one {@link Autoscaling} section once (types in use, window sizes,
+     * exact usage and limit fractions), so that a tick over thousands of schedulers sharing configs does no
+     * repeated parsing. Cached per config object by identity; a changed config is a new object.
+     */
+    private static final class Plan {
+        final String[] types;
+        final int[] keep;
+        final Trigger[] up;
+        final Trigger[] down;
+
+        Plan(Autoscaling a, AutoscalerSettings settings) {
+            Map<String, Integer> sizes = new LinkedHashMap<>();
+            up = triggers(a.up().triggers(), Direction.UP, settings, sizes);
+            down = triggers(a.down().triggers(), Direction.DOWN, settings, sizes);
+            types = sizes.keySet().toArray(new String[0]);
+            keep = sizes.values().stream().mapToInt(Integer::intValue).toArray();
+            for (Trigger t : up) {
+                t.typeIndex = indexOf(types, t.config.type());
+            }
+            for (Trigger t : down) {
+                t.typeIndex = indexOf(types, t.config.type());
+            }
+        }
+
+        private static Trigger[] triggers(List<MetricsTrigger> list, Direction direction, AutoscalerSettings settings,
+                                          Map<String, Integer> sizes) {
+            Trigger[] out = new Trigger[list.size()];
+            for (int i = 0; i < out.length; i++) {
+                MetricsTrigger t = list.get(i);
+                out[i] = new Trigger(t, new TriggerRef(direction, i, t.type()), settings.windowSize(t.time()));
+                sizes.merge(t.type(), out[i].size, Math::max);
+            }
+            return out;
+        }
+
+        private static int indexOf(String[] types, String type) {
+            for (int i = 0; i < types.length; i++) {
+                if (types[i].equals(type)) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("type not planned: " + type);
+        }
+    }
+
+    /** One trigger with its derived values. */
+    private static final class Trigger {
+        final MetricsTrigger config;
+        final TriggerRef ref;
+        final int size;
+        final BigDecimal usage;
+        final Optional<Integer> limitPercent;
+        final BigDecimal limit;
+        int typeIndex;
+
+        Trigger(MetricsTrigger config, TriggerRef ref, int size) {
+            this.config = config;
+            this.ref = ref;
+            this.size = size;
+            this.usage = BigDecimal.valueOf(config.usage(), 2); // the percentage as a fraction, exact
+            this.limitPercent = config.effectiveLimit();
+            this.limit = limitPercent.map(l -> BigDecimal.valueOf(l, 2)).orElse(null);
+        }
+    }
+
+    private final Cache<Autoscaling, Plan> plans = Caffeine.newBuilder().weakKeys().build();
+
+    private Plan plan(SchedulerConfig config) {
+        return plans.get(config.autoscaling(), a -> new Plan(a, settings));
+    }
+
+    /**
+     * The current utilization of every trigger type the config uses (up and down), in first-use order.
+     * Types without a registered policy are reported unavailable.
+     */
+    public Map<String, Utilization> currentUtilizations(SchedulerConfig config, FleetSnapshot snapshot, Instant now) {
+        Plan plan = plan(config);
+        Utilization[] current = utilizations(plan, config, snapshot, now);
+        Map<String, Utilization> out = new LinkedHashMap<>();
+        for (int i = 0; i < plan.types.length; i++) {
+            out.put(plan.types[i], current[i]);
+        }
+        return out;
+    }
+
+    private Utilization[] utilizations(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, Instant now) {
+        PolicyContext context = new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
+        Utilization[] out = new Utilization[plan.types.length];
+        for (int i = 0; i < out.length; i++) {
+            ScalingPolicy policy = policies.policy(plan.types[i]);
+            out[i] = policy != null ? policy.utilization(snapshot.counts(), context)
+                    : new Utilization.Unavailable("no scaling policy of type '" + plan.types[i] + "'");
+        }
+        return out;
+    }
+
+    /** Points to keep per type: the largest window among that type's triggers. */
+    public Map<String, Integer> windowSizes(SchedulerConfig config) {
+        Plan plan = plan(config);
+        Map<String, Integer> sizes = new LinkedHashMap<>();
+        for (int i = 0; i < plan.types.length; i++) {
+            sizes.put(plan.types[i], plan.keep[i]);
+        }
+        return sizes;
+    }
+
+    /**
+     * Records this tick's point for every type in use whose utilization is measurable, reads the windows and
+     * decides. The only method here with a side effect (on {@code history}).
+     */
+    public ScaleDecision tick(String scheduler, SchedulerConfig config, FleetSnapshot snapshot, UsageHistory history,
+                              SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {
+        if (state == SchedulerState.CREATING || state == SchedulerState.TERMINATING) {
+            return ScaleDecision.none(state, "scheduler is " + state.wireName());
+        }
+        Plan plan = plan(config);
+        Utilization[] current = utilizations(plan, config, snapshot, now);
+        List<?>[] windows = new List<?>[plan.types.length];
+        for (int i = 0; i < plan.types.length; i++) {
+            if (current[i] instanceof Utilization.Value value) {
+                history.record(scheduler, plan.types[i], value.fraction(), plan.keep[i]);
+            }
+            windows[i] = history.latest(scheduler, plan.types[i], plan.keep[i]);
+        }
+        return decide(plan, config, snapshot, windows, state, lastScaleAt, now, current);
+    }
+
+    /**
+     * The decision for one scheduler at {@code now}. Pure: no I/O, no clock, inputs untouched.
+     *
+     * @param config      the scheduler's config (validated)
+     * @param snapshot    room counts, READY rooms and resource readings at this tick
+     * @param windows     points per type, oldest first, including this tick's
+     * @param state       the scheduler's current state
+     * @param lastScaleAt the last <em>successful</em> scale of either direction
+     * @param now         the decision's time
+     */
+    public ScaleDecision decide(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows windows,
+                                SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {
+        if (state == SchedulerState.CREATING || state == SchedulerState.TERMINATING) {
+            return ScaleDecision.none(state, "scheduler is " + state.wireName());
+        }
+        Plan plan = plan(config);
+        List<?>[] byType = new List<?>[plan.types.length];
+        for (int i = 0; i < plan.types.length; i++) {
+            byType[i] = windows.points().getOrDefault(plan.types[i], List.of());
+        }
+        return decide(plan, config, snapshot, byType, state, lastScaleAt, now, null);
+    }
+
+    /** {@code precomputed}: this tick's utilizations when the caller already has them (from {@link #tick}), else null. */
+    private ScaleDecision decide(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, List<?>[] windows,
+                                 SchedulerState state, Optional<Instant> lastScaleAt, Instant now,
+                                 Utilization[] precomputed) {
+        if (state == SchedulerState.CREATING || state == SchedulerState.TERMINATING) {
+            return ScaleDecision.none(state, "scheduler is " + state.wireName());
+        }
+        Autoscaling a = config.autoscaling();
+        RoomStatusCounts counts = snapshot.counts();
+        int active = counts.active();
+        if (active < a.min()) {
+            return new ScaleDecision(a.min() - active, Reason.BELOW_MIN, Optional.empty(), SchedulerState.SUBDIMENSIONED,
+                    false, List.of(), active + " rooms, below min " + a.min());
+        }
+        if (a.isBounded() && active > a.max()) {
+            int removable = Math.min(active - a.max(), counts.ready());
+            if (removable == 0) {
+                return ScaleDecision.none(SchedulerState.OVERDIMENSIONED,
+                        active + " rooms, above max " + a.max() + ", but no READY room to remove");
+            }
+            return new ScaleDecision(-removable, Reason.ABOVE_MAX, Optional.empty(), SchedulerState.OVERDIMENSIONED,
+                    false, removals(snapshot, removable), active + " rooms, above max " + a.max());
+        }
+
+        Utilization[] current = precomputed != null ? precomputed : utilizations(plan, config, snapshot, now);
+        String unavailable = null;
+        for (int i = 0; i < current.length; i++) {
+            if (current[i] instanceof Utilization.Unavailable missing) {
+                String item = plan.types[i] + " (" + missing.why() + ")";
+                unavailable = unavailable == null ? item : unavailable + ", " + item;
+            }
+        }
+        if (unavailable != null) {
+            return ScaleDecision.none(state, "metrics unavailable: " + unavailable);
+        }
+
+        if (!a.isBounded() || active < a.max()) {
+            ScaleDecision up = evaluateUp(plan, config, snapshot, windows, current, lastScaleAt, now);
+            if (up != null) {
+                return up;
+            }
+        }
+        if (active > a.min()) {
+            ScaleDecision down = evaluateDown(plan, config, snapshot, windows, current, lastScaleAt, now);
+            if (down != null) {
+                return down;
+            }
+        }
+        return ScaleDecision.none(SchedulerState.IN_SYNC, "no trigger fired");
+    }
+
+    private ScaleDecision evaluateUp(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, List<?>[] windows,
+                                     Utilization[] current, Optional<Instant> lastScaleAt, Instant now) {
+        Autoscaling a = config.autoscaling();
+        RoomStatusCounts counts = snapshot.counts();
+        PolicyContext context = null;
+        for (Trigger trigger : plan.up) {
+            ScalingPolicy policy = policies.policy(trigger.config.type());
+            if (policy == null || !(current[trigger.typeIndex] instanceof Utilization.Value value)) {
+                continue;
+            }
+            if (trigger.limit != null && value.fraction().compareTo(trigger.limit) >= 0) {
+                context = context != null ? context : new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
+                int delta = clampUp(policy.delta(trigger.config, counts, context), a, counts.active());
+                if (delta > 0) {
+                    return new ScaleDecision(delta, Reason.LIMIT, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+                            false, List.of(), "utilization " + percent(value) + "% reached limit "
+                            + trigger.limitPercent.orElseThrow() + "% of " + trigger.ref);
+                }
+            }
+            if (!fires(trigger, windows[trigger.typeIndex], Direction.UP)) {
+                continue;
+            }
+            context = context != null ? context : new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
+            int raw = policy.delta(trigger.config, counts, context);
+            if (raw <= 0) {
+                continue;
+            }
+            if (!cooledDown(a.up(), lastScaleAt, now)) {
+                return new ScaleDecision(0, Reason.NONE, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+                        true, List.of(), trigger.ref + " fired but scale-up is cooling down");
+            }
+            int delta = clampUp(raw, a, counts.active());
+            return new ScaleDecision(delta, Reason.TRIGGER, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+                    false, List.of(), trigger.ref + " fired: +" + delta + (delta != raw ? " (clamped from +" + raw + ")" : ""));
+        }
+        return null;
+    }
+
+    private ScaleDecision evaluateDown(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, List<?>[] windows,
+                                       Utilization[] current, Optional<Instant> lastScaleAt, Instant now) {
+        Autoscaling a = config.autoscaling();
+        RoomStatusCounts counts = snapshot.counts();
+        PolicyContext context = null;
+        for (Trigger trigger : plan.down) {
+            ScalingPolicy policy = policies.policy(trigger.config.type());
+            if (policy == null || !(current[trigger.typeIndex] instanceof Utilization.Value)) {
+                continue;
+            }
+            if (!fires(trigger, windows[trigger.typeIndex], Direction.DOWN)) {
+                continue;
+            }
+            context = context != null ? context : new PolicyContext(config, Direction.DOWN, snapshot.resourceUsage(), now);
+            int raw = policy.delta(trigger.config, counts, context);
+            if (raw >= 0) {
+                continue;
+            }
+            TriggerRef ref = trigger.ref;
+            if (!cooledDown(a.down(), lastScaleAt, now)) {
+                return new ScaleDecision(0, Reason.NONE, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
+                        true, List.of(), ref + " fired but scale-down is cooling down");
+            }
+            int delta = Math.max(raw, Math.max(a.min() - counts.active(), -counts.ready()));
+            if (delta == 0) {
+                return new ScaleDecision(0, Reason.NONE, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
+                        false, List.of(), ref + " fired but no READY room can be removed");
+            }
+            return new ScaleDecision(delta, Reason.TRIGGER, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
+                    false, removals(snapshot, -delta), ref + " fired: " + delta + (delta != raw ? " (clamped from " + raw + ")" : ""));
+        }
+        return null;
+    }
+
+    /**
+     * Panic scale (opt-in with {@code autoscaling.enablePanicScale}): when a room has just reported
+     * {@code occupied} and 100 · occupied &gt; A · limit for the first up trigger measuring room occupancy
+     * ({@code room} or {@code legacy}) with a limit, one scale-up by that trigger's delta. Pure; the caller
+     * holds the scheduler's panic lock so that concurrent reports scale once.
+     *
+     * @param counts   the counts returned by the room status update that reported {@code reported}
+     * @param reported the status just reported
+     */
+    public ScaleDecision panicDecision(SchedulerConfig config, RoomStatusCounts counts, RoomStatus reported, Instant now) {
+        Autoscaling a = config.autoscaling();
+        if (!a.enablePanicScale()) {
+            return ScaleDecision.none(SchedulerState.IN_SYNC, "panic scale is disabled");
+        }
+        if (reported != RoomStatus.OCCUPIED) {
+            return ScaleDecision.none(SchedulerState.IN_SYNC, "panic scale only follows an occupied report");
+        }
+        int active = counts.active();
+        if (active == 0 || (a.isBounded() && active >= a.max())) {
+            return ScaleDecision.none(SchedulerState.IN_SYNC, "no panic scale: " + (active == 0 ? "no rooms" : "at max"));
+        }
+        List<MetricsTrigger> triggers = a.up().triggers();
+        PolicyContext context = new PolicyContext(config, Direction.UP, Map.of(), now);
+        for (int i = 0; i < triggers.size(); i++) {
+            MetricsTrigger t = triggers.get(i);
+            boolean occupancy = t.type().equals("room") || t.type().equals("legacy");
+            Optional<ScalingPolicy> policy = policies.get(t.type());
+            if (!occupancy || policy.isEmpty() || t.effectiveLimit().isEmpty()) {
+                continue;
+            }
+            int limit = t.effectiveLimit().get();
+            if ((long) counts.occupied() * 100 <= (long) active * limit) {
+                return ScaleDecision.none(SchedulerState.IN_SYNC, "occupancy within limit " + limit + "%");
+            }
+            int delta = clampUp(policy.get().delta(t, counts, context), a, active);
+            if (delta <= 0) {
+                return ScaleDecision.none(SchedulerState.IN_SYNC, "panic: the up delta is not positive");
+            }
+            TriggerRef ref = new TriggerRef(Direction.UP, i, t.type());
+            return new ScaleDecision(delta, Reason.LIMIT, Optional.of(ref), SchedulerState.SUBDIMENSIONED, false, List.of(),
+                    "panic scale: " + counts.occupied() + " of " + active + " rooms occupied, above limit " + limit + "% of " + ref);
+        }
+        return ScaleDecision.none(SchedulerState.IN_SYNC, "no up trigger with a limit on room occupancy");
+    }
+
+    /** (points strictly beyond usage among the newest {@code size}) × 100 &gt; threshold × size. */
+    private static boolean fires(Trigger trigger, List<?> window, Direction direction) {
+        int size = trigger.size;
+        int n = window.size();
+        int from = Math.max(0, n - size);
+        int beyond = 0;
+        for (int i = from; i < n; i++) { // indexed: windows are RandomAccess, this is the hot loop
+            int cmp = ((BigDecimal) window.get(i)).compareTo(trigger.usage);
+            if (direction == Direction.UP ? cmp > 0 : cmp < 0) {
+                beyond++;
+            }
+        }
+        // size, not the number of points, is the denominator: a short history cannot fire early.
+        return (long) beyond * 100 > (long) trigger.config.threshold() * size;
+    }
+
+    private static boolean cooledDown(ScalingSpec direction, Optional<Instant> lastScaleAt, Instant now) {
+        return lastScaleAt.map(last -> Duration.between(last, now).compareTo(direction.cooldownDuration()) > 0).orElse(true);
+    }
+
+    private int clampUp(int delta, Autoscaling a, int active) {
+        int clamped = Math.min(delta, settings.maxScaleUpAmount());
+        if (a.isBounded()) {
+            clamped = Math.min(clamped, a.max() - active);
+        }
+        return clamped;
+    }
+
+    private List<String> removals(FleetSnapshot snapshot, int count) {
+        if (snapshot.readyRooms().isEmpty()) {
+            return List.of();
+        }
+        return ranking.rank(snapshot.readyRooms()).stream().limit(count).map(ReadyRoom::name).toList();
+    }
+
+    private static String percent(Utilization.Value value) {
+        return value.fraction().movePointRight(2).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,8 @@
+package dev.hotspare.fleet.autoscale;
+
+/** {@code cpu}: usage of cpu against {@code requests.cpu}; see {@link ResourcePolicy}. */
+public final class CpuPolicy extends ResourcePolicy {
+    public CpuPolicy() {
+        super(ResourceMetric.CPU);
+    }
+}

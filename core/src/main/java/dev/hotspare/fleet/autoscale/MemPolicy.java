@@ -1,0 +1,8 @@
+package dev.hotspare.fleet.autoscale;
+
+/** {@code mem}: usage of memory against {@code requests.memory}; see {@link ResourcePolicy}. */
+public final class MemPolicy extends ResourcePolicy {
+    public MemPolicy() {
+        super(ResourceMetric.MEM);
+    }
+}

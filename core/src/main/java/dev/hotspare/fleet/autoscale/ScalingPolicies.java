@@ -1,0 +1,94 @@
+package dev.hotspare.fleet.autoscale;
+
+import dev.hotspare.validation.Names;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
+
+/**
+ * An immutable registry of {@link ScalingPolicy}s by type name. Start from {@link #builtIn()} (room, cpu,
+ * mem, legacy) or {@link #loaded()} (built-ins plus every policy found by {@link ServiceLoader}) and add
+ * your own with {@link #with(ScalingPolicy)}.
+ */
+public final class ScalingPolicies {
+
+    private final Map<String, ScalingPolicy> byType;
+
+    private ScalingPolicies(Map<String, ScalingPolicy> byType) {
+        this.byType = Collections.unmodifiableMap(byType);
+    }
+
+    /** The built-in policies: room, cpu, mem, legacy. */
+    public static ScalingPolicies builtIn() {
+        Map<String, ScalingPolicy> map = new LinkedHashMap<>();
+        for (ScalingPolicy p : new ScalingPolicy[]{new RoomPolicy(), new CpuPolicy(), new MemPolicy(),
+                new LegacyPolicy()}) {
+            map.put(p.type(), p);
+        }
+        return new ScalingPolicies(map);
+    }
+
+    /** The built-ins plus every policy on the class path listed in {@code META-INF/services/dev.hotspare.fleet.autoscale.ScalingPolicy}. */
+    public static ScalingPolicies loaded() {
+        return loaded(Thread.currentThread().getContextClassLoader());
+    }
+
+    /** As {@link #loaded()}, looking up services through {@code loader}. */
+    public static ScalingPolicies loaded(ClassLoader loader) {
+        // The built-ins are listed in core's own services file too; a repackaged jar that lost it still gets them.
+        ScalingPolicies policies = new ScalingPolicies(new LinkedHashMap<>());
+        for (ScalingPolicy p : ServiceLoader.load(ScalingPolicy.class, loader)) {
+            ScalingPolicy existing = policies.byType.get(p.type());
+            if (existing == null || existing.getClass() != p.getClass()) {
+                policies = policies.with(p);
+            }
+        }
+        for (ScalingPolicy p : builtIn().byType.values()) {
+            if (!policies.byType.containsKey(p.type())) {
+                policies = policies.with(p);
+            }
+        }
+        return policies;
+    }
+
+    /** The registered policy objects, in registration order. */
+    public java.util.Collection<ScalingPolicy> all() {
+        return byType.values();
+    }
+
+    /**
+     * These policies plus {@code policy}.
+     *
+     * @throws IllegalArgumentException when its type name is not a DNS-1123 label or is already registered
+     */
+    public ScalingPolicies with(ScalingPolicy policy) {
+        String type = policy.type();
+        Names.requireDns1123Label("type", type);
+        if (byType.containsKey(type)) {
+            throw new IllegalArgumentException("a scaling policy of type '" + type + "' is already registered ("
+                    + byType.get(type).getClass().getName() + ")");
+        }
+        Map<String, ScalingPolicy> map = new LinkedHashMap<>(byType);
+        map.put(type, policy);
+        return new ScalingPolicies(map);
+    }
+
+    /** The policy for {@code type}. */
+    public Optional<ScalingPolicy> get(String type) {
+        return Optional.ofNullable(byType.get(type));
+    }
+
+    /** The policy for {@code type}, or null: the allocation-free lookup for the autoscaler's hot path. */
+    ScalingPolicy policy(String type) {
+        return byType.get(type);
+    }
+
+    /** Every registered type name, for config validation. */
+    public Set<String> typeNames() {
+        return byType.keySet();
+    }
+}

@@ -1,0 +1,242 @@
+package dev.hotspare.fleet.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hotspare.json.Documents;
+import dev.hotspare.validation.Problems;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Hands {@link FleetEvent}s to every registered {@link EventForwarder} on its own executor.
+ * {@link #publish} returns at once and never throws: a slow forwarder delays deliveries, never the publisher; a
+ * failing one is logged and reported. When the executor's queue is full, deliveries are dropped and counted
+ * ({@link #dropped()}) rather than blocking the publisher.
+ *
+ * <p><b>forwardResponse.</b> Maestro made a forwarder's failure fail the API call that produced the event
+ * ({@code forwardResponse}, default true, deprecated there). ▲ Here it is opt-in per forwarder: a caller that
+ * wants that behaviour waits for the returned {@link DeliveryReport} and checks
+ * {@link DeliveryReport#failedResponses()}, which lists only forwarders registered with
+ * {@code forwardResponse = true}. Everyone else ignores the future.
+ */
+public final class EventDispatcher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EventDispatcher.class);
+
+    /** Queue size of the default executor. */
+    public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
+
+    private final List<Registration> forwarders;
+    private final java.util.concurrent.ConcurrentMap<String, List<Registration>> bySchedulerConfig =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ExecutorService executor;
+    private final boolean ownsExecutor;
+    private final AtomicLong dropped = new AtomicLong();
+
+    private EventDispatcher(Builder builder) {
+        this.forwarders = List.copyOf(builder.forwarders);
+        this.ownsExecutor = builder.executor == null;
+        this.executor = ownsExecutor ? defaultExecutor() : builder.executor;
+    }
+
+    /** A builder with no forwarders and a private single-thread executor with a bounded queue. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** One delivery attempt's outcome. */
+    public record Delivery(String forwarder, boolean forwardResponse, Optional<String> error) {
+        /** Whether the forwarder accepted the event. */
+        public boolean succeeded() {
+            return error.isEmpty();
+        }
+    }
+
+    /** Outcome of publishing one event to every forwarder. */
+    public record DeliveryReport(FleetEvent event, List<Delivery> deliveries) {
+        public DeliveryReport {
+            deliveries = List.copyOf(deliveries);
+        }
+
+        /** Failed deliveries of forwarders whose failure the caller asked to see ({@code forwardResponse}). */
+        public List<Delivery> failedResponses() {
+            return deliveries.stream().filter(d -> d.forwardResponse() && !d.succeeded()).toList();
+        }
+    }
+
+    /** Publishes {@code event} to every forwarder; returns at once and never throws. */
+    public CompletableFuture<DeliveryReport> publish(FleetEvent event) {
+        Objects.requireNonNull(event, "event");
+        List<Registration> targets = new ArrayList<>(forwarders);
+        targets.addAll(bySchedulerConfig.getOrDefault(event.scheduler(), List.of()));
+        List<CompletableFuture<Delivery>> deliveries = new ArrayList<>(targets.size());
+        for (Registration registration : targets) {
+            CompletableFuture<Delivery> delivery = new CompletableFuture<>();
+            try {
+                executor.execute(() -> delivery.complete(deliver(registration, event)));
+            } catch (RejectedExecutionException e) {
+                dropped.incrementAndGet();
+                delivery.complete(new Delivery(registration.forwarder().name(), registration.forwardResponse(),
+                        Optional.of("dropped: forwarding queue full or dispatcher closed")));
+            }
+            deliveries.add(delivery);
+        }
+        return CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> new DeliveryReport(event, deliveries.stream().map(CompletableFuture::join).toList()));
+    }
+
+    /**
+     * Makes {@code scheduler}'s events also go to the forwarders its config's {@code forwarders} section names
+     * (Maestro's per-scheduler forwarders), replacing those of its previous config. Providers are found as in
+     * {@link Builder#addFromConfig}.
+     *
+     * @throws dev.hotspare.validation.ValidationException for unknown plugins or malformed entries; the
+     *                                                     previous forwarders then stay
+     */
+    public void useSchedulerForwarders(String scheduler, JsonNode forwardersSection, ClassLoader loader) {
+        Objects.requireNonNull(scheduler, "scheduler");
+        List<Registration> created = forwardersSection == null || forwardersSection.isMissingNode() || forwardersSection.isNull()
+                ? List.of() : fromConfig(forwardersSection, loader);
+        bySchedulerConfig.put(scheduler, created);
+    }
+
+    /** Stops forwarding {@code scheduler}'s events to its config's forwarders (the scheduler is gone). */
+    public void clearSchedulerForwarders(String scheduler) {
+        bySchedulerConfig.remove(scheduler);
+    }
+
+    /** Deliveries dropped because the executor refused them. */
+    public long dropped() {
+        return dropped.get();
+    }
+
+    /** Names of the registered forwarders, in registration order. */
+    public List<String> forwarderNames() {
+        return forwarders.stream().map(r -> r.forwarder().name()).toList();
+    }
+
+    /** Stops the private executor (a user-supplied one is left alone). */
+    @Override
+    public void close() {
+        if (ownsExecutor) {
+            executor.shutdown();
+        }
+    }
+
+    private static Delivery deliver(Registration registration, FleetEvent event) {
+        String name = registration.forwarder().name();
+        try {
+            registration.forwarder().forward(event);
+            return new Delivery(name, registration.forwardResponse(), Optional.empty());
+        } catch (Exception | LinkageError e) {
+            LOG.warn("forwarder {} failed on {} of {}", name, event.type(), event.scheduler(), e);
+            return new Delivery(name, registration.forwardResponse(), Optional.of(String.valueOf(e)));
+        }
+    }
+
+    private static ExecutorService defaultExecutor() {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(DEFAULT_QUEUE_CAPACITY), runnable -> {
+                    Thread thread = new Thread(runnable, "hotspare-event-forwarding");
+                    thread.setDaemon(true);
+                    return thread;
+                }, new ThreadPoolExecutor.AbortPolicy());
+        return executor;
+    }
+
+    private static List<Registration> fromConfig(JsonNode forwardersSection, ClassLoader loader) {
+        Map<String, EventForwarderProvider> providers = new TreeMap<>();
+        Iterator<EventForwarderProvider> found = ServiceLoader.load(EventForwarderProvider.class, loader).iterator();
+        found.forEachRemaining(p -> providers.putIfAbsent(p.plugin(), p));
+        Problems problems = new Problems();
+        List<Registration> created = new ArrayList<>();
+        forwardersSection.fields().forEachRemaining(plugin -> {
+            String pluginPath = "forwarders." + plugin.getKey();
+            EventForwarderProvider provider = providers.get(plugin.getKey());
+            if (provider == null) {
+                problems.add(pluginPath, plugin.getKey(), "unknown forwarder plugin; known: " + String.join(", ", providers.keySet()));
+                return;
+            }
+            if (!plugin.getValue().isObject()) {
+                problems.add(pluginPath, plugin.getValue(), "must map forwarder names to their settings");
+                return;
+            }
+            plugin.getValue().fields().forEachRemaining(named -> {
+                JsonNode settings = named.getValue();
+                if (!settings.isObject()) {
+                    problems.add(pluginPath + "." + named.getKey(), settings, "must be an object of settings");
+                    return;
+                }
+                if (!settings.path("enabled").asBoolean(true)) {
+                    return;
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> config = Documents.json().convertValue(settings, Map.class);
+                created.add(new Registration(provider.create(named.getKey(), config), settings.path("forwardResponse").asBoolean(false)));
+            });
+        });
+        problems.throwIfAny();
+        return created;
+    }
+
+    private record Registration(EventForwarder forwarder, boolean forwardResponse) {
+    }
+
+    /** Builds an {@link EventDispatcher}. */
+    public static final class Builder {
+        private final List<Registration> forwarders = new ArrayList<>();
+        private ExecutorService executor;
+
+        private Builder() {
+        }
+
+        /** Registers {@code forwarder}; its failures are never surfaced to publishers. */
+        public Builder add(EventForwarder forwarder) {
+            return add(forwarder, false);
+        }
+
+        /** Registers {@code forwarder}; with {@code forwardResponse} its failures appear in {@link DeliveryReport#failedResponses()}. */
+        public Builder add(EventForwarder forwarder, boolean forwardResponse) {
+            forwarders.add(new Registration(Objects.requireNonNull(forwarder, "forwarder"), forwardResponse));
+            return this;
+        }
+
+        /** Runs deliveries on {@code executor} (owned by the caller) instead of the private one. */
+        public Builder executor(ExecutorService executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * Registers the forwarders a scheduler config's {@code forwarders} section names, creating each with the
+         * {@link EventForwarderProvider} of its plugin found by {@link ServiceLoader} on {@code loader}.
+         * Forwarders with {@code enabled: false} are skipped.
+         *
+         * @throws dev.hotspare.validation.ValidationException listing every unknown plugin (with the known
+         *                                                     ones) and malformed entry
+         */
+        public Builder addFromConfig(JsonNode forwardersSection, ClassLoader loader) {
+            forwarders.addAll(fromConfig(forwardersSection, loader));
+            return this;
+        }
+
+        public EventDispatcher build() {
+            return new EventDispatcher(this);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.hotspare.fleet.lock;
+
+import dev.hotspare.fleet.lock.spi.LockKeys;
+import dev.hotspare.validation.Names;
+
+import java.util.Comparator;
+import java.util.Objects;
+
+/**
+ * One lock: a kind of lock of one scheduler. Ordered by kind (the global order of {@link LockKind}), then by
+ * scheduler name, which is the order in which {@link LockScope} requires locks to be taken.
+ *
+ * @param scheduler the scheduler name, a DNS-1123 label
+ * @param kind      which of the scheduler's locks
+ */
+public record LockId(String scheduler, LockKind kind) implements Comparable<LockId> {
+
+    /** Prefix of every scheduler lock key in a {@link dev.hotspare.fleet.lock.spi.LockStore}. */
+    public static final String KEY_PREFIX = "scheduler";
+
+    private static final Comparator<LockId> ORDER =
+            Comparator.comparing(LockId::kind).thenComparing(LockId::scheduler);
+
+    public LockId {
+        Names.requireDns1123Label("scheduler", scheduler);
+        Objects.requireNonNull(kind, "kind");
+    }
+
+    /** Shorthand for {@code new LockId(scheduler, kind)}. */
+    public static LockId of(String scheduler, LockKind kind) {
+        return new LockId(scheduler, kind);
+    }
+
+    /** The store key, {@code scheduler.<name>.<kind>}. */
+    public String key() {
+        return LockKeys.of(KEY_PREFIX, scheduler, kind.keySegment());
+    }
+
+    /** The store prefix under which every lock of {@code scheduler} lives. */
+    public static String prefixOf(String scheduler) {
+        Names.requireDns1123Label("scheduler", scheduler);
+        return KEY_PREFIX + "." + scheduler + ".";
+    }
+
+    @Override
+    public int compareTo(LockId other) {
+        return ORDER.compare(this, other);
+    }
+
+    @Override
+    public String toString() {
+        return kind + "(" + scheduler + ")";
+    }
+}

@@ -1,0 +1,267 @@
+package dev.hotspare.fleet.runtime;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfigs;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.events.EventDispatcher;
+import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.SchedulerRecord;
+import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.UsageHistory;
+import dev.hotspare.fleet.spi.UsageMetrics;
+import dev.hotspare.json.Documents;
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.time.TaskScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Maestro's worker: every {@code syncPeriod} it loads the schedulers from the {@link SchedulerStore} and keeps
+ * exactly one {@link Watcher} per scheduler, starting watchers for new schedulers and stopping those of
+ * deleted ones. Any number of workers may run against the same stores: the lock protocol makes sure only one
+ * of them acts on a scheduler's rooms at a time.
+ *
+ * <pre>{@code
+ * Worker worker = Worker.builder(schedulerStore, roomStatusStore, usageHistory, memberDriver, lockManager, tasks).build();
+ * worker.start();
+ * ...
+ * worker.shutdown(Duration.ofSeconds(30)).join();
+ * }</pre>
+ */
+public final class Worker {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+
+    private final WorkerContext context;
+    private final Duration syncPeriod;
+    private final Cache<Watcher.ConfigKey, SchedulerConfig> configs;
+    private final Map<String, Watcher> watchers = new TreeMap<>();
+    private TaskScheduler.Cancellable syncing;
+    private boolean shuttingDown;
+
+    private Worker(Builder b) {
+        this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
+                b.autoscaler, b.events, b.parser, b.replaceTimeout, b.pollInterval, b.pingTimeout, b.plugins,
+                KpiListener.guarded(b.kpis));
+        this.syncPeriod = b.syncPeriod;
+        // Same-thread maintenance keeps the cache deterministic on virtual time.
+        this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
+    }
+
+    /** A builder over the stores, driver, locks and scheduler every watcher needs. */
+    public static Builder builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory,
+                                  MemberDriver driver, LockManager locks, TaskScheduler tasks) {
+        return new Builder(schedulers, rooms, usageHistory, driver, locks, tasks);
+    }
+
+    /** Syncs now and then every sync period. */
+    public synchronized void start() {
+        if (syncing != null) {
+            throw new IllegalStateException("worker already started");
+        }
+        sync();
+        syncing = context.tasks().scheduleAtFixedRate(syncPeriod, syncPeriod, this::sync);
+    }
+
+    /** One sync: one watcher per scheduler in the store, no more. */
+    public synchronized void sync() {
+        if (shuttingDown) {
+            return;
+        }
+        Set<String> names;
+        try {
+            names = context.schedulers().list().stream().map(SchedulerRecord::name).collect(Collectors.toSet());
+        } catch (RuntimeException e) {
+            LOG.warn("worker sync could not list schedulers; keeping the current watchers", e);
+            return;
+        }
+        watchers.keySet().removeIf(name -> {
+            if (names.contains(name)) {
+                return false;
+            }
+            watchers.get(name).stop();
+            context.events().clearSchedulerForwarders(name);
+            configs.asMap().keySet().removeIf(key -> key.scheduler().equals(name));
+            return true;
+        });
+        for (String name : names) {
+            watchers.computeIfAbsent(name, n -> {
+                Watcher watcher = new Watcher(n, context, configs);
+                watcher.start();
+                return watcher;
+            });
+        }
+    }
+
+    /** Schedulers with a running watcher. */
+    public synchronized Set<String> watched() {
+        return Set.copyOf(watchers.keySet());
+    }
+
+    /** The watcher of {@code scheduler}, if one runs. */
+    public synchronized java.util.Optional<Watcher> watcher(String scheduler) {
+        return java.util.Optional.ofNullable(watchers.get(scheduler));
+    }
+
+    /** Hit / miss / load counts of the parsed-config cache. */
+    public CacheStats configCacheStats() {
+        return configs.stats();
+    }
+
+    /**
+     * Stops syncing and ticking, then waits (on the task scheduler) until running replaces and removals have
+     * finished, at most {@code timeout}. Their locks are released as they finish; whatever is still running at
+     * the timeout keeps its lease until the TTL ends it.
+     *
+     * @return a future of whether everything finished within the timeout
+     */
+    public CompletableFuture<Boolean> shutdown(Duration timeout) {
+        java.util.List<Watcher> stopping;
+        synchronized (this) {
+            shuttingDown = true;
+            if (syncing != null) {
+                syncing.cancel();
+            }
+            stopping = java.util.List.copyOf(watchers.values());
+            stopping.forEach(Watcher::stop);
+            watchers.clear();
+        }
+        Instant deadline = context.tasks().clock().instant().plus(timeout);
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        Runnable[] check = new Runnable[1];
+        check[0] = () -> {
+            boolean busy = stopping.stream().anyMatch(Watcher::busy);
+            if (!busy) {
+                done.complete(true);
+            } else if (!context.tasks().clock().instant().isBefore(deadline)) {
+                done.complete(false);
+            } else {
+                context.tasks().schedule(context.pollInterval(), check[0]);
+            }
+        };
+        check[0].run();
+        return done;
+    }
+
+    /** Builds a {@link Worker}. */
+    public static final class Builder {
+        private final SchedulerStore schedulers;
+        private final RoomStatusStore rooms;
+        private final UsageHistory usageHistory;
+        private final MemberDriver driver;
+        private final LockManager locks;
+        private final TaskScheduler tasks;
+        private UsageMetrics usageMetrics = UsageMetrics.none();
+        private Autoscaler autoscaler = Autoscaler.standard();
+        private EventDispatcher events = EventDispatcher.builder().build();
+        private Function<ConfigDocument, SchedulerConfig> parser =
+                config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML);
+        private Duration syncPeriod = Duration.ofSeconds(10);
+        private Duration replaceTimeout = Duration.ofMinutes(10);
+        private Duration pollInterval = Duration.ofSeconds(1);
+        private Duration pingTimeout = dev.hotspare.fleet.DeadRoomRules.DEFAULT_PING_TIMEOUT;
+        private long configCacheSize = 10_000;
+        private ClassLoader plugins = Worker.class.getClassLoader();
+        private KpiListener kpis = KpiListener.NONE;
+
+        private Builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, MemberDriver driver,
+                        LockManager locks, TaskScheduler tasks) {
+            this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
+            this.rooms = Objects.requireNonNull(rooms, "rooms");
+            this.usageHistory = Objects.requireNonNull(usageHistory, "usageHistory");
+            this.driver = Objects.requireNonNull(driver, "driver");
+            this.locks = Objects.requireNonNull(locks, "locks");
+            this.tasks = Objects.requireNonNull(tasks, "tasks");
+        }
+
+        /** cpu / mem usage source (default: none, for room triggers only). */
+        public Builder usageMetrics(UsageMetrics value) {
+            this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
+            return this;
+        }
+
+        /** The autoscaler; its settings' period is the watchers' tick period. */
+        public Builder autoscaler(Autoscaler value) {
+            this.autoscaler = Objects.requireNonNull(value, "autoscaler");
+            return this;
+        }
+
+        /** Where room and scheduler events go. */
+        public Builder events(EventDispatcher value) {
+            this.events = Objects.requireNonNull(value, "events");
+            return this;
+        }
+
+        /** How a stored config becomes a {@link SchedulerConfig} (default: {@link SchedulerConfigs#parse}). */
+        public Builder parser(Function<ConfigDocument, SchedulerConfig> value) {
+            this.parser = Objects.requireNonNull(value, "parser");
+            return this;
+        }
+
+        /** How often the scheduler list is re-read. */
+        public Builder syncPeriod(Duration value) {
+            this.syncPeriod = Objects.requireNonNull(value, "syncPeriod");
+            return this;
+        }
+
+        /** Rolling replace / removal timeout. */
+        public Builder replaceTimeout(Duration value) {
+            this.replaceTimeout = Objects.requireNonNull(value, "replaceTimeout");
+            return this;
+        }
+
+        /** How often replaces and removals check the driver. */
+        public Builder pollInterval(Duration value) {
+            this.pollInterval = Objects.requireNonNull(value, "pollInterval");
+            return this;
+        }
+
+        /** Silence after which a room is dead. */
+        public Builder pingTimeout(Duration value) {
+            this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
+            return this;
+        }
+
+        /** Where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are looked up. */
+        public Builder pluginClassLoader(ClassLoader value) {
+            this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
+            return this;
+        }
+
+        /** Most parsed configs kept. */
+        public Builder configCacheSize(long value) {
+            this.configCacheSize = value;
+            return this;
+        }
+
+        /**
+         * Receives the fleet's KPIs (default: none): rooms per status after every watcher tick, and the
+         * watchers' scale-ups, scale-downs and dead-room removals. A listener that throws is logged and ignored.
+         * Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
+         */
+        public Builder kpis(KpiListener value) {
+            this.kpis = Objects.requireNonNull(value, "kpis");
+            return this;
+        }
+
+        public Worker build() {
+            return new Worker(this);
+        }
+    }
+}

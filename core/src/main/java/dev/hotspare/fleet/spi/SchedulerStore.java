@@ -1,0 +1,76 @@
+package dev.hotspare.fleet.spi;
+
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.lock.Fence;
+import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.spi.StoreUnavailableException;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where schedulers' desired state lives (Maestro keeps it in PostgreSQL): the current version and
+ * configuration, every release, the outcome of the operation that introduced each version, the scheduler
+ * state and the last successful scale.
+ *
+ * <h2>Contract (checked by {@code dev.hotspare.testkit.fleet.SchedulerStoreContract})</h2>
+ * <ul>
+ *   <li>Names are DNS-1123 labels, validated before I/O.</li>
+ *   <li>Releases are kept with the configuration exactly as submitted; a saved version must be newer than the
+ *       current one.</li>
+ *   <li><b>Fenced writes.</b> Every write after creation carries a {@link Fence}. Per lock key, the store
+ *       remembers the newest token it accepted and rejects a write with an older token with
+ *       {@link StaleFenceException}, applying nothing. Tokens of different lock keys are not compared.</li>
+ *   <li>Writes to a scheduler that does not exist throw {@link SchedulerNotFoundException}.</li>
+ *   <li>When the backend cannot answer, methods throw {@link StoreUnavailableException}.</li>
+ * </ul>
+ * The store does not interpret the configuration; it is stored as a {@link ConfigDocument}. Thread-safe.
+ */
+public interface SchedulerStore {
+
+    /**
+     * Creates scheduler {@code name} at {@link SchedulerVersion#FIRST} with status
+     * {@link OperationStatus#DEPLOYED} and state {@code initialState}.
+     *
+     * @return false (changing nothing) if a scheduler of that name exists
+     */
+    boolean create(String name, ConfigDocument config, String initialState, Instant now);
+
+    /** The scheduler, if it exists. */
+    Optional<SchedulerRecord> get(String name);
+
+    /** Every scheduler, ordered by name. */
+    List<SchedulerRecord> list();
+
+    /**
+     * Saves {@code config} as {@code version}, makes it current and appends it to the releases with status
+     * {@link OperationStatus#IN_PROGRESS}.
+     *
+     * @throws IllegalArgumentException if {@code version} is not newer than the current version
+     */
+    SchedulerRecord saveVersion(String name, SchedulerVersion version, ConfigDocument config, Instant createdAt, Fence fence);
+
+    /** Releases of {@code name}, oldest first; empty if it does not exist. */
+    List<Release> releases(String name);
+
+    /** One release of {@code name}. */
+    Optional<Release> release(String name, SchedulerVersion version);
+
+    /** Records the outcome of the operation that introduced {@code version}. */
+    void setStatus(String name, SchedulerVersion version, OperationStatus status, Fence fence);
+
+    /** Sets the scheduler state; {@code stateLastChangedAt} moves only when the state differs. */
+    void setState(String name, String state, Instant now, Fence fence);
+
+    /** Records a successful scale. */
+    void setLastScaleAt(String name, Instant at, Fence fence);
+
+    /**
+     * Deletes the scheduler and all its releases.
+     *
+     * @return false if it did not exist
+     */
+    boolean delete(String name, Fence fence);
+}

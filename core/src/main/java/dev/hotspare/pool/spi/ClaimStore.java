@@ -1,0 +1,74 @@
+package dev.hotspare.pool.spi;
+
+import dev.hotspare.pool.Claim;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Durable claims of pools. A claim is <em>live</em> from {@link #submit} until {@link #release}; while live it
+ * is pending (no member yet) or assigned. The in-memory store is the default; PostgreSQL makes claims survive
+ * the process and be shared by several controllers.
+ *
+ * <p>Assignment is compare-and-set: a claim is assigned at most once and a member is given to at most one
+ * live claim, whatever the interleaving of callers.
+ */
+public interface ClaimStore {
+
+    /**
+     * Records a new pending claim.
+     *
+     * @throws ClaimExistsException if a live claim of that name exists in the pool
+     */
+    Claim submit(String pool, String claimName, Optional<Duration> lifetime, Instant now);
+
+    /** A live claim by name. */
+    Optional<Claim> find(String pool, String claimName);
+
+    /** Every live claim of the pool, oldest first ((createdAt, name) order). */
+    List<Claim> live(String pool);
+
+    /** Live claims without a member, oldest first. */
+    default List<Claim> pending(String pool) {
+        return live(pool).stream().filter(c -> !c.isAssigned()).toList();
+    }
+
+    /**
+     * Gives pending claim {@code claimName} member {@code memberId}.
+     *
+     * @return what happened; only {@link AssignOutcome#ASSIGNED} and {@link AssignOutcome#ALREADY_ASSIGNED}
+     * (the same pair again, idempotent) mean the claim holds the member
+     */
+    AssignOutcome assign(String pool, String claimName, String memberId, Instant at);
+
+    /**
+     * Ends a live claim (the claimer is done, or its lifetime ran out). Idempotent.
+     *
+     * @return whether the claim was live
+     */
+    boolean release(String pool, String claimName);
+
+    /**
+     * Calls {@code onChange} after a claim of {@code pool} is submitted, assigned or released — by this
+     * process or, for shared stores, by another — so a controller can wake instead of polling fast.
+     *
+     * @return a handle that stops the notifications
+     */
+    AutoCloseable watch(String pool, Runnable onChange);
+
+    /** Result of {@link #assign}. */
+    enum AssignOutcome {
+        /** The claim now holds the member. */
+        ASSIGNED,
+        /** The claim already held this very member; nothing changed. */
+        ALREADY_ASSIGNED,
+        /** No live claim of that name. */
+        CLAIM_NOT_FOUND,
+        /** The claim already holds another member. */
+        CLAIM_ALREADY_ASSIGNED,
+        /** Another live claim holds the member. */
+        MEMBER_TAKEN
+    }
+}

@@ -1,0 +1,81 @@
+package dev.hotspare.pool.spi;
+
+import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.Member;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Creates, deletes and powers the members of pools, and reports what it observes. Implemented by the
+ * in-memory driver (simulated durations), Kubernetes pods (game rooms) and Kubernetes custom resources
+ * (cluster-like members).
+ *
+ * <p>Every mutating call is one write to the backing system, and drivers make writes only when asked: the
+ * planner already emits nothing for a member in its target state. Calls for unknown members throw
+ * {@link MemberNotFoundException}.
+ */
+public interface MemberDriver {
+
+    /**
+     * Creates one member of {@code pool} from {@code templateVersion}, already asking for {@code power} (one
+     * write, where Hive needs a create and an update).
+     *
+     * @return the member as created (phase PROVISIONING), with an id chosen by the driver
+     */
+    Member create(String pool, String templateVersion, DesiredPower power);
+
+    /** Starts deleting a member; it stays listed as DELETING until it is gone. Deleting a missing member does nothing. */
+    void delete(String pool, String memberId);
+
+    /** Asks a member for a power state. */
+    void setDesiredPower(String pool, String memberId, DesiredPower power);
+
+    /**
+     * Records that {@code claimName} holds the member since {@code claimedAt} and asks for it to run, in one
+     * write. Idempotent for the same claim; refuses a member held by another claim.
+     *
+     * @throws MemberAlreadyClaimedException if another claim holds it
+     */
+    void assign(String pool, String memberId, String claimName, Instant claimedAt);
+
+    /** Every member of {@code pool} as last observed, in no particular order. */
+    List<Member> list(String pool);
+
+    /** One member as last observed. */
+    Optional<Member> find(String pool, String memberId);
+
+    /**
+     * Calls {@code listener} whenever a member of {@code pool} is added, changes or disappears, from the
+     * driver's own thread. Listeners must be quick; the pool controller only schedules a reconcile.
+     *
+     * @return a handle that stops the notifications
+     */
+    AutoCloseable watch(String pool, MemberListener listener);
+
+    /** Receives member changes. */
+    @FunctionalInterface
+    interface MemberListener {
+        void onChange(MemberEvent event);
+    }
+
+    /** A change to one member. */
+    sealed interface MemberEvent permits MemberEvent.Added, MemberEvent.Updated, MemberEvent.Removed {
+
+        /** The pool the member belongs to. */
+        String pool();
+
+        /** A member appeared. */
+        record Added(String pool, Member member) implements MemberEvent {
+        }
+
+        /** A member changed. */
+        record Updated(String pool, Member member) implements MemberEvent {
+        }
+
+        /** A member is gone. */
+        record Removed(String pool, String memberId) implements MemberEvent {
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package dev.hotspare.rollout.runtime;
+
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.rollout.Decision;
+import dev.hotspare.rollout.Inventory;
+import dev.hotspare.rollout.Notice;
+import dev.hotspare.rollout.RolloutCommand;
+import dev.hotspare.rollout.RolloutEvent;
+import dev.hotspare.rollout.RolloutMachine;
+import dev.hotspare.rollout.RolloutProgress;
+import dev.hotspare.rollout.RolloutSpec;
+import dev.hotspare.rollout.RolloutState;
+import dev.hotspare.rollout.spi.AgentOp;
+import dev.hotspare.rollout.spi.LeaderElection;
+import dev.hotspare.rollout.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.RolloutStore;
+import dev.hotspare.rollout.spi.StaleRolloutVersionException;
+import dev.hotspare.rollout.spi.VersionedRollout;
+import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Names;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Runs one rollout: feeds events (agent reports, timers, leader changes, requests) to
+ * {@link RolloutMachine#decide}, saves the new state, and only then executes the commands — publishing ops on
+ * the {@link RolloutAgentChannel}, cancelling ops, arming timers on the injected {@link TaskScheduler}.
+ *
+ * <p>Because the state is saved before any command runs, a crash at any point loses at most commands whose
+ * effect is recoverable: {@link #start()} reloads the state, re-publishes every in-flight op under its
+ * unchanged op id (agents answer finished ones from their journal, see {@link RolloutAgent}) and re-arms the
+ * next timer. Events are processed one at a time, in submission order, by whichever thread submitted first.
+ * A save that loses an optimistic-concurrency race is re-decided on the reloaded state; any other failure
+ * (a store that is down) loses that one event and is logged — the persisted state, its timers and the
+ * re-issue on the next start make up for it.
+ */
+public final class RolloutController implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RolloutController.class);
+    private static final int SAVE_ATTEMPTS = 3;
+
+    private final String rollout;
+    private final RolloutStore store;
+    private final RolloutAgentChannel channel;
+    private final Optional<LeaderElection> election;
+    private final TaskScheduler scheduler;
+    private final Consumer<Notice> notices;
+    private final KpiListener kpis;
+    private RolloutProgress lastProgress;
+
+    private final Deque<Runnable> queue = new ArrayDeque<>();
+    private final Map<Instant, TaskScheduler.Cancellable> wakes = new HashMap<>();
+    private final List<AutoCloseable> subscriptions = new ArrayList<>();
+    private boolean draining;
+    private volatile boolean closed;
+    private volatile boolean started;
+    private volatile VersionedRollout current;
+
+    private RolloutController(Builder b) {
+        this.rollout = b.rollout;
+        this.store = Objects.requireNonNull(b.store, "store");
+        this.channel = Objects.requireNonNull(b.channel, "channel");
+        this.election = Optional.ofNullable(b.election);
+        this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
+        this.notices = b.notices;
+        this.kpis = KpiListener.guarded(b.kpis);
+    }
+
+    /** A builder for the controller of rollout {@code rollout}. */
+    public static Builder builder(String rollout) {
+        return new Builder(rollout);
+    }
+
+    /**
+     * Stores the initial (not started) state of a rollout of {@code spec} over {@code inventory}.
+     *
+     * @throws StaleRolloutVersionException if a rollout with that name is already stored
+     */
+    public static VersionedRollout create(RolloutStore store, RolloutSpec spec, Inventory inventory) {
+        RolloutState initial = RolloutMachine.initial(spec, inventory);
+        long version = store.save(initial, 0);
+        return new VersionedRollout(initial, version);
+    }
+
+    /**
+     * Loads the state, re-publishes in-flight ops, re-arms the next timer and starts listening to agent
+     * reports and (if configured) the leader election. Does not send {@link RolloutEvent.Start}.
+     *
+     * @throws IllegalStateException if the rollout is not in the store
+     */
+    public void start() {
+        synchronized (this) {
+            if (started || closed) {
+                throw new IllegalStateException("rollout controller '" + rollout + "' already " + (closed ? "closed" : "started"));
+            }
+            started = true;
+        }
+        current = store.load(rollout).orElseThrow(() -> new IllegalStateException(
+                "rollout '" + rollout + "' is not in the store; create it with RolloutController.create"));
+        subscriptions.add(channel.onReport(rollout, report -> enqueue(() -> process(report.toEvent()))));
+        enqueue(this::recover);
+        election.ifPresent(e -> subscriptions.add(e.observe(this::leaderChanged)));
+    }
+
+    private void leaderChanged(Optional<String> leader) {
+        // The leader's name becomes the services op's address, so it must be a valid target name; an
+        // election backend with other identities must not wedge the rollout with an exception in its thread.
+        Optional<String> usable = leader.filter(Names::isDns1123Label);
+        if (usable.isEmpty() && leader.isPresent()) {
+            LOG.error("rollout '{}': leader identity '{}' is not a DNS-1123 label; treating it as no leader", rollout, leader.get());
+        }
+        submit(new RolloutEvent.LeaderChanged(usable));
+    }
+
+    /** Feeds {@code event} to the machine (after earlier ones). Thread-safe; ignored once closed. */
+    public void submit(RolloutEvent event) {
+        Objects.requireNonNull(event, "event");
+        enqueue(() -> process(event));
+    }
+
+    /** The last state this controller loaded or saved. */
+    public Optional<RolloutState> state() {
+        VersionedRollout v = current;
+        return v == null ? Optional.empty() : Optional.of(v.state());
+    }
+
+    /** Stops listening and cancels timers; the stored state is untouched, so a new controller can take over. */
+    @Override
+    public void close() {
+        List<AutoCloseable> toClose;
+        List<TaskScheduler.Cancellable> timers;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            queue.clear();
+            toClose = new ArrayList<>(subscriptions);
+            timers = new ArrayList<>(wakes.values());
+            wakes.clear();
+        }
+        for (AutoCloseable c : toClose) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("closing a subscription of rollout '{}' failed", rollout, e);
+            }
+        }
+        timers.forEach(TaskScheduler.Cancellable::cancel);
+    }
+
+    private void enqueue(Runnable action) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            queue.add(action);
+            if (draining) {
+                // Whoever is draining runs it; this also turns re-entrant calls (an agent reporting from
+                // inside publish) into queued work instead of nested decisions.
+                return;
+            }
+            draining = true;
+        }
+        while (true) {
+            Runnable next;
+            synchronized (this) {
+                next = closed ? null : queue.poll();
+                if (next == null) {
+                    draining = false;
+                    return;
+                }
+            }
+            try {
+                next.run();
+            } catch (RuntimeException e) {
+                // The event is lost, the stored state is not: timers and re-issued ops recover the rest.
+                LOG.error("rollout '{}': processing an event failed; continuing with the next", rollout, e);
+            }
+        }
+    }
+
+    private void recover() {
+        RolloutState state = current.state();
+        reportProgress(state);
+        for (var op : state.inFlight()) {
+            channel.publish(new AgentOp(rollout, op.address(), op.opId(), op.kind(), op.attempt(), state.spec().targetVersion()));
+        }
+        state.nextWake().ifPresent(this::arm);
+    }
+
+    private void process(RolloutEvent event) {
+        Instant now = scheduler.clock().instant();
+        for (int attempt = 1; attempt <= SAVE_ATTEMPTS; attempt++) {
+            VersionedRollout before = current;
+            Decision decision = RolloutMachine.decide(before.state(), event, now);
+            try {
+                if (!decision.state().equals(before.state())) {
+                    long version = store.save(decision.state(), before.version());
+                    current = new VersionedRollout(decision.state(), version);
+                    reportProgress(decision.state());
+                }
+            } catch (StaleRolloutVersionException stale) {
+                LOG.info("rollout '{}' changed in the store (attempt {}); reloading", rollout, attempt);
+                current = store.load(rollout).orElseThrow(() -> stale);
+                continue;
+            }
+            execute(decision.commands());
+            return;
+        }
+        LOG.warn("rollout '{}': gave up on {} after {} concurrent modifications", rollout, event, SAVE_ATTEMPTS);
+    }
+
+    /** Runs inside the event queue (one event at a time), so lastProgress needs no lock. */
+    private void reportProgress(RolloutState state) {
+        if (kpis == KpiListener.NONE) {
+            return;
+        }
+        RolloutProgress progress = RolloutProgress.of(state);
+        if (!progress.equals(lastProgress)) {
+            lastProgress = progress;
+            kpis.rolloutProgress(rollout, progress);
+        }
+    }
+
+    private void execute(List<RolloutCommand> commands) {
+        for (RolloutCommand command : commands) {
+            if (closed) {
+                return;
+            }
+            if (command instanceof RolloutCommand.IssueOp issue) {
+                channel.publish(new AgentOp(rollout, issue.target(), issue.opId(), issue.kind(), issue.attempt(), issue.version()));
+            } else if (command instanceof RolloutCommand.CancelOp cancel) {
+                channel.cancel(rollout, cancel.target(), cancel.opId());
+            } else if (command instanceof RolloutCommand.ScheduleWake wake) {
+                arm(wake.at());
+            } else if (command instanceof RolloutCommand.Emit emit) {
+                try {
+                    notices.accept(emit.notice());
+                } catch (RuntimeException e) {
+                    LOG.warn("rollout '{}': notice listener failed", rollout, e);
+                }
+            }
+        }
+    }
+
+    private void arm(Instant at) {
+        synchronized (this) {
+            if (closed || wakes.containsKey(at)) {
+                return;
+            }
+            Duration delay = Duration.between(scheduler.clock().instant(), at);
+            wakes.put(at, scheduler.schedule(delay.isNegative() ? Duration.ZERO : delay, () -> {
+                synchronized (this) {
+                    wakes.remove(at);
+                }
+                submit(new RolloutEvent.Tick(at));
+            }));
+        }
+    }
+
+    /** Builder for {@link RolloutController}. */
+    public static final class Builder {
+        private final String rollout;
+        private RolloutStore store;
+        private RolloutAgentChannel channel;
+        private LeaderElection election;
+        private TaskScheduler scheduler;
+        private Consumer<Notice> notices = notice -> LOG.info("{}", notice.message());
+        private KpiListener kpis = KpiListener.NONE;
+
+        private Builder(String rollout) {
+            this.rollout = Objects.requireNonNull(rollout, "rollout");
+        }
+
+        public Builder store(RolloutStore value) {
+            this.store = value;
+            return this;
+        }
+
+        public Builder channel(RolloutAgentChannel value) {
+            this.channel = value;
+            return this;
+        }
+
+        /** Where the services op's leader comes from; without it, feed {@link RolloutEvent.LeaderChanged} yourself. */
+        public Builder leaderElection(LeaderElection value) {
+            this.election = value;
+            return this;
+        }
+
+        public Builder scheduler(TaskScheduler value) {
+            this.scheduler = value;
+            return this;
+        }
+
+        /** Receives every {@link Notice}; default: logged at INFO. Must not block. */
+        public Builder notices(Consumer<Notice> value) {
+            this.notices = Objects.requireNonNull(value, "notices");
+            return this;
+        }
+
+        /**
+         * Receives the rollout's progress (default: none): phase and targets done / total, once at start and on
+         * every change. A listener that throws is logged and ignored.
+         */
+        public Builder kpis(KpiListener value) {
+            this.kpis = Objects.requireNonNull(value, "kpis");
+            return this;
+        }
+
+        public RolloutController build() {
+            return new RolloutController(this);
+        }
+    }
+}

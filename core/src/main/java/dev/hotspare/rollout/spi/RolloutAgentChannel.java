@@ -1,0 +1,63 @@
+package dev.hotspare.rollout.spi;
+
+import dev.hotspare.rollout.TargetRef;
+import dev.hotspare.spi.StoreUnavailableException;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The pull-model link between a rollout controller and its agents. The controller publishes ops addressed
+ * to a target; the agent of that target (and only it) pulls or watches them, does the work, and reports.
+ * Agents must be idempotent: an op with an id they already finished may be published again (after a
+ * controller crash) and is answered with the recorded result — see {@code dev.hotspare.rollout.runtime.RolloutAgent}.
+ *
+ * <p>Contract (checked by {@code RolloutAgentChannelContract} in hotspare-testkit):
+ * <ul>
+ *   <li>{@link #pending} lists the ops addressed to a target that were neither reported nor cancelled, in
+ *       publish order, each op id once even if published again.</li>
+ *   <li>{@link #watch} delivers the pending ops at once, then every publish (a re-publish too) and cancel for
+ *       that target only, until closed.</li>
+ *   <li>{@link #report} removes the op from pending and reaches every {@link #onReport} listener of its rollout,
+ *       whether or not the op is still pending (staleness is the machine's business).</li>
+ * </ul>
+ * Listeners may be called on any thread and must not block. A remote backend that cannot answer throws
+ * {@link StoreUnavailableException}.
+ */
+public interface RolloutAgentChannel {
+
+    /** Makes {@code op} visible to the agent at {@code op.target()}. Publishing the same op again re-notifies watchers. */
+    void publish(AgentOp op);
+
+    /** Withdraws the op; watchers of its target are told. Unknown ids are ignored. */
+    void cancel(String rollout, TargetRef target, String opId);
+
+    /** Ops addressed to {@code target} and neither reported nor cancelled (pull). */
+    List<AgentOp> pending(TargetRef target);
+
+    /** Watches ops addressed to {@code target}. */
+    Subscription watch(TargetRef target, AgentListener listener);
+
+    /** Reports an op's outcome. */
+    void report(OpReport report);
+
+    /** Receives every report for {@code rollout}. */
+    Subscription onReport(String rollout, Consumer<OpReport> listener);
+
+    /** What an agent is told. */
+    interface AgentListener {
+        /** An op was published (possibly again). */
+        void onOp(AgentOp op);
+
+        /** An op was withdrawn. */
+        default void onCancel(AgentOp op) {
+        }
+    }
+
+    /** Stops a watch or listener; closing twice does nothing. */
+    @FunctionalInterface
+    interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

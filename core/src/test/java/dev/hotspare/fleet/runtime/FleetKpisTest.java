@@ -1,0 +1,81 @@
+package dev.hotspare.fleet.runtime;
+
+import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.lock.LockId;
+import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.lock.LockOutcome;
+import dev.hotspare.kpi.RecordingKpis;
+import dev.hotspare.kpi.RecordingKpis.LockWait;
+import dev.hotspare.kpi.RecordingKpis.Rooms;
+import dev.hotspare.kpi.RecordingKpis.Scaled;
+import dev.hotspare.memory.InMemoryLockStore;
+import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.memory.InMemoryRoomStatusStore;
+import dev.hotspare.memory.InMemorySchedulerStore;
+import dev.hotspare.memory.InMemoryUsageHistory;
+import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.time.VirtualTimeScheduler;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Scale operations and rooms per status reported by the fleet runtime, on virtual time. */
+class FleetKpisTest {
+
+    private static final String CONFIG = """
+            name: pong
+            game: pong
+            image: pong/pong:v1
+            autoscaling:
+              min: 4
+              max: 0
+            """;
+
+    private final VirtualTimeScheduler tasks = VirtualTimeScheduler.startingAt2026();
+    private final InMemoryLockStore lockStore = new InMemoryLockStore(tasks.clock());
+    private final InMemorySchedulerStore schedulers = new InMemorySchedulerStore();
+    private final InMemoryRoomStatusStore rooms = new InMemoryRoomStatusStore();
+    private final InMemoryMemberDriver driver = InMemoryMemberDriver.builder(tasks)
+            .installTime(Duration.ofSeconds(20)).deleteTime(Duration.ofSeconds(5)).build();
+    private final RecordingKpis kpis = new RecordingKpis();
+
+    @Test
+    void scaleUpAndScaleDownOperationsAreReportedWithTheirCounts() {
+        SchedulerOperations ops = SchedulerOperations.builder(schedulers, LockManager.builder(lockStore, tasks).build(),
+                driver, tasks).kpis(kpis).build();
+        ops.create(CONFIG);
+
+        ops.scaleUp("pong", 3);
+        tasks.advanceBy(Duration.ofMinutes(1));
+        CompletableFuture<Integer> removed = ops.scaleDown("pong", 2);
+        tasks.advanceBy(Duration.ofMinutes(1));
+
+        assertThat(removed).isCompletedWithValue(2);
+        assertThat(kpis.calls()).containsExactly(new Scaled("pong", ScaleOperation.SCALE_UP, 3),
+                new Scaled("pong", ScaleOperation.SCALE_DOWN, 2));
+    }
+
+    @Test
+    void theWatcherReportsItsScaleUpRoomsPerStatusAndItsLockWaits() {
+        SchedulerOperations.builder(schedulers, LockManager.builder(lockStore, tasks).build(), driver, tasks).build()
+                .create(CONFIG);
+        Worker worker = Worker.builder(schedulers, rooms, new InMemoryUsageHistory(), driver,
+                LockManager.builder(lockStore, tasks).kpis(kpis).build(), tasks).kpis(kpis).build();
+        worker.start();
+
+        tasks.advanceBy(Duration.ofSeconds(30));
+
+        assertThat(kpis.calls(Scaled.class)).as("the new scheduler's min rooms, once")
+                .containsExactly(new Scaled("pong", ScaleOperation.SCALE_UP, 4));
+        assertThat(kpis.calls(Rooms.class)).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.scheduler()).isEqualTo("pong"))
+                .last().isEqualTo(new Rooms("pong", new RoomStatusCounts(4, 0, 0, 0)));
+        assertThat(kpis.calls(LockWait.class)).isNotEmpty()
+                .contains(new LockWait(LockId.of("pong", LockKind.TERMINATION), LockOutcome.ACQUIRED, Duration.ZERO));
+        worker.shutdown(Duration.ofMinutes(1));
+    }
+}

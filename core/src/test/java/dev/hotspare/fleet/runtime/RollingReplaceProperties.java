@@ -1,0 +1,58 @@
+package dev.hotspare.fleet.runtime;
+
+import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.time.VirtualTimeScheduler;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RollingReplaceProperties {
+
+    /**
+     * For any fleet size, maxSurge and install time: the room count never changes, at most one chunk of rooms
+     * is unavailable at any moment, every outdated room is replaced exactly once, and the replace ends DEPLOYED
+     * with every room on the target version.
+     */
+    @Property(tries = 150)
+    void replacesEveryOutdatedRoomOnceKeepingAllButOneChunkAvailable(@ForAll @IntRange(min = 1, max = 40) int rooms,
+                                                                    @ForAll @IntRange(min = 1, max = 100) int maxSurge,
+                                                                    @ForAll @IntRange(min = 1, max = 120) int installSeconds,
+                                                                    @ForAll @IntRange(min = 0, max = 5) int alreadyCurrent) {
+        VirtualTimeScheduler tasks = VirtualTimeScheduler.startingAt2026();
+        InMemoryMemberDriver driver = InMemoryMemberDriver.builder(tasks)
+                .installTime(Duration.ofSeconds(installSeconds)).deleteTime(Duration.ofSeconds(3)).build();
+        int current = Math.min(alreadyCurrent, rooms);
+        for (int i = 0; i < rooms; i++) {
+            driver.create("pong", i < current ? "v2.0" : "v1.0", DesiredPower.RUNNING);
+        }
+        tasks.advanceBy(Duration.ofSeconds(installSeconds));
+        int chunk = Math.max(1, (int) Math.ceil(rooms * maxSurge / 100.0));
+
+        CompletableFuture<OperationStatus> done = new RollingReplace("pong", new SchedulerVersion(2, 0), maxSurge,
+                Duration.ofHours(10), Duration.ofSeconds(1), driver, tasks, () -> false, () -> false).start();
+        while (!done.isDone()) {
+            List<Member> live = driver.list("pong").stream().filter(m -> m.phase() != MemberPhase.DELETING).toList();
+            long available = live.stream().filter(m -> m.phase() == MemberPhase.READY && m.observedPower() == ObservedPower.RUNNING).count();
+            assertThat(live).hasSize(rooms);
+            assertThat(available).isGreaterThanOrEqualTo(rooms - chunk);
+            tasks.advanceBy(Duration.ofSeconds(1));
+        }
+
+        assertThat(done.join()).isEqualTo(OperationStatus.DEPLOYED);
+        tasks.advanceBy(Duration.ofSeconds(5));
+        assertThat(driver.list("pong")).hasSize(rooms).allMatch(m -> m.templateVersion().equals("v2.0"));
+        assertThat(driver.writeCount()).as("creates + deletes").isEqualTo(rooms + 2L * (rooms - current));
+    }
+}
