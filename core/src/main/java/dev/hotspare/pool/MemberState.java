@@ -1,7 +1,5 @@
 package dev.hotspare.pool;
 
-import dev.hotspare.kpi.KpiListener;
-
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -9,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The state a pool member is counted in by {@link KpiListener#membersPerState}: one bucket per member, from
+ * The state a pool member is counted in by {@code PoolListener.membersPerState}: one bucket per member, from
  * its phase, its claim and its observed power.
  */
 public enum MemberState {

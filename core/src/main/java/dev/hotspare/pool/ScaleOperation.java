@@ -1,10 +1,8 @@
 package dev.hotspare.pool;
 
-import dev.hotspare.kpi.KpiListener;
-
 import java.util.Locale;
 
-/** A change in the number of members or rooms, as reported by {@link KpiListener#scaled}. */
+/** A change in the number of members or rooms, as reported by the {@code scaled} call of the pool and fleet listeners. */
 public enum ScaleOperation {
     /** A pool controller created members (its plan's creates: refill, replacement, template change). */
     CREATE,

@@ -1,6 +1,5 @@
 package dev.hotspare.sim;
 
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.ClaimService;
@@ -9,6 +8,7 @@ import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.pool.runtime.PoolListener;
 import dev.hotspare.pool.spi.MemberDriver.MemberEvent;
 import dev.hotspare.time.VirtualClock;
 import dev.hotspare.time.VirtualTimeScheduler;
@@ -38,7 +38,7 @@ public final class PoolSimulation {
      * (by at most an install, a resume and an hour; claims unserved after that count with their wait so far).
      */
     public static SimulationReport run(SimulationSettings settings, List<ClaimArrival> trace) {
-        return run(settings, trace, KpiListener.NONE);
+        return run(settings, trace, PoolListener.NONE);
     }
 
     /**
@@ -47,7 +47,7 @@ public final class PoolSimulation {
      * plugged in). The warm-up before the first claim is reported too (its creates and member states); waits
      * are in virtual time.
      */
-    public static SimulationReport run(SimulationSettings settings, List<ClaimArrival> trace, KpiListener kpis) {
+    public static SimulationReport run(SimulationSettings settings, List<ClaimArrival> trace, PoolListener kpis) {
         if (trace.isEmpty()) {
             throw new IllegalArgumentException("trace: bad value '[]': needs at least one claim");
         }

@@ -2,7 +2,6 @@ package dev.hotspare.fleet.lock;
 
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockStore;
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.time.TaskScheduler;
 
 import java.time.Duration;
@@ -33,13 +32,13 @@ public final class LockManager {
     private final LockStore store;
     private final TaskScheduler scheduler;
     private final Duration ttl;
-    private final KpiListener kpis;
+    private final LockListener kpis;
 
     private LockManager(Builder builder) {
         this.store = builder.store;
         this.scheduler = builder.scheduler;
         this.ttl = builder.ttl;
-        this.kpis = KpiListener.guarded(builder.kpis);
+        this.kpis = LockListener.guarded(builder.kpis);
     }
 
     /** A builder over {@code store}, renewing and retrying on {@code scheduler}. */
@@ -94,7 +93,7 @@ public final class LockManager {
         return scheduler;
     }
 
-    KpiListener kpis() {
+    LockListener kpis() {
         return kpis;
     }
 
@@ -103,7 +102,7 @@ public final class LockManager {
         private final LockStore store;
         private final TaskScheduler scheduler;
         private Duration ttl = DEFAULT_TTL;
-        private KpiListener kpis = KpiListener.NONE;
+        private LockListener kpis = LockListener.NONE;
 
         private Builder(LockStore store, TaskScheduler scheduler) {
             this.store = Objects.requireNonNull(store, "store");
@@ -127,7 +126,7 @@ public final class LockManager {
          * Receives lock KPIs (default: none): every acquisition's wait and outcome, and every lease lost. A
          * listener that throws is logged and ignored.
          */
-        public Builder kpis(KpiListener kpis) {
+        public Builder kpis(LockListener kpis) {
             this.kpis = java.util.Objects.requireNonNull(kpis, "kpis");
             return this;
         }

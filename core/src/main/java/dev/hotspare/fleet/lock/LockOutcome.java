@@ -1,10 +1,8 @@
 package dev.hotspare.fleet.lock;
 
-import dev.hotspare.kpi.KpiListener;
-
 import java.util.Locale;
 
-/** How waiting for a lock ended, as reported by {@link KpiListener#lockWaited}. */
+/** How waiting for a lock ended, as reported by {@link LockListener#lockWaited}. */
 public enum LockOutcome {
     /** The lock was granted. */
     ACQUIRED,

@@ -1,7 +1,6 @@
 package dev.hotspare.fleet.lock;
 
 import dev.hotspare.fleet.lock.spi.Lease;
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.spi.StoreUnavailableException;
 
 import java.time.Duration;
@@ -57,7 +56,7 @@ public final class LockScope implements AutoCloseable {
             }
         });
         Instant requestedAt = manager.scheduler().clock().instant();
-        if (manager.kpis() != KpiListener.NONE) {
+        if (manager.kpis() != LockListener.NONE) {
             result.whenComplete((lock, error) -> {
                 if (error == null) {
                     Duration wait = Duration.between(requestedAt, manager.scheduler().clock().instant());
@@ -179,7 +178,7 @@ public final class LockScope implements AutoCloseable {
             synchronized (this) {
                 held.add(lock);
             }
-            if (manager.kpis() != KpiListener.NONE) {
+            if (manager.kpis() != LockListener.NONE) {
                 lock.onLost(() -> manager.kpis().leaseLost(id));
             }
             if (!result.complete(Optional.of(lock))) {

@@ -20,7 +20,6 @@ import dev.hotspare.fleet.versions.ChangeKind;
 import dev.hotspare.fleet.versions.ConfigDiff;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
@@ -74,10 +73,10 @@ public final class SchedulerOperations {
     private final Duration lockWait;
     private final Duration pollInterval;
     private final Optional<dev.hotspare.fleet.spi.RoomStatusStore> roomStatuses;
-    private final KpiListener kpis;
+    private final FleetListener kpis;
 
     private SchedulerOperations(Builder b) {
-        this.kpis = KpiListener.guarded(b.kpis);
+        this.kpis = FleetListener.guarded(b.kpis);
         this.store = b.store;
         this.locks = b.locks;
         this.driver = b.driver;
@@ -546,7 +545,7 @@ public final class SchedulerOperations {
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration pollInterval = Duration.ofSeconds(1);
         private Optional<dev.hotspare.fleet.spi.RoomStatusStore> roomStatuses = Optional.empty();
-        private KpiListener kpis = KpiListener.NONE;
+        private FleetListener kpis = FleetListener.NONE;
 
         private Builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
             this.store = Objects.requireNonNull(store, "store");
@@ -603,7 +602,7 @@ public final class SchedulerOperations {
          * Receives the scale-up and scale-down operations' KPIs (default: none). A listener that throws is
          * logged and ignored. Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
          */
-        public Builder kpis(KpiListener kpis) {
+        public Builder kpis(FleetListener kpis) {
             this.kpis = Objects.requireNonNull(kpis, "kpis");
             return this;
         }

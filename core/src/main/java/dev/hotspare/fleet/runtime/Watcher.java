@@ -18,7 +18,6 @@ import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
@@ -126,7 +125,7 @@ public final class Watcher {
         step("replace outdated rooms", () -> replaceOutdated(record));
         step("remove dead rooms", () -> removeDeadRooms(config, now));
         step("autoscale", () -> autoscale(record, config, now));
-        if (context.kpis() != KpiListener.NONE) {
+        if (context.kpis() != FleetListener.NONE) {
             step("report room counts", () -> context.kpis().roomsPerStatus(scheduler, context.rooms().counts(scheduler)));
         }
     }

@@ -15,7 +15,6 @@ import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.spi.UsageHistory;
 import dev.hotspare.fleet.spi.UsageMetrics;
 import dev.hotspare.json.Documents;
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import org.slf4j.Logger;
@@ -58,7 +57,7 @@ public final class Worker {
     private Worker(Builder b) {
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
                 b.autoscaler, b.events, b.parser, b.replaceTimeout, b.pollInterval, b.pingTimeout, b.plugins,
-                KpiListener.guarded(b.kpis));
+                FleetListener.guarded(b.kpis));
         this.syncPeriod = b.syncPeriod;
         // Same-thread maintenance keeps the cache deterministic on virtual time.
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
@@ -178,7 +177,7 @@ public final class Worker {
         private Duration pingTimeout = dev.hotspare.fleet.DeadRoomRules.DEFAULT_PING_TIMEOUT;
         private long configCacheSize = 10_000;
         private ClassLoader plugins = Worker.class.getClassLoader();
-        private KpiListener kpis = KpiListener.NONE;
+        private FleetListener kpis = FleetListener.NONE;
 
         private Builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, MemberDriver driver,
                         LockManager locks, TaskScheduler tasks) {
@@ -255,7 +254,7 @@ public final class Worker {
          * watchers' scale-ups, scale-downs and dead-room removals. A listener that throws is logged and ignored.
          * Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
          */
-        public Builder kpis(KpiListener value) {
+        public Builder kpis(FleetListener value) {
             this.kpis = Objects.requireNonNull(value, "kpis");
             return this;
         }

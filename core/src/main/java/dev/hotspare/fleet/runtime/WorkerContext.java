@@ -9,7 +9,6 @@ import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.spi.UsageHistory;
 import dev.hotspare.fleet.spi.UsageMetrics;
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 
@@ -24,7 +23,7 @@ record WorkerContext(SchedulerStore schedulers, RoomStatusStore rooms, UsageHist
                      MemberDriver driver, LockManager locks, TaskScheduler tasks, Autoscaler autoscaler,
                      EventDispatcher events, Function<ConfigDocument, SchedulerConfig> parser,
                      Duration replaceTimeout, Duration pollInterval, Duration pingTimeout, ClassLoader plugins,
-                     KpiListener kpis) {
+                     FleetListener kpis) {
 
     SchedulerConfig parse(ConfigDocument config) {
         return parser.apply(config);

@@ -1,6 +1,5 @@
 package dev.hotspare.pool.runtime;
 
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.Member;
@@ -43,8 +42,8 @@ public final class PoolController implements AutoCloseable {
     private final ClaimStore claims;
     private final TaskScheduler scheduler;
     private final Duration resyncPeriod;
+    /** The plan listener and the KPI listener in one, guarded. */
     private final PoolListener listener;
-    private final KpiListener kpis;
     private volatile PoolSpec spec;
 
     private final Map<String, ClaimHandle> handles = new ConcurrentHashMap<>();
@@ -60,8 +59,7 @@ public final class PoolController implements AutoCloseable {
         this.claims = b.claims;
         this.scheduler = b.scheduler;
         this.resyncPeriod = b.resyncPeriod;
-        this.listener = b.listener;
-        this.kpis = KpiListener.guarded(b.kpis);
+        this.listener = PoolListener.all(b.listener, b.kpis);
     }
 
     /** A controller for {@code spec}, acting through {@code driver} and {@code claims}. */
@@ -150,8 +148,8 @@ public final class PoolController implements AutoCloseable {
         completeAssignedHandles(pool);
         lastPlan = plan;
         listener.onPlanApplied(pool, plan, now);
-        if (kpis != KpiListener.NONE) {
-            kpis.membersPerState(pool, MemberState.count(members));
+        if (listener != PoolListener.NONE) {
+            listener.membersPerState(pool, MemberState.count(members));
         }
         return plan;
     }
@@ -248,20 +246,20 @@ public final class PoolController implements AutoCloseable {
             }
         }
         if (deleted > 0) {
-            kpis.scaled(pool, ScaleOperation.DELETE, deleted);
+            listener.scaled(pool, ScaleOperation.DELETE, deleted);
         }
         if (created > 0) {
-            kpis.scaled(pool, ScaleOperation.CREATE, created);
+            listener.scaled(pool, ScaleOperation.CREATE, created);
         }
     }
 
     /** The claim's wait ends now, and its service is judged by the member as it was when the claim arrived. */
     private void reportServed(String pool, Member before, Instant claimCreatedAt) {
-        if (kpis == KpiListener.NONE || before == null || claimCreatedAt == null) {
+        if (listener == PoolListener.NONE || before == null || claimCreatedAt == null) {
             return;
         }
         Duration wait = Duration.between(claimCreatedAt, scheduler.clock().instant());
-        kpis.claimServed(pool, ClaimService.classify(before, claimCreatedAt), wait.isNegative() ? Duration.ZERO : wait);
+        listener.claimServed(pool, ClaimService.classify(before, claimCreatedAt), wait.isNegative() ? Duration.ZERO : wait);
     }
 
     /** Handles of claims assigned by another controller (or before a restart) complete here. */
@@ -318,7 +316,7 @@ public final class PoolController implements AutoCloseable {
         private TaskScheduler scheduler;
         private Duration resyncPeriod = Duration.ofSeconds(30);
         private PoolListener listener = PoolListener.NONE;
-        private KpiListener kpis = KpiListener.NONE;
+        private PoolListener kpis = PoolListener.NONE;
 
         private Builder(PoolSpec spec, MemberDriver driver, ClaimStore claims) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -351,7 +349,7 @@ public final class PoolController implements AutoCloseable {
          * Receives the pool's KPIs (default: none): claims served with their wait, members per state after
          * each pass, member creates and deletes. A listener that throws is logged and ignored.
          */
-        public Builder kpis(KpiListener kpis) {
+        public Builder kpis(PoolListener kpis) {
             this.kpis = Objects.requireNonNull(kpis, "kpis");
             return this;
         }

@@ -1,13 +1,26 @@
 package dev.hotspare.pool.runtime;
 
+import dev.hotspare.internal.Listeners;
+import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
+import dev.hotspare.pool.ScaleOperation;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Observes a {@link PoolController}: every applied plan and every assignment. Called on the controller's
- * thread, so implementations must be quick (count, record, enqueue).
+ * Observes a {@link PoolController}: every applied plan and assignment, and the pool's KPIs (how claims were
+ * served and how long they waited, members per state, creates and deletes). The {@code hotspare-micrometer}
+ * module and {@code dev.hotspare.kpi.KpiListener} implement it from above; the simulator reports through it
+ * too, so a simulated and a live pool report the same numbers.
+ *
+ * <p>Called on the controller's thread: implementations must be quick (count, record, enqueue; never block or do
+ * I/O) and should not throw. The controller guards whatever listener it is given: an exception is logged (WARN
+ * once, then DEBUG) and the pass carries on. Every method has a no-op default.
  */
 public interface PoolListener {
 
@@ -21,5 +34,35 @@ public interface PoolListener {
 
     /** A claim was given {@code memberBefore} (the member as observed just before the assignment). */
     default void onClaimAssigned(String pool, PoolPlan.Assignment assignment, Member memberBefore) {
+    }
+
+    /**
+     * A claim of {@code pool} was given a member, {@code wait} after it was made.
+     *
+     * @param service how: from a running member, a hibernated one, or one installed for it
+     * @param wait    from the claim's creation to its assignment (zero for a claim served on its own pass)
+     */
+    default void claimServed(String pool, ClaimService service, Duration wait) {
+    }
+
+    /**
+     * After each reconcile pass of {@code pool}: how many members are in each state, as observed at the start
+     * of the pass. Every state is in the map (zero when empty). Replaces the previous snapshot.
+     */
+    default void membersPerState(String pool, Map<MemberState, Integer> counts) {
+    }
+
+    /** {@code pool} (a pool or a fleet scheduler) performed {@code operation} on {@code count} members (>= 1). */
+    default void scaled(String pool, ScaleOperation operation, int count) {
+    }
+
+    /** {@code listener} with every call guarded: an exception is logged and ignored. Idempotent. */
+    static PoolListener guarded(PoolListener listener) {
+        return Listeners.guarded(PoolListener.class, listener, NONE);
+    }
+
+    /** One listener calling each of {@code listeners} in order, each guarded. */
+    static PoolListener all(PoolListener... listeners) {
+        return Listeners.all(PoolListener.class, List.of(listeners), NONE);
     }
 }

@@ -1,6 +1,5 @@
 package dev.hotspare.rollout.runtime;
 
-import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.rollout.Decision;
 import dev.hotspare.rollout.Inventory;
 import dev.hotspare.rollout.Notice;
@@ -57,7 +56,7 @@ public final class RolloutController implements AutoCloseable {
     private final Optional<LeaderElection> election;
     private final TaskScheduler scheduler;
     private final Consumer<Notice> notices;
-    private final KpiListener kpis;
+    private final RolloutListener kpis;
     private RolloutProgress lastProgress;
 
     private final Deque<Runnable> queue = new ArrayDeque<>();
@@ -75,7 +74,7 @@ public final class RolloutController implements AutoCloseable {
         this.election = Optional.ofNullable(b.election);
         this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
         this.notices = b.notices;
-        this.kpis = KpiListener.guarded(b.kpis);
+        this.kpis = RolloutListener.guarded(b.kpis);
     }
 
     /** A builder for the controller of rollout {@code rollout}. */
@@ -225,7 +224,7 @@ public final class RolloutController implements AutoCloseable {
 
     /** Runs inside the event queue (one event at a time), so lastProgress needs no lock. */
     private void reportProgress(RolloutState state) {
-        if (kpis == KpiListener.NONE) {
+        if (kpis == RolloutListener.NONE) {
             return;
         }
         RolloutProgress progress = RolloutProgress.of(state);
@@ -279,7 +278,7 @@ public final class RolloutController implements AutoCloseable {
         private LeaderElection election;
         private TaskScheduler scheduler;
         private Consumer<Notice> notices = notice -> LOG.info("{}", notice.message());
-        private KpiListener kpis = KpiListener.NONE;
+        private RolloutListener kpis = RolloutListener.NONE;
 
         private Builder(String rollout) {
             this.rollout = Objects.requireNonNull(rollout, "rollout");
@@ -316,7 +315,7 @@ public final class RolloutController implements AutoCloseable {
          * Receives the rollout's progress (default: none): phase and targets done / total, once at start and on
          * every change. A listener that throws is logged and ignored.
          */
-        public Builder kpis(KpiListener value) {
+        public Builder kpis(RolloutListener value) {
             this.kpis = Objects.requireNonNull(value, "kpis");
             return this;
         }

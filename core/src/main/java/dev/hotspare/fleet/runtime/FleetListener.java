@@ -1,0 +1,44 @@
+package dev.hotspare.fleet.runtime;
+
+import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.internal.Listeners;
+import dev.hotspare.pool.ScaleOperation;
+
+import java.util.List;
+
+/**
+ * Observes a fleet: rooms per status after every watcher tick, and every change in the number of rooms (scale-ups
+ * and scale-downs whatever asked for them — the autoscaler, a panic scale, a manual scale — and dead-room
+ * removals). {@code dev.hotspare.kpi.KpiListener} and the {@code hotspare-micrometer} module implement it.
+ *
+ * <p>Called on the runtime's threads: implementations must be quick and should not throw; the runtime guards
+ * whatever it is given (an exception is logged, WARN once then DEBUG, and ignored). Every method has a no-op
+ * default.
+ */
+public interface FleetListener {
+
+    /** A listener that ignores everything. */
+    FleetListener NONE = new FleetListener() {
+    };
+
+    /**
+     * After each tick of a scheduler's watcher: how many rooms of {@code scheduler} are in each room status.
+     * Replaces the previous snapshot.
+     */
+    default void roomsPerStatus(String scheduler, RoomStatusCounts counts) {
+    }
+
+    /** {@code scheduler} performed {@code operation} on {@code count} rooms (>= 1). */
+    default void scaled(String scheduler, ScaleOperation operation, int count) {
+    }
+
+    /** {@code listener} with every call guarded: an exception is logged and ignored. Idempotent. */
+    static FleetListener guarded(FleetListener listener) {
+        return Listeners.guarded(FleetListener.class, listener, NONE);
+    }
+
+    /** One listener calling each of {@code listeners} in order, each guarded. */
+    static FleetListener all(FleetListener... listeners) {
+        return Listeners.all(FleetListener.class, List.of(listeners), NONE);
+    }
+}
