@@ -14,6 +14,7 @@ import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.autoscale.UsageReading;
 import dev.hotspare.fleet.autoscale.UsageWindows;
+import dev.hotspare.fleet.runtime.AutoscalerTicks;
 import dev.hotspare.memory.InMemoryUsageHistory;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -151,7 +152,7 @@ public class AutoscalerBenchmark {
     public void tick10k(Blackhole bh) {
         Instant now = NOW.plusSeconds(10 * ++tick);
         for (int s = 0; s < SCHEDULERS; s++) {
-            bh.consume(autoscaler.tick(names[s], config, snapshots[s], history, SchedulerState.IN_SYNC,
+            bh.consume(AutoscalerTicks.tick(autoscaler, names[s], config, snapshots[s], history, SchedulerState.IN_SYNC,
                     Optional.of(NOW), now));
         }
     }

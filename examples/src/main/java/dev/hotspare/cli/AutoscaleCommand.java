@@ -12,6 +12,7 @@ import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.autoscale.ScalingPolicies;
 import dev.hotspare.fleet.autoscale.UsageReading;
+import dev.hotspare.fleet.runtime.AutoscalerTicks;
 import dev.hotspare.json.Documents;
 import dev.hotspare.memory.InMemoryUsageHistory;
 import dev.hotspare.validation.Problem;
@@ -157,7 +158,7 @@ public final class AutoscaleCommand implements Callable<Integer> {
             FleetSnapshot snapshot = new FleetSnapshot(new RoomStatusCounts(tick.rooms().creating(), tick.rooms().ready(),
                     tick.rooms().occupied(), tick.rooms().terminating()), List.of(), Map.of(
                     ResourceMetric.CPU, reading(tick.cpu(), "cpu"), ResourceMetric.MEM, reading(tick.mem(), "mem")));
-            ScaleDecision d = autoscaler.tick(config.name(), config, snapshot, history, state, lastScaleAt, tick.time());
+            ScaleDecision d = AutoscalerTicks.tick(autoscaler, config.name(), config, snapshot, history, state, lastScaleAt, tick.time());
             pendingScaleAt = d.scales() ? Optional.of(tick.time()) : Optional.empty();
             state = d.newState();
             out.add(new Decision(tick.time(), d.delta(), d.reason(), d.trigger().map(Object::toString), d.newState(),

@@ -11,11 +11,11 @@ import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.ScaleDecision.Reason;
 import dev.hotspare.fleet.autoscale.ScaleDecision.TriggerRef;
-import dev.hotspare.fleet.spi.UsageHistory;
 
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +23,8 @@ import java.util.Optional;
 
 /**
  * Maestro's autoscaler, made exact. {@link #decide} is a pure function of (config, observed rooms, usage
- * windows, scheduler state, last scale, now) → {@link ScaleDecision}; {@link #tick} is the small impure
- * wrapper that records this tick's points in a {@link UsageHistory} and then decides.
+ * windows, scheduler state, last scale, now) → {@link ScaleDecision}; {@link #evaluate} adds this tick's usage
+ * points to the windows first and says which points the caller must record.
  *
  * <p>The rules, in order (docs/fleet.md states them with Maestro's differences):
  * <ol>
@@ -103,6 +103,11 @@ public final class Autoscaler {
     /** Its settings. */
     public AutoscalerSettings settings() {
         return settings;
+    }
+
+    /** How READY rooms are ordered for removal: every scale-down, whoever asks for it, uses this ranking. */
+    public RoomRemovalRanking ranking() {
+        return ranking;
     }
 
     /**
@@ -213,24 +218,51 @@ public final class Autoscaler {
     }
 
     /**
-     * Records this tick's point for every type in use whose utilization is measurable, reads the windows and
-     * decides. The only method here with a side effect (on {@code history}).
+     * What one autoscaler tick does, as a value: this tick's point for every type in use whose utilization is
+     * measurable, and the decision on the windows that include those points.
+     *
+     * @param points   the point to append per type (the caller records them, trimmed to {@code keep})
+     * @param keep     how many points to keep per type: the largest window among that type's triggers
+     * @param decision the decision
      */
-    public ScaleDecision tick(String scheduler, SchedulerConfig config, FleetSnapshot snapshot, UsageHistory history,
-                              SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {
+    public record Evaluation(Map<String, BigDecimal> points, Map<String, Integer> keep, ScaleDecision decision) {
+        public Evaluation {
+            points = Map.copyOf(points);
+            keep = Map.copyOf(keep);
+        }
+    }
+
+    /**
+     * One tick, pure: measures this tick's utilization per type, appends it to {@code recorded} (the points
+     * recorded before this tick, oldest first) and decides on the result. The caller records
+     * {@link Evaluation#points()} in its {@code UsageHistory} (trimmed to {@link Evaluation#keep()}), so the next
+     * tick sees them; recording and then reading the history gives exactly the windows decided on here. While the
+     * scheduler is creating or terminating nothing is measured and nothing happens.
+     */
+    public Evaluation evaluate(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows recorded,
+                               SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {
         if (state == SchedulerState.CREATING || state == SchedulerState.TERMINATING) {
-            return ScaleDecision.none(state, "scheduler is " + state.wireName());
+            return new Evaluation(Map.of(), Map.of(), ScaleDecision.none(state, "scheduler is " + state.wireName()));
         }
         Plan plan = plan(config);
         Utilization[] current = utilizations(plan, config, snapshot, now);
         List<?>[] windows = new List<?>[plan.types.length];
+        Map<String, BigDecimal> points = new LinkedHashMap<>();
+        Map<String, Integer> keep = new LinkedHashMap<>();
         for (int i = 0; i < plan.types.length; i++) {
+            List<BigDecimal> before = recorded.latest(plan.types[i], plan.keep[i]);
+            keep.put(plan.types[i], plan.keep[i]);
             if (current[i] instanceof Utilization.Value value) {
-                history.record(scheduler, plan.types[i], value.fraction(), plan.keep[i]);
+                points.put(plan.types[i], value.fraction());
+                List<BigDecimal> window = new ArrayList<>(before.size() + 1);
+                window.addAll(before.size() < plan.keep[i] ? before : before.subList(1, before.size()));
+                window.add(value.fraction());
+                windows[i] = window;
+            } else {
+                windows[i] = before;
             }
-            windows[i] = history.latest(scheduler, plan.types[i], plan.keep[i]);
         }
-        return decide(plan, config, snapshot, windows, state, lastScaleAt, now, current);
+        return new Evaluation(points, keep, decide(plan, config, snapshot, windows, state, lastScaleAt, now, current));
     }
 
     /**
@@ -256,7 +288,7 @@ public final class Autoscaler {
         return decide(plan, config, snapshot, byType, state, lastScaleAt, now, null);
     }
 
-    /** {@code precomputed}: this tick's utilizations when the caller already has them (from {@link #tick}), else null. */
+    /** {@code precomputed}: this tick's utilizations when the caller already has them (from {@link #evaluate}), else null. */
     private ScaleDecision decide(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, List<?>[] windows,
                                  SchedulerState state, Optional<Instant> lastScaleAt, Instant now,
                                  Utilization[] precomputed) {

@@ -1,8 +1,8 @@
 package dev.hotspare.fleet.runtime;
 
+import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
@@ -36,6 +36,7 @@ final class RollingReplace {
     private final int maxSurgePercent;
     private final Instant deadline;
     private final Duration pollInterval;
+    private final RoomActions actions;
     private final MemberDriver driver;
     private final TaskScheduler tasks;
     private final BooleanSupplier cancelled;
@@ -48,37 +49,23 @@ final class RollingReplace {
     private List<String> waitingFor = List.of();
 
     RollingReplace(String scheduler, SchedulerVersion target, int maxSurgePercent, Duration timeout, Duration pollInterval,
-                   MemberDriver driver, TaskScheduler tasks, BooleanSupplier cancelled, BooleanSupplier leaseLost) {
+                   RoomActions actions, BooleanSupplier cancelled, BooleanSupplier leaseLost) {
         this.scheduler = scheduler;
         this.target = target;
         this.maxSurgePercent = maxSurgePercent;
-        this.deadline = tasks.clock().instant().plus(timeout);
+        this.deadline = actions.tasks().clock().instant().plus(timeout);
         this.pollInterval = pollInterval;
-        this.driver = driver;
-        this.tasks = tasks;
+        this.actions = actions;
+        this.driver = actions.driver();
+        this.tasks = actions.tasks();
         this.cancelled = cancelled;
         this.leaseLost = leaseLost;
     }
 
-    /** Whether {@code member} runs a major version other than {@code target}'s. */
-    static boolean isOutdated(Member member, SchedulerVersion target) {
-        try {
-            return SchedulerVersion.parse(member.templateVersion()).major() != target.major();
-        } catch (RuntimeException e) {
-            return true;
-        }
-    }
-
-    /** Rooms that count: every room not being deleted. */
-    static List<Member> liveRooms(MemberDriver driver, String scheduler) {
-        return driver.list(scheduler).stream().filter(m -> m.phase() != MemberPhase.DELETING)
-                .sorted(Member.TOTAL_ORDER).toList();
-    }
-
     CompletableFuture<OperationStatus> start() {
         try {
-            List<Member> rooms = liveRooms(driver, scheduler);
-            outdated = rooms.stream().filter(m -> isOutdated(m, target)).toList();
+            List<Member> rooms = FleetPlanner.liveRooms(driver.list(scheduler));
+            outdated = rooms.stream().filter(m -> FleetPlanner.isOutdated(m, target)).toList();
             chunkSize = Math.max(1, (int) Math.ceil(rooms.size() * maxSurgePercent / 100.0));
             startNextChunk();
         } catch (RuntimeException e) {
@@ -99,8 +86,7 @@ final class RollingReplace {
         next += chunk.size();
         List<String> created = new ArrayList<>();
         for (Member old : chunk) {
-            created.add(driver.create(scheduler, target.toString(), DesiredPower.RUNNING).id());
-            driver.delete(scheduler, old.id());
+            created.add(actions.replace(scheduler, target, old.id()));
         }
         waitingFor = created;
         tasks.schedule(pollInterval, this::poll);

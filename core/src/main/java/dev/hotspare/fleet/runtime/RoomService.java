@@ -7,20 +7,22 @@ import dev.hotspare.fleet.RoomProtocol;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.events.FleetEvent;
 import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.LockScope;
+import dev.hotspare.fleet.plan.FleetPlan;
+import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,29 +32,48 @@ import java.util.function.Function;
  * The room side of the protocol (Maestro's ping and status routes): records the report, publishes the room
  * event to the {@link EventDispatcher} — which returns at once, so a slow or failing forwarder never slows or
  * fails a ping — and, when the scheduler opted into panic scale and a room just became occupied, runs one
- * panic scale-up under the PANIC lock (tried once: concurrent reports scale once).
+ * panic scale-up under the PANIC lock (tried once: concurrent reports scale once), through the same room actions as
+ * every other scale-up.
  */
 public final class RoomService {
 
     private final RoomStatusStore rooms;
     private final SchedulerStore schedulers;
-    private final MemberDriver driver;
-    private final dev.hotspare.fleet.lock.LockManager locks;
-    private final Autoscaler autoscaler;
+    private final LockManager locks;
+    private final FleetPlanner planner;
+    private final RoomActions actions;
     private final EventDispatcher events;
     private final TaskScheduler tasks;
     private final Function<ConfigDocument, SchedulerConfig> parser;
     /** Parsed configs by (scheduler, version): a version's config never changes, and parsing is YAML work. */
     private final Cache<Watcher.ConfigKey, SchedulerConfig> configs = Caffeine.newBuilder().maximumSize(1_000).build();
 
-    public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, dev.hotspare.fleet.lock.LockManager locks,
+    /**
+     * A room service over these stores; panic scale-ups go through the same room actions as every other scale
+     * (statuses registered, {@code SCHEDULER_SCALED} published, the scale-up reported to {@code listener}).
+     */
+    public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
+                       Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
+                       Function<ConfigDocument, SchedulerConfig> parser, FleetListener listener) {
+        this(rooms, schedulers, locks, new FleetPlanner(Objects.requireNonNull(autoscaler, "autoscaler")),
+                new RoomActions(driver, Optional.of(rooms), events, listener, tasks, Duration.ofSeconds(1)), events, tasks,
+                parser);
+    }
+
+    /** A room service reporting no KPIs. */
+    public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
                        Function<ConfigDocument, SchedulerConfig> parser) {
+        this(rooms, schedulers, driver, locks, autoscaler, events, tasks, parser, FleetListener.NONE);
+    }
+
+    RoomService(RoomStatusStore rooms, SchedulerStore schedulers, LockManager locks, FleetPlanner planner, RoomActions actions,
+                EventDispatcher events, TaskScheduler tasks, Function<ConfigDocument, SchedulerConfig> parser) {
         this.rooms = Objects.requireNonNull(rooms, "rooms");
         this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
-        this.driver = Objects.requireNonNull(driver, "driver");
         this.locks = Objects.requireNonNull(locks, "locks");
-        this.autoscaler = Objects.requireNonNull(autoscaler, "autoscaler");
+        this.planner = Objects.requireNonNull(planner, "planner");
+        this.actions = Objects.requireNonNull(actions, "actions");
         this.events = Objects.requireNonNull(events, "events");
         this.tasks = Objects.requireNonNull(tasks, "tasks");
         this.parser = Objects.requireNonNull(parser, "parser");
@@ -89,7 +110,7 @@ public final class RoomService {
         SchedulerConfig config = configs.get(new Watcher.ConfigKey(scheduler, record.get().version()),
                 key -> parser.apply(record.get().config()));
         Instant now = tasks.clock().instant();
-        if (!autoscaler.panicDecision(config, update.counts(), RoomStatus.OCCUPIED, now).scales()) {
+        if (planner.panic(config, update.counts(), now).isEmpty()) {
             return;
         }
         try (LockScope scope = locks.newScope()) {
@@ -98,15 +119,10 @@ public final class RoomService {
                 return;
             }
             // Re-decide under the lock on fresh counts: a concurrent panic may already have scaled.
-            ScaleDecision decision = autoscaler.panicDecision(config, rooms.counts(scheduler), RoomStatus.OCCUPIED, now);
-            for (int i = 0; i < decision.delta(); i++) {
-                String id = driver.create(scheduler, record.get().version().toString(), DesiredPower.RUNNING).id();
-                rooms.update(scheduler, id, RoomStatus.CREATING, now);
-            }
-            if (decision.scales()) {
+            Optional<FleetPlan.ScaleUp> up = planner.panic(config, rooms.counts(scheduler), now);
+            if (up.isPresent()) {
+                actions.scaleUp(scheduler, record.get().version(), up.get().count(), up.get().reason());
                 schedulers.setLastScaleAt(scheduler, now, panic.get().fence());
-                events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_SCALED, scheduler, now,
-                        java.util.Map.of("delta", String.valueOf(decision.delta()), "reason", "panic")));
             }
         }
     }

@@ -1,58 +1,53 @@
 package dev.hotspare.fleet.runtime;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import dev.hotspare.fleet.DeadRoomRules;
 import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.TriggerTypes;
-import dev.hotspare.fleet.autoscale.FleetSnapshot;
-import dev.hotspare.fleet.autoscale.ReadyRoom;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
-import dev.hotspare.fleet.autoscale.ScaleDecision;
-import dev.hotspare.fleet.events.FleetEvent;
+import dev.hotspare.fleet.autoscale.UsageReading;
+import dev.hotspare.fleet.autoscale.UsageWindows;
 import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockScope;
+import dev.hotspare.fleet.plan.FleetObservation;
+import dev.hotspare.fleet.plan.FleetPlan;
+import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.time.TaskScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Manages one scheduler inside a {@link Worker}: every autoscaling period it
- * <ol>
- *   <li>reconciles room statuses with the {@link dev.hotspare.pool.spi.MemberDriver} (statuses of rooms with no
- *       member are removed, members with no status are registered as creating) — no lock, idempotent;</li>
- *   <li>replaces rooms on an outdated major through the rolling replace, under DOWNSCALE;</li>
- *   <li>removes dead rooms, under DOWNSCALE;</li>
- *   <li>records usage points and autoscales under TERMINATION, plus DOWNSCALE for a scale-down, storing
- *       lastScaleAt only for a successful scale. A scheduler still {@code creating} gets its min rooms first
- *       and then becomes {@code in-sync}.</li>
- * </ol>
- * Each locked step tries its lock once and is skipped, not queued, when the lock is busy — another worker is
- * doing it. Parsed configs come from the worker's Caffeine cache keyed by (scheduler, version). When the
- * version changes, the scheduler's events are routed to the forwarders its config's {@code forwarders}
- * section names.
+ * Manages one scheduler inside a {@link Worker}. Every autoscaling period it observes the scheduler (its record,
+ * rooms, room statuses, dead rooms, usage, and which of TERMINATION and DOWNSCALE it could take — each tried
+ * once, never queued: a busy lock means another worker is doing that step), asks the pure {@link FleetPlanner}
+ * for the tick's {@link FleetPlan}, and applies it: room statuses registered and forgotten, the rolling replace of
+ * outdated rooms (keeping DOWNSCALE to the end), dead rooms removed (keeping DOWNSCALE until they are gone), usage
+ * points recorded, rooms created or removed through {@link RoomActions}, the state and the last successful scale
+ * recorded. TERMINATION is let go at the end of the tick.
+ *
+ * <p>Parsed configs come from the worker's Caffeine cache keyed by (scheduler, version). When the version
+ * changes, the scheduler's events are routed to the forwarders its config's {@code forwarders} section names.
  */
 public final class Watcher {
 
@@ -83,8 +78,7 @@ public final class Watcher {
     }
 
     synchronized void start() {
-        ticking = context.tasks().scheduleAtFixedRate(context.autoscaler().settings().period(),
-                context.autoscaler().settings().period(), this::tick);
+        ticking = context.tasks().scheduleAtFixedRate(context.period(), context.period(), this::tick);
     }
 
     synchronized void stop() {
@@ -120,14 +114,151 @@ public final class Watcher {
         lastVersion = record.version();
         SchedulerConfig config = configs.get(new ConfigKey(scheduler, record.version()),
                 key -> context.parse(record.config()));
-        Instant now = context.tasks().clock().instant();
-        step("reconcile", () -> reconcile(now));
-        step("replace outdated rooms", () -> replaceOutdated(record));
-        step("remove dead rooms", () -> removeDeadRooms(config, now));
-        step("autoscale", () -> autoscale(record, config, now));
-        if (context.kpis() != FleetListener.NONE) {
-            step("report room counts", () -> context.kpis().roomsPerStatus(scheduler, context.rooms().counts(scheduler)));
+        LockScope scope = context.locks().newScope();
+        Held held = new Held(scope);
+        try {
+            FleetPlan plan = plan(record, config, held);
+            apply(record, plan, held);
+        } catch (RuntimeException e) {
+            LOG.warn("watcher of {}: tick failed; retrying next tick", scheduler, e);
+        } finally {
+            held.endOfTick();
         }
+        if (context.listener() != FleetListener.NONE) {
+            step("report room counts", () -> context.listener().roomsPerStatus(scheduler, context.rooms().counts(scheduler)));
+        }
+    }
+
+    /** The locks this tick holds; DOWNSCALE may be handed over to a replace or a removal that outlives the tick. */
+    private static final class Held {
+        final LockScope scope;
+        Optional<HeldLock> termination = Optional.empty();
+        Optional<HeldLock> downscale = Optional.empty();
+        boolean downscaleHandedOver;
+
+        Held(LockScope scope) {
+            this.scope = scope;
+        }
+
+        void endOfTick() {
+            termination.ifPresent(HeldLock::release);
+            if (!downscaleHandedOver) {
+                scope.close();
+            }
+        }
+    }
+
+    /** Observes (taking the tick's locks) and plans. */
+    private FleetPlan plan(SchedulerRecord record, SchedulerConfig config, Held held) {
+        held.termination = held.scope.tryAcquire(LockId.of(scheduler, LockKind.TERMINATION));
+        Instant now = context.tasks().clock().instant();
+        SchedulerState state = SchedulerState.parse(record.state());
+        List<Member> members = context.driver().list(scheduler);
+        Map<String, RoomStatus> statuses = new HashMap<>();
+        for (RoomStatus status : List.of(RoomStatus.CREATING, RoomStatus.READY, RoomStatus.OCCUPIED, RoomStatus.TERMINATING)) {
+            context.rooms().rooms(scheduler, status).forEach(room -> statuses.put(room, status));
+        }
+        List<String> dead = new ArrayList<>(context.rooms().deadRooms(scheduler,
+                FleetPlanner.deadRoomRules(config, context.pingTimeout()), now));
+        boolean outdated = FleetPlanner.liveRooms(members).stream().anyMatch(m -> FleetPlanner.isOutdated(m, record.version()));
+        if ((outdated && !replacing.get()) || (!dead.isEmpty() && !removing.get())) {
+            held.downscale = held.scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
+        }
+        boolean autoscales = held.termination.isPresent() && !removing.get()
+                && state != SchedulerState.CREATING && state != SchedulerState.TERMINATING;
+        RoomStatusCounts counts = context.rooms().counts(scheduler);
+        FleetObservation observation = new FleetObservation(scheduler, config, record.version(), state,
+                record.lastScaleAt(), members, statuses, counts, dead,
+                autoscales ? AutoscalerTicks.recorded(context.planner().autoscaler(), context.usageHistory(), scheduler, config)
+                        : UsageWindows.EMPTY,
+                autoscales ? resourceUsage(config) : Map.of(),
+                held.termination.isPresent(), held.downscale.isPresent(), replacing.get(), removing.get(), now);
+        return context.planner().plan(observation);
+    }
+
+    private void apply(SchedulerRecord record, FleetPlan plan, Held held) {
+        RoomActions actions = context.actions();
+        for (FleetPlan.Registration registration : plan.register()) {
+            step("register room " + registration.room(), () -> actions.register(scheduler, registration.room(),
+                    registration.createdAt()));
+        }
+        for (String room : plan.forget()) {
+            step("forget room " + room, () -> actions.forget(scheduler, room));
+        }
+        if (plan.startReplace()) {
+            step("replace outdated rooms", () -> startReplace(record.version(), held));
+        }
+        if (!plan.removeDead().isEmpty()) {
+            step("remove dead rooms", () -> removeUnder(held, () -> {
+                held.downscale.orElseThrow().ensureHeld();
+                actions.removeDead(scheduler, plan.removeDead());
+            }, plan.removeDead()));
+        }
+        if (held.termination.isPresent()) {
+            step("autoscale", () -> autoscale(record, plan, held, held.termination.get()));
+        }
+    }
+
+    private void autoscale(SchedulerRecord record, FleetPlan plan, Held held, HeldLock termination) {
+        Instant now = context.tasks().clock().instant();
+        AutoscalerTicks.record(context.usageHistory(), scheduler, plan.usagePoints(), plan.usageKeep());
+        if (plan.newState().isPresent()) {
+            termination.ensureHeld();
+            context.schedulers().setState(scheduler, plan.newState().get().wireName(), now, termination.fence());
+        }
+        if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleUp up) {
+            termination.ensureHeld();
+            context.actions().scaleUp(scheduler, record.version(), up.count(), up.reason());
+            context.schedulers().setLastScaleAt(scheduler, now, termination.fence());
+        } else if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleDown down) {
+            if (held.downscaleHandedOver) {
+                return; // DOWNSCALE went to a replace or a removal this tick: decide again next tick
+            }
+            if (held.downscale.isEmpty()) {
+                held.downscale = held.scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
+            }
+            if (held.downscale.isEmpty()) {
+                return; // another worker is removing or replacing rooms: decide again next tick
+            }
+            removeUnder(held, () -> {
+                held.downscale.get().ensureHeld();
+                context.actions().scaleDown(scheduler, down.rooms(), down.reason());
+            }, down.rooms());
+            context.schedulers().setLastScaleAt(scheduler, now, termination.fence());
+        }
+    }
+
+    private void startReplace(SchedulerVersion version, Held held) {
+        HeldLock downscale = held.downscale.orElseThrow();
+        replacing.set(true);
+        held.downscaleHandedOver = true;
+        new RollingReplace(scheduler, version, SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT, context.replaceTimeout(),
+                context.pollInterval(), context.actions(), () -> stopped, downscale::isLost).start()
+                .whenComplete((status, error) -> {
+                    held.scope.close();
+                    replacing.set(false);
+                });
+    }
+
+    /**
+     * Removes rooms and keeps DOWNSCALE until they are gone (or the replace timeout passes), so the autoscaler
+     * decides on counts that no longer include them.
+     */
+    private void removeUnder(Held held, Runnable remove, List<String> rooms) {
+        removing.set(true);
+        held.downscaleHandedOver = true;
+        try {
+            remove.run();
+        } catch (RuntimeException e) {
+            held.scope.close();
+            removing.set(false);
+            throw e;
+        }
+        context.actions().waitUntilGone(scheduler, rooms, context.tasks().clock().instant().plus(context.replaceTimeout()))
+                .whenComplete((done, error) -> {
+                    held.scope.close();
+                    removing.set(false);
+                });
     }
 
     private void step(String name, Runnable body) {
@@ -138,175 +269,12 @@ public final class Watcher {
         }
     }
 
-    private void reconcile(Instant now) {
-        Set<String> members = new HashSet<>();
-        for (Member member : context.driver().list(scheduler)) {
-            if (member.phase() != MemberPhase.DELETING) {
-                members.add(member.id());
-                if (context.rooms().room(scheduler, member.id()).isEmpty()) {
-                    context.rooms().update(scheduler, member.id(), RoomStatus.CREATING, member.createdAt());
-                }
-            }
-        }
-        for (RoomStatus status : List.of(RoomStatus.CREATING, RoomStatus.READY, RoomStatus.OCCUPIED, RoomStatus.TERMINATING)) {
-            for (String room : context.rooms().rooms(scheduler, status)) {
-                if (!members.contains(room) && context.driver().find(scheduler, room).isEmpty()) {
-                    context.rooms().remove(scheduler, room);
-                }
-            }
-        }
-    }
-
-    private void replaceOutdated(SchedulerRecord record) {
-        boolean anyOutdated = RollingReplace.liveRooms(context.driver(), scheduler).stream()
-                .anyMatch(m -> RollingReplace.isOutdated(m, record.version()));
-        if (!anyOutdated || replacing.get()) {
-            return;
-        }
-        LockScope scope = context.locks().newScope();
-        Optional<HeldLock> downscale = scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
-        if (downscale.isEmpty()) {
-            return;
-        }
-        replacing.set(true);
-        HeldLock lock = downscale.get();
-        new RollingReplace(scheduler, record.version(), SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT,
-                context.replaceTimeout(), context.pollInterval(), context.driver(), context.tasks(),
-                () -> stopped, lock::isLost).start().whenComplete((status, error) -> {
-                    scope.close();
-                    replacing.set(false);
-                });
-    }
-
-    private void removeDeadRooms(SchedulerConfig config, Instant now) {
-        if (removing.get()) {
-            return;
-        }
-        DeadRoomRules rules = new DeadRoomRules(context.pingTimeout(), DeadRoomRules.of(config).occupiedTimeout());
-        List<String> dead = new ArrayList<>(context.rooms().deadRooms(scheduler, rules, now));
-        if (dead.isEmpty()) {
-            return;
-        }
-        LockScope scope = context.locks().newScope();
-        Optional<HeldLock> downscale = scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
-        if (downscale.isEmpty()) {
-            return;
-        }
-        removeUnder(scope, downscale.get(), dead);
-        context.kpis().scaled(scheduler, ScaleOperation.DELETE, dead.size());
-    }
-
-    /** Deletes rooms and clears their statuses, keeping DOWNSCALE until they are gone (or the timeout passes). */
-    private void removeUnder(LockScope scope, HeldLock downscale, List<String> rooms) {
-        removing.set(true);
-        try {
-            downscale.ensureHeld();
-            for (String room : rooms) {
-                context.driver().delete(scheduler, room);
-                context.rooms().remove(scheduler, room);
-                context.events().publish(FleetEvent.room(FleetEvent.Type.ROOM_TERMINATED, scheduler, room,
-                        context.tasks().clock().instant()));
-            }
-        } catch (RuntimeException e) {
-            scope.close();
-            removing.set(false);
-            throw e;
-        }
-        context.waitUntilGone(scheduler, rooms).whenComplete((done, error) -> {
-            scope.close();
-            removing.set(false);
-        });
-    }
-
-    private void autoscale(SchedulerRecord record, SchedulerConfig config, Instant now) {
-        if (removing.get()) {
-            // A removal still holds DOWNSCALE and the counts do not reflect it yet: decide next tick.
-            return;
-        }
-        LockScope scope = context.locks().newScope();
-        Optional<HeldLock> termination = scope.tryAcquire(LockId.of(scheduler, LockKind.TERMINATION));
-        if (termination.isEmpty()) {
-            return;
-        }
-        boolean handedOver = false;
-        try {
-            HeldLock lock = termination.get();
-            SchedulerState state = SchedulerState.parse(record.state());
-            if (state == SchedulerState.CREATING) {
-                // A new scheduler: bring up its min rooms (the autoscaler skips creating schedulers), then hand
-                // it to the autoscaler.
-                int missing = config.autoscaling().min() - context.rooms().counts(scheduler).active();
-                lock.ensureHeld();
-                createRooms(record.version(), missing, now);
-                if (missing > 0) {
-                    context.schedulers().setLastScaleAt(scheduler, now, lock.fence());
-                    scaled(missing, now);
-                    context.kpis().scaled(scheduler, ScaleOperation.SCALE_UP, missing);
-                }
-                context.schedulers().setState(scheduler, SchedulerState.IN_SYNC.wireName(), now, lock.fence());
-                return;
-            }
-            ScaleDecision decision = context.autoscaler().tick(scheduler, config, snapshot(record.version(), config),
-                    context.usageHistory(), state, record.lastScaleAt(), now);
-            lock.ensureHeld();
-            if (!decision.newState().wireName().equals(record.state())) {
-                context.schedulers().setState(scheduler, decision.newState().wireName(), now, lock.fence());
-            }
-            if (decision.delta() > 0) {
-                createRooms(record.version(), decision.delta(), now);
-                context.schedulers().setLastScaleAt(scheduler, now, lock.fence());
-                scaled(decision.delta(), now);
-                context.kpis().scaled(scheduler, ScaleOperation.SCALE_UP, decision.delta());
-            } else if (decision.delta() < 0 && !decision.roomsToRemove().isEmpty()) {
-                Optional<HeldLock> downscale = scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
-                if (downscale.isEmpty()) {
-                    return;
-                }
-                List<String> victims = decision.roomsToRemove().stream().limit(-decision.delta()).toList();
-                removeUnder(scope, downscale.get(), victims);
-                handedOver = true;
-                context.schedulers().setLastScaleAt(scheduler, now, lock.fence());
-                scaled(-victims.size(), now);
-                if (!victims.isEmpty()) {
-                    context.kpis().scaled(scheduler, ScaleOperation.SCALE_DOWN, victims.size());
-                }
-                // TERMINATION ends with the autoscale step; DOWNSCALE stays until the rooms are gone.
-                lock.release();
-            }
-        } finally {
-            if (!handedOver) {
-                scope.close();
-            }
-        }
-    }
-
-    private void createRooms(SchedulerVersion version, int count, Instant now) {
-        for (int i = 0; i < count; i++) {
-            Member created = context.driver().create(scheduler, version.toString(), DesiredPower.RUNNING);
-            context.rooms().update(scheduler, created.id(), RoomStatus.CREATING, now);
-        }
-    }
-
-    private void scaled(int delta, Instant now) {
-        context.events().publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_SCALED, scheduler, now,
-                Map.of("delta", String.valueOf(delta))));
-    }
-
-    private FleetSnapshot snapshot(SchedulerVersion version, SchedulerConfig config) {
-        Map<String, Member> members = new HashMap<>();
-        context.driver().list(scheduler).forEach(m -> members.put(m.id(), m));
-        List<ReadyRoom> ready = new ArrayList<>();
-        for (String room : context.rooms().rooms(scheduler, RoomStatus.READY)) {
-            Member member = members.get(room);
-            if (member != null) {
-                ready.add(new ReadyRoom(room, RollingReplace.isOutdated(member, version), member.createdAt()));
-            }
-        }
-        FleetSnapshot snapshot = new FleetSnapshot(context.rooms().counts(scheduler), ready, Map.of());
+    private Map<ResourceMetric, UsageReading> resourceUsage(SchedulerConfig config) {
+        Map<ResourceMetric, UsageReading> usage = new EnumMap<>(ResourceMetric.class);
         for (ResourceMetric metric : usedMetrics(config)) {
-            snapshot = snapshot.withUsage(metric, context.usageMetrics().usage(scheduler, metric));
+            usage.put(metric, context.usageMetrics().usage(scheduler, metric));
         }
-        return snapshot;
+        return usage;
     }
 
     /**

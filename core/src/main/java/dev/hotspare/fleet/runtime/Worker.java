@@ -9,6 +9,7 @@ import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
@@ -55,9 +56,12 @@ public final class Worker {
     private boolean shuttingDown;
 
     private Worker(Builder b) {
+        FleetListener listener = FleetListener.guarded(b.kpis);
+        RoomActions actions = new RoomActions(b.driver, java.util.Optional.of(b.rooms), b.events, listener, b.tasks,
+                b.pollInterval);
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
-                b.autoscaler, b.events, b.parser, b.replaceTimeout, b.pollInterval, b.pingTimeout, b.plugins,
-                FleetListener.guarded(b.kpis));
+                new FleetPlanner(b.autoscaler), actions, b.events, b.parser, b.replaceTimeout, b.pollInterval,
+                b.pingTimeout, b.plugins, listener);
         this.syncPeriod = b.syncPeriod;
         // Same-thread maintenance keeps the cache deterministic on virtual time.
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();

@@ -10,6 +10,7 @@ import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.ScaleDecision.Reason;
+import dev.hotspare.fleet.runtime.AutoscalerTicks;
 import dev.hotspare.memory.InMemoryUsageHistory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -339,11 +340,11 @@ class AutoscalerTest {
         SchedulerConfig c = config(0, 0, ScalingSpec.of(0, MetricsTrigger.of("room", 70, 50, 20)), ScalingSpec.NONE);
         InMemoryUsageHistory history = new InMemoryUsageHistory();
         FleetSnapshot s = FleetSnapshot.of(RoomStatusCounts.of(0, 20, 80));
-        ScaleDecision first = autoscaler.tick("pong", c, s, history, SchedulerState.IN_SYNC, Optional.empty(), NOW);
+        ScaleDecision first = AutoscalerTicks.tick(autoscaler, "pong", c, s, history, SchedulerState.IN_SYNC, Optional.empty(), NOW);
         assertThat(first.reason()).as("1 of 2 points above: 100 > 100 is false").isEqualTo(Reason.NONE);
-        ScaleDecision second = autoscaler.tick("pong", c, s, history, SchedulerState.IN_SYNC, Optional.empty(), NOW.plusSeconds(10));
+        ScaleDecision second = AutoscalerTicks.tick(autoscaler, "pong", c, s, history, SchedulerState.IN_SYNC, Optional.empty(), NOW.plusSeconds(10));
         assertThat(second.reason()).isEqualTo(Reason.TRIGGER);
-        autoscaler.tick("pong", c, s, history, SchedulerState.IN_SYNC, Optional.empty(), NOW.plusSeconds(20));
+        AutoscalerTicks.tick(autoscaler, "pong", c, s, history, SchedulerState.IN_SYNC, Optional.empty(), NOW.plusSeconds(20));
         assertThat(history.latest("pong", "room", 10)).as("trimmed to the window").hasSize(2)
                 .allSatisfy(p -> assertThat(p).isEqualByComparingTo("0.8"));
     }

@@ -41,7 +41,9 @@ class RollingReplaceProperties {
         int chunk = Math.max(1, (int) Math.ceil(rooms * maxSurge / 100.0));
 
         CompletableFuture<OperationStatus> done = new RollingReplace("pong", new SchedulerVersion(2, 0), maxSurge,
-                Duration.ofHours(10), Duration.ofSeconds(1), driver, tasks, () -> false, () -> false).start();
+                Duration.ofHours(10), Duration.ofSeconds(1), new RoomActions(driver, java.util.Optional.empty(),
+                dev.hotspare.fleet.events.EventDispatcher.builder().build(), FleetListener.NONE, tasks, Duration.ofSeconds(1)),
+                () -> false, () -> false).start();
         while (!done.isDone()) {
             List<Member> live = driver.list("pong").stream().filter(m -> m.phase() != MemberPhase.DELETING).toList();
             long available = live.stream().filter(m -> m.phase() == MemberPhase.READY && m.observedPower() == ObservedPower.RUNNING).count();

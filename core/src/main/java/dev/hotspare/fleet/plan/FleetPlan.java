@@ -1,0 +1,95 @@
+package dev.hotspare.fleet.plan;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.hotspare.fleet.SchedulerState;
+import dev.hotspare.fleet.autoscale.ScaleDecision;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one watcher tick does to one scheduler, decided by {@link FleetPlanner#plan} and applied by the fleet
+ * runtime in this order: register and forget room statuses (no lock), start the rolling replace, remove dead
+ * rooms (both under DOWNSCALE), record usage points, scale (under TERMINATION, plus DOWNSCALE for a scale-down),
+ * record the state and the scale.
+ *
+ * @param register       rooms the driver lists with no status yet: registered {@code creating}
+ * @param forget         statuses of rooms the driver no longer lists: removed (the runtime checks the room once
+ *                       more, so a room created after the observation keeps its status)
+ * @param outdated       rooms on another major than the scheduler's, oldest first
+ * @param startReplace   whether to start a rolling replace of {@code outdated} now
+ * @param removeDead     dead rooms to remove now
+ * @param usagePoints    this tick's usage point per trigger type, to record
+ * @param usageKeep      how many points to keep per trigger type
+ * @param scaling        the change in the number of rooms, if any
+ * @param newState       the scheduler state to record, when it changes
+ * @param decision       the autoscaler's decision, when it was consulted (explains {@code scaling})
+ */
+@JsonInclude(JsonInclude.Include.NON_ABSENT)
+public record FleetPlan(List<Registration> register, List<String> forget, List<String> outdated, boolean startReplace,
+                        List<String> removeDead, Map<String, BigDecimal> usagePoints, Map<String, Integer> usageKeep,
+                        Optional<Scaling> scaling, Optional<SchedulerState> newState, Optional<ScaleDecision> decision) {
+
+    public FleetPlan {
+        register = List.copyOf(register);
+        forget = List.copyOf(forget);
+        outdated = List.copyOf(outdated);
+        removeDead = List.copyOf(removeDead);
+        usagePoints = Map.copyOf(usagePoints);
+        usageKeep = Map.copyOf(usageKeep);
+        scaling = Objects.requireNonNullElse(scaling, Optional.empty());
+        newState = Objects.requireNonNullElse(newState, Optional.empty());
+        decision = Objects.requireNonNullElse(decision, Optional.empty());
+    }
+
+    /** A room to register as {@code creating}, stamped with its creation time. */
+    public record Registration(String room, Instant createdAt) {
+    }
+
+    /** Why the number of rooms changes. */
+    public enum ScaleReason {
+        /** A new scheduler's first rooms, up to min. */
+        MIN_ROOMS,
+        /** The autoscaler's decision (below min, above max, a trigger or a limit). */
+        AUTOSCALE,
+        /** Panic scale: a room just became occupied and occupancy passed an up trigger's limit. */
+        PANIC,
+        /** A user asked (scale up / down / to a number of replicas). */
+        MANUAL
+    }
+
+    /** A change in the number of rooms. */
+    public sealed interface Scaling {
+        /** Why. */
+        ScaleReason reason();
+    }
+
+    /** Create {@code count} rooms on the scheduler's current version. */
+    public record ScaleUp(int count, ScaleReason reason) implements Scaling {
+        public ScaleUp {
+            if (count < 1) {
+                throw new IllegalArgumentException("count: bad value '" + count + "': a scale-up adds at least one room");
+            }
+        }
+    }
+
+    /** Remove {@code rooms}, in this order (the configured removal ranking's). */
+    public record ScaleDown(List<String> rooms, ScaleReason reason) implements Scaling {
+        public ScaleDown {
+            rooms = List.copyOf(rooms);
+            if (rooms.isEmpty()) {
+                throw new IllegalArgumentException("rooms: bad value '[]': a scale-down removes at least one room");
+            }
+        }
+    }
+
+    /** Whether applying this plan changes nothing. */
+    public boolean isEmpty() {
+        return register.isEmpty() && forget.isEmpty() && !startReplace && removeDead.isEmpty() && usagePoints.isEmpty()
+                && scaling.isEmpty() && newState.isEmpty();
+    }
+}

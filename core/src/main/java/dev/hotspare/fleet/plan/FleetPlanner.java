@@ -1,0 +1,165 @@
+package dev.hotspare.fleet.plan;
+
+import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerState;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.autoscale.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.ReadyRoom;
+import dev.hotspare.fleet.autoscale.ScaleDecision;
+import dev.hotspare.fleet.plan.FleetPlan.Registration;
+import dev.hotspare.fleet.plan.FleetPlan.ScaleDown;
+import dev.hotspare.fleet.plan.FleetPlan.ScaleReason;
+import dev.hotspare.fleet.plan.FleetPlan.ScaleUp;
+import dev.hotspare.fleet.plan.FleetPlan.Scaling;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The fleet's decisions, as pure functions: what one watcher tick does to a scheduler ({@link #plan}), which rooms
+ * a scale-down removes ({@link #removalOrder}), whether a room that just became occupied triggers a panic scale
+ * ({@link #panic}). No I/O, no clock, inputs untouched; the fleet runtime observes, calls these and applies what
+ * they return, exactly as a pool's controller applies a {@code PoolPlan}.
+ *
+ * <p>The rules of one tick ({@link #plan}):
+ * <ol>
+ *   <li>Rooms the driver lists without a status are registered {@code creating}; statuses of rooms the driver no
+ *       longer lists are forgotten. No lock.</li>
+ *   <li>Rooms on another major than the scheduler's are outdated; with DOWNSCALE held and no replace running, a
+ *       rolling replace starts.</li>
+ *   <li>Otherwise, with DOWNSCALE held and no removal running, dead rooms are removed.</li>
+ *   <li>With TERMINATION held, no removal running and no dead room removed this tick (the counts would still
+ *       include them): a scheduler still {@code creating} gets its min rooms and becomes {@code in-sync}; any
+ *       other is autoscaled ({@link Autoscaler#evaluate}), its usage points recorded, its state updated, and a
+ *       scale-down removes READY rooms in the configured removal ranking's order.</li>
+ * </ol>
+ * Thread-safe and immutable.
+ */
+public final class FleetPlanner {
+
+    private final Autoscaler autoscaler;
+
+    /** A planner deciding with {@code autoscaler} (its policies, settings and removal ranking). */
+    public FleetPlanner(Autoscaler autoscaler) {
+        this.autoscaler = Objects.requireNonNull(autoscaler, "autoscaler");
+    }
+
+    /** The autoscaler this planner decides with. */
+    public Autoscaler autoscaler() {
+        return autoscaler;
+    }
+
+    /** When a room of a scheduler with {@code config} is dead: silent for {@code pingTimeout}, or occupied too long. */
+    public static DeadRoomRules deadRoomRules(SchedulerConfig config, Duration pingTimeout) {
+        return new DeadRoomRules(pingTimeout, DeadRoomRules.of(config).occupiedTimeout());
+    }
+
+    /** Whether {@code room} runs a major version other than {@code target}'s (an unreadable version is outdated). */
+    public static boolean isOutdated(Member room, SchedulerVersion target) {
+        try {
+            return SchedulerVersion.parse(room.templateVersion()).major() != target.major();
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** The rooms that count: every room not being deleted, oldest first. */
+    public static List<Member> liveRooms(Collection<Member> rooms) {
+        return rooms.stream().filter(m -> m.phase() != MemberPhase.DELETING).sorted(Member.TOTAL_ORDER).toList();
+    }
+
+    /** One tick's plan for the scheduler observed in {@code o}. */
+    public FleetPlan plan(FleetObservation o) {
+        Set<String> listed = new HashSet<>();
+        List<Registration> register = new ArrayList<>();
+        for (Member member : o.members()) {
+            listed.add(member.id());
+        }
+        List<Member> live = liveRooms(o.members());
+        for (Member member : live) {
+            if (!o.statuses().containsKey(member.id())) {
+                register.add(new Registration(member.id(), member.createdAt()));
+            }
+        }
+        List<String> forget = new ArrayList<>(new TreeSet<>(o.statuses().keySet()));
+        forget.removeIf(listed::contains);
+
+        List<String> outdated = live.stream().filter(m -> isOutdated(m, o.version())).map(Member::id).toList();
+        boolean startReplace = !outdated.isEmpty() && !o.replaceRunning() && o.downscaleLockHeld();
+        List<String> removeDead = !startReplace && o.downscaleLockHeld() && !o.removalRunning() ? o.deadRooms() : List.of();
+
+        if (!o.autoscaleLockHeld() || o.removalRunning() || !removeDead.isEmpty()) {
+            return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(),
+                    Optional.empty(), Optional.empty(), Optional.empty());
+        }
+        if (o.state() == SchedulerState.CREATING) {
+            // A new scheduler: its min rooms first (the autoscaler skips creating schedulers), then the autoscaler's.
+            int missing = o.config().autoscaling().min() - o.counts().active();
+            Optional<Scaling> scaling = missing > 0 ? Optional.of(new ScaleUp(missing, ScaleReason.MIN_ROOMS)) : Optional.empty();
+            return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(), scaling,
+                    Optional.of(SchedulerState.IN_SYNC), Optional.empty());
+        }
+        FleetSnapshot snapshot = new FleetSnapshot(o.counts(), readyRooms(live, o.statuses(), o.version()), o.resourceUsage());
+        Autoscaler.Evaluation evaluation = autoscaler.evaluate(o.config(), snapshot, o.recordedUsage(), o.state(),
+                o.lastScaleAt(), o.now());
+        ScaleDecision decision = evaluation.decision();
+        Optional<Scaling> scaling = Optional.empty();
+        if (decision.delta() > 0) {
+            scaling = Optional.of(new ScaleUp(decision.delta(), ScaleReason.AUTOSCALE));
+        } else if (decision.delta() < 0 && !decision.roomsToRemove().isEmpty()) {
+            scaling = Optional.of(new ScaleDown(decision.roomsToRemove().stream().limit(-decision.delta()).toList(),
+                    ScaleReason.AUTOSCALE));
+        }
+        Optional<SchedulerState> newState = decision.newState() != o.state() ? Optional.of(decision.newState()) : Optional.empty();
+        return new FleetPlan(register, forget, outdated, startReplace, removeDead, evaluation.points(), evaluation.keep(),
+                scaling, newState, Optional.of(decision));
+    }
+
+    /**
+     * The first {@code count} of {@code candidates} in the configured removal ranking's order (by default outdated
+     * rooms first, then the newest): the one rule every scale-down follows, whoever asked for it.
+     *
+     * @param candidates rooms that may be removed (a scale-down removes READY rooms when room statuses are known)
+     * @param version    the scheduler's current version, to tell outdated rooms
+     */
+    public List<String> removalOrder(Collection<Member> candidates, SchedulerVersion version, int count) {
+        List<ReadyRoom> rooms = candidates.stream()
+                .map(m -> new ReadyRoom(m.id(), isOutdated(m, version), m.createdAt())).toList();
+        return autoscaler.ranking().rank(rooms).stream().limit(count).map(ReadyRoom::name).toList();
+    }
+
+    /**
+     * Panic scale (opt-in with {@code autoscaling.enablePanicScale}) after a room just reported {@code occupied}:
+     * the scale-up the autoscaler's panic rule asks for with these counts, if any. Decide once on the counts the
+     * report returned, and again under the PANIC lock on fresh counts, so concurrent reports scale once.
+     */
+    public Optional<ScaleUp> panic(SchedulerConfig config, RoomStatusCounts counts, Instant now) {
+        ScaleDecision decision = autoscaler.panicDecision(config, counts, RoomStatus.OCCUPIED, now);
+        return decision.delta() > 0 ? Optional.of(new ScaleUp(decision.delta(), ScaleReason.PANIC)) : Optional.empty();
+    }
+
+    private static List<ReadyRoom> readyRooms(List<Member> live, Map<String, RoomStatus> statuses, SchedulerVersion version) {
+        List<ReadyRoom> ready = new ArrayList<>();
+        for (Member member : live) {
+            if (statuses.get(member.id()) == RoomStatus.READY) {
+                ready.add(new ReadyRoom(member.id(), isOutdated(member, version), member.createdAt()));
+            }
+        }
+        return ready;
+    }
+}

@@ -1,0 +1,292 @@
+package dev.hotspare.fleet.runtime;
+
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfigs;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.events.EventDispatcher;
+import dev.hotspare.fleet.lock.LockListener;
+import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.UsageHistory;
+import dev.hotspare.fleet.spi.UsageMetrics;
+import dev.hotspare.json.Documents;
+import dev.hotspare.memory.InMemoryLockStore;
+import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.memory.InMemoryRoomStatusStore;
+import dev.hotspare.memory.InMemorySchedulerStore;
+import dev.hotspare.memory.InMemoryUsageHistory;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Problem;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * A Maestro-style game-room fleet in one object: the scheduler operations ({@link #updates()}, {@link #scaling()},
+ * {@link #queries()}), the room protocol ({@link #rooms()}), and the {@link Worker} that runs one watcher per
+ * scheduler, all sharing one set of stores, one {@link LockManager} and one autoscaler. Every store is in memory
+ * until the builder is given another, so a fleet on the embedded default is one line:
+ *
+ * <pre>{@code
+ * Fleet fleet = Fleet.builder(TaskScheduler.system(executor, Clock.systemUTC())).build().start();
+ * fleet.updates().create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 2}\n");
+ * fleet.rooms().report("pong", room, "ready", Instant.now());
+ * }</pre>
+ *
+ * For real, pass the adapters' stores ({@code RedisLockStore}, {@code PostgresSchedulerStore}, {@code PodMemberDriver},
+ * …); any number of fleets may share the same stores: the lock protocol lets one act on a scheduler at a time.
+ */
+public final class Fleet implements AutoCloseable {
+
+    private final Builder settings;
+    private final LockManager locks;
+    private final SchedulerOperations operations;
+    private final RoomService rooms;
+    private final Worker worker;
+
+    private Fleet(Builder b) {
+        this.settings = b;
+        this.locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).kpis(b.lockListener).build();
+        Function<ConfigDocument, List<Problem>> validator = config ->
+                SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, b.autoscaler.policies().typeNames()).problems();
+        Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML);
+        this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks).roomStatuses(b.rooms)
+                .events(b.events).validator(validator).autoscaler(b.autoscaler).replaceTimeout(b.replaceTimeout)
+                .lockWait(b.lockWait).pollInterval(b.pollInterval).kpis(b.listener).build();
+        this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks, parser, b.listener);
+        this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks)
+                .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).parser(parser)
+                .syncPeriod(b.syncPeriod).replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval)
+                .pingTimeout(b.pingTimeout).pluginClassLoader(b.plugins).kpis(b.listener).build();
+    }
+
+    /**
+     * A builder whose stores, lock store and room driver are in memory until replaced. {@code tasks} runs the
+     * worker, lock renewals and rolling replaces, and its clock stamps everything.
+     */
+    public static Builder builder(TaskScheduler tasks) {
+        return new Builder(tasks);
+    }
+
+    /** Starts the worker: from now on every scheduler in the store has a watcher. Returns this fleet. */
+    public Fleet start() {
+        worker.start();
+        return this;
+    }
+
+    /** Create, update, image, min, rollback, delete. */
+    public SchedulerUpdates updates() {
+        return operations.updates();
+    }
+
+    /** Scale up, scale down, scale to a number of replicas. */
+    public SchedulerScaling scaling() {
+        return operations.scaling();
+    }
+
+    /** Status, releases, config, diff. */
+    public SchedulerQueries queries() {
+        return operations.queries();
+    }
+
+    /** The three groups of scheduler operations in one object. */
+    public SchedulerOperations operations() {
+        return operations;
+    }
+
+    /** The room protocol: rooms' pings and status reports (and panic scale). */
+    public RoomService rooms() {
+        return rooms;
+    }
+
+    /** The worker running one watcher per scheduler. */
+    public Worker worker() {
+        return worker;
+    }
+
+    /** The lock manager every operation and watcher of this fleet uses. */
+    public LockManager locks() {
+        return locks;
+    }
+
+    /** Where schedulers live. */
+    public SchedulerStore schedulerStore() {
+        return settings.schedulers;
+    }
+
+    /** Where room statuses live. */
+    public RoomStatusStore roomStatusStore() {
+        return settings.rooms;
+    }
+
+    /** The rooms' member driver. */
+    public MemberDriver memberDriver() {
+        return settings.driver;
+    }
+
+    /**
+     * Stops the worker and waits (on the task scheduler) up to {@code timeout} for running replaces and removals,
+     * whose locks are released as they finish.
+     *
+     * @return a future of whether everything finished within the timeout
+     */
+    public CompletableFuture<Boolean> shutdown(Duration timeout) {
+        return worker.shutdown(timeout);
+    }
+
+    /** Stops the worker without waiting; running replaces and removals keep their leases until their TTL. */
+    @Override
+    public void close() {
+        worker.shutdown(Duration.ZERO);
+    }
+
+    /** Builds a {@link Fleet}; every option has a default, and {@link #build()} snapshots them. */
+    public static final class Builder {
+        private final TaskScheduler tasks;
+        private SchedulerStore schedulers = new InMemorySchedulerStore();
+        private RoomStatusStore rooms = new InMemoryRoomStatusStore();
+        private UsageHistory usageHistory = new InMemoryUsageHistory();
+        private LockStore lockStore;
+        private MemberDriver driver;
+        private UsageMetrics usageMetrics = UsageMetrics.none();
+        private Autoscaler autoscaler = Autoscaler.standard();
+        private EventDispatcher events = EventDispatcher.builder().build();
+        private FleetListener listener = FleetListener.NONE;
+        private LockListener lockListener = LockListener.NONE;
+        private Duration lockTtl = LockManager.DEFAULT_TTL;
+        private Duration syncPeriod = Duration.ofSeconds(10);
+        private Duration pollInterval = Duration.ofSeconds(1);
+        private Duration replaceTimeout = Duration.ofMinutes(10);
+        private Duration lockWait = Duration.ofMinutes(1);
+        private Duration pingTimeout = DeadRoomRules.DEFAULT_PING_TIMEOUT;
+        private ClassLoader plugins = Fleet.class.getClassLoader();
+
+        private Builder(TaskScheduler tasks) {
+            this.tasks = Objects.requireNonNull(tasks, "tasks");
+        }
+
+        /** Where schedulers, their versions and releases live (default: in memory). */
+        public Builder schedulerStore(SchedulerStore value) {
+            this.schedulers = Objects.requireNonNull(value, "schedulerStore");
+            return this;
+        }
+
+        /** Where room statuses and last pings live (default: in memory). */
+        public Builder roomStatusStore(RoomStatusStore value) {
+            this.rooms = Objects.requireNonNull(value, "roomStatusStore");
+            return this;
+        }
+
+        /** Where the autoscaler's usage points live (default: in memory). */
+        public Builder usageHistory(UsageHistory value) {
+            this.usageHistory = Objects.requireNonNull(value, "usageHistory");
+            return this;
+        }
+
+        /** Where leases live (default: in memory, on the task scheduler's clock). */
+        public Builder lockStore(LockStore value) {
+            this.lockStore = Objects.requireNonNull(value, "lockStore");
+            return this;
+        }
+
+        /** What creates and deletes rooms (default: in memory, rooms ready at once). */
+        public Builder memberDriver(MemberDriver value) {
+            this.driver = Objects.requireNonNull(value, "memberDriver");
+            return this;
+        }
+
+        /** cpu / mem usage for cpu and mem triggers (default: none, for room triggers only). */
+        public Builder usageMetrics(UsageMetrics value) {
+            this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
+            return this;
+        }
+
+        /**
+         * The autoscaler: its policies (also the trigger types configs may use), settings (its period is the
+         * watchers' tick) and removal ranking, which every scale-down follows (default: {@link Autoscaler#standard()}).
+         */
+        public Builder autoscaler(Autoscaler value) {
+            this.autoscaler = Objects.requireNonNull(value, "autoscaler");
+            return this;
+        }
+
+        /** Where room and scheduler events go (default: only the forwarders scheduler configs name). */
+        public Builder events(EventDispatcher value) {
+            this.events = Objects.requireNonNull(value, "events");
+            return this;
+        }
+
+        /** Receives rooms per status and every scale (a {@code dev.hotspare.kpi.KpiListener} fits; default: none). */
+        public Builder listener(FleetListener value) {
+            this.listener = Objects.requireNonNull(value, "listener");
+            return this;
+        }
+
+        /** Receives lock waits and lost leases (a {@code dev.hotspare.kpi.KpiListener} fits; default: none). */
+        public Builder lockListener(LockListener value) {
+            this.lockListener = Objects.requireNonNull(value, "lockListener");
+            return this;
+        }
+
+        /** Lease TTL; leases are renewed every ttl/3 (default {@link LockManager#DEFAULT_TTL}). */
+        public Builder lockTtl(Duration value) {
+            this.lockTtl = Objects.requireNonNull(value, "lockTtl");
+            return this;
+        }
+
+        /** How often the worker re-reads the scheduler list (default 10 s). */
+        public Builder syncPeriod(Duration value) {
+            this.syncPeriod = Objects.requireNonNull(value, "syncPeriod");
+            return this;
+        }
+
+        /** How often replaces and removals check the driver (default 1 s). */
+        public Builder pollInterval(Duration value) {
+            this.pollInterval = Objects.requireNonNull(value, "pollInterval");
+            return this;
+        }
+
+        /** How long a rolling replace (and waiting for removed rooms) may take (default 10 min). */
+        public Builder replaceTimeout(Duration value) {
+            this.replaceTimeout = Objects.requireNonNull(value, "replaceTimeout");
+            return this;
+        }
+
+        /** How long operations wait for DOWNSCALE / TERMINATION (default 1 min). */
+        public Builder lockWait(Duration value) {
+            this.lockWait = Objects.requireNonNull(value, "lockWait");
+            return this;
+        }
+
+        /** Silence after which a room is dead (default 30 s). */
+        public Builder pingTimeout(Duration value) {
+            this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
+            return this;
+        }
+
+        /** Where event forwarder plug-ins named in scheduler configs are looked up. */
+        public Builder pluginClassLoader(ClassLoader value) {
+            this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
+            return this;
+        }
+
+        /** The fleet; call {@link Fleet#start()} to start its worker. */
+        public Fleet build() {
+            if (lockStore == null) {
+                lockStore = new InMemoryLockStore(tasks.clock());
+            }
+            if (driver == null) {
+                driver = InMemoryMemberDriver.builder(tasks).build();
+            }
+            return new Fleet(this);
+        }
+    }
+}

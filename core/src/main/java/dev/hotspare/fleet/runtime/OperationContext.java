@@ -1,0 +1,154 @@
+package dev.hotspare.fleet.runtime;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.events.EventDispatcher;
+import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.spi.SchedulerRecord;
+import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.json.Documents;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.spi.StoreUnavailableException;
+import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * What the scheduler operations share: the stores, locks and room actions they act through, their settings, and
+ * the helpers that parse and validate configs and turn every failure into a {@link SchedulerOperationException}.
+ */
+final class OperationContext {
+
+    final SchedulerStore store;
+    final LockManager locks;
+    final RoomActions actions;
+    final FleetPlanner planner;
+    final TaskScheduler tasks;
+    final EventDispatcher events;
+    final Function<ConfigDocument, List<Problem>> validator;
+    final Duration replaceTimeout;
+    final Duration lockWait;
+    final Duration pollInterval;
+
+    OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
+                     EventDispatcher events, Function<ConfigDocument, List<Problem>> validator, Duration replaceTimeout,
+                     Duration lockWait, Duration pollInterval) {
+        this.store = store;
+        this.locks = locks;
+        this.actions = actions;
+        this.planner = planner;
+        this.tasks = tasks;
+        this.events = events;
+        this.validator = validator;
+        this.replaceTimeout = replaceTimeout;
+        this.lockWait = lockWait;
+        this.pollInterval = pollInterval;
+    }
+
+    MemberDriver driver() {
+        return actions.driver();
+    }
+
+    SchedulerRecord existing(String name) {
+        return store.get(name).orElseThrow(() -> notFound(name));
+    }
+
+    ConfigDocument parse(String submitted) {
+        if (submitted == null || submitted.isBlank()) {
+            throw new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("", Problem.MISSING, "a config is required"));
+        }
+        ConfigDocument config;
+        try {
+            config = ConfigDocument.of(submitted);
+        } catch (ValidationException e) {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, e.problems());
+        }
+        validate(config);
+        return config;
+    }
+
+    void validate(ConfigDocument config) {
+        List<Problem> problems = new ArrayList<>(validator.apply(config));
+        JsonNode name = config.tree().path("name");
+        if (name.isMissingNode() || name.isNull()) {
+            throw new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("name", Problem.MISSING, "required"));
+        }
+        Names.dns1123LabelProblem(name.asText()).ifPresent(why -> problems.add(0, Problem.of("name", name.asText(), why)));
+        if (!problems.isEmpty()) {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, problems);
+        }
+    }
+
+    static String nameOf(ConfigDocument config) {
+        return config.tree().path("name").asText();
+    }
+
+    static ConfigDocument withField(ConfigDocument current, String field, JsonNode value) {
+        ObjectNode tree = (ObjectNode) current.tree();
+        tree.set(field, value);
+        return render(tree);
+    }
+
+    static ConfigDocument render(JsonNode tree) {
+        try {
+            return ConfigDocument.of(Documents.yaml().writeValueAsString(tree));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render config", e);
+        }
+    }
+
+    static SchedulerOperationException notFound(String name) {
+        return new SchedulerOperationException(ErrorCode.SCHEDULER_NOT_FOUND, Problem.of("scheduler", name, "no scheduler of this name exists"));
+    }
+
+    static SchedulerOperationException notFound(String name, SchedulerVersion version) {
+        return new SchedulerOperationException(ErrorCode.VERSION_NOT_FOUND,
+                Problem.of("version", version, "scheduler '" + name + "' has no such release"));
+    }
+
+    static SchedulerOperationException locked(String name, LockKind kind) {
+        return new SchedulerOperationException(ErrorCode.LOCKED,
+                Problem.of("scheduler", name, "its " + kind + " lock is held by another operation; try again later"));
+    }
+
+    static RuntimeException translate(Throwable e) {
+        if (e instanceof java.util.concurrent.CompletionException && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (e instanceof SchedulerOperationException op) {
+            return op;
+        }
+        if (e instanceof dev.hotspare.fleet.spi.SchedulerNotFoundException nf) {
+            return notFound(nf.scheduler());
+        }
+        if (e instanceof StoreUnavailableException unavailable) {
+            return new SchedulerOperationException(ErrorCode.UNAVAILABLE, Problem.of("", unavailable.store(), unavailable.getMessage()));
+        }
+        if (e instanceof ValidationException invalid) {
+            return new SchedulerOperationException(ErrorCode.INVALID_CONFIG, invalid.problems());
+        }
+        return e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+    }
+
+}

@@ -1,0 +1,176 @@
+package dev.hotspare.fleet.runtime;
+
+import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.events.EventDispatcher;
+import dev.hotspare.fleet.events.FleetEvent;
+import dev.hotspare.fleet.plan.FleetPlan.ScaleReason;
+import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.time.TaskScheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The only code that creates or removes a fleet's rooms. Every scale-up (the autoscaler's, a new scheduler's min
+ * rooms, a panic scale, a manual one) and every scale-down or dead-room removal goes through here, so each
+ * registers its rooms' statuses, publishes its event and reports its KPI the same way:
+ * <ul>
+ *   <li>a scale-up registers its rooms {@code creating}, publishes {@code SCHEDULER_SCALED} with
+ *       {@code delta=+n} and {@code reason}, and reports {@link ScaleOperation#SCALE_UP};</li>
+ *   <li>a scale-down clears its rooms' statuses, publishes {@code SCHEDULER_SCALED} with {@code delta=-n} and
+ *       {@code reason}, and reports {@link ScaleOperation#SCALE_DOWN};</li>
+ *   <li>a dead-room removal clears the statuses, publishes {@code ROOM_TERMINATED} per room and reports
+ *       {@link ScaleOperation#DELETE};</li>
+ *   <li>a rolling replace and a scheduler's deletion change rooms without a scale event or KPI: the first keeps
+ *       the number of rooms, the second ends the scheduler.</li>
+ * </ul>
+ * Callers hold the locks the lock protocol names; this class takes none.
+ */
+final class RoomActions {
+
+    private final MemberDriver driver;
+    private final Optional<RoomStatusStore> statuses;
+    private final EventDispatcher events;
+    private final FleetListener listener;
+    private final TaskScheduler tasks;
+    private final Duration pollInterval;
+
+    RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,
+                TaskScheduler tasks, Duration pollInterval) {
+        this.driver = Objects.requireNonNull(driver, "driver");
+        this.statuses = Objects.requireNonNull(statuses, "statuses");
+        this.events = Objects.requireNonNull(events, "events");
+        this.listener = FleetListener.guarded(listener);
+        this.tasks = Objects.requireNonNull(tasks, "tasks");
+        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+    }
+
+    MemberDriver driver() {
+        return driver;
+    }
+
+    Optional<RoomStatusStore> statuses() {
+        return statuses;
+    }
+
+    TaskScheduler tasks() {
+        return tasks;
+    }
+
+    FleetListener listener() {
+        return listener;
+    }
+
+    /** Creates {@code count} rooms on {@code version}; returns their names. */
+    List<String> scaleUp(String scheduler, SchedulerVersion version, int count, ScaleReason reason) {
+        Instant now = tasks.clock().instant();
+        List<String> created = new ArrayList<>(count);
+        try {
+            for (int i = 0; i < count; i++) {
+                created.add(createRoom(scheduler, version, now));
+            }
+        } finally {
+            // Rooms created before a failure exist: report them, so events and KPIs match the rooms.
+            if (!created.isEmpty()) {
+                scaled(scheduler, created.size(), reason, now);
+                listener.scaled(scheduler, ScaleOperation.SCALE_UP, created.size());
+            }
+        }
+        return created;
+    }
+
+    /** Removes {@code rooms} (in this order) because the fleet scales down. */
+    void scaleDown(String scheduler, List<String> rooms, ScaleReason reason) {
+        Instant now = tasks.clock().instant();
+        int removed = 0;
+        try {
+            for (String room : rooms) {
+                removeRoom(scheduler, room);
+                removed++;
+            }
+        } finally {
+            scaled(scheduler, -removed, reason, now);
+            if (removed > 0) {
+                listener.scaled(scheduler, ScaleOperation.SCALE_DOWN, removed);
+            }
+        }
+    }
+
+    /** Removes dead rooms: silent too long, or occupied too long. */
+    void removeDead(String scheduler, List<String> rooms) {
+        int removed = 0;
+        try {
+            for (String room : rooms) {
+                removeRoom(scheduler, room);
+                removed++;
+                events.publish(FleetEvent.room(FleetEvent.Type.ROOM_TERMINATED, scheduler, room, tasks.clock().instant()));
+            }
+        } finally {
+            if (removed > 0) {
+                listener.scaled(scheduler, ScaleOperation.DELETE, removed);
+            }
+        }
+    }
+
+    /** One step of a rolling replace: a new room on {@code target}, then the old one deleted. Returns the new room. */
+    String replace(String scheduler, SchedulerVersion target, String oldRoom) {
+        String created = driver.create(scheduler, target.toString(), DesiredPower.RUNNING).id();
+        driver.delete(scheduler, oldRoom);
+        return created;
+    }
+
+    /** Deletes every room of a scheduler that is being deleted; returns their names. */
+    List<String> removeAll(String scheduler) {
+        List<String> rooms = dev.hotspare.fleet.plan.FleetPlanner.liveRooms(driver.list(scheduler)).stream()
+                .map(dev.hotspare.pool.Member::id).toList();
+        rooms.forEach(id -> driver.delete(scheduler, id));
+        return rooms;
+    }
+
+    /** Registers a room the driver lists but the status store does not know, as {@code creating}. */
+    void register(String scheduler, String room, Instant createdAt) {
+        statuses.ifPresent(store -> store.update(scheduler, room, RoomStatus.CREATING, createdAt));
+    }
+
+    /**
+     * Forgets the status of a room the driver no longer listed. Looks once more first: a room created after the
+     * observation was listed keeps its status.
+     */
+    void forget(String scheduler, String room) {
+        if (statuses.isPresent() && driver.find(scheduler, room).isEmpty()) {
+            statuses.get().remove(scheduler, room);
+        }
+    }
+
+    /** Completes when none of {@code rooms} is listed any more, or at {@code deadline}. */
+    CompletableFuture<Void> waitUntilGone(String scheduler, List<String> rooms, Instant deadline) {
+        return MembersGone.await(driver, tasks, pollInterval, scheduler, rooms, deadline);
+    }
+
+    private String createRoom(String scheduler, SchedulerVersion version, Instant now) {
+        String room = driver.create(scheduler, version.toString(), DesiredPower.RUNNING).id();
+        statuses.ifPresent(store -> store.update(scheduler, room, RoomStatus.CREATING, now));
+        return room;
+    }
+
+    private void removeRoom(String scheduler, String room) {
+        driver.delete(scheduler, room);
+        statuses.ifPresent(store -> store.remove(scheduler, room));
+    }
+
+    private void scaled(String scheduler, int delta, ScaleReason reason, Instant now) {
+        events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_SCALED, scheduler, now,
+                Map.of("delta", String.valueOf(delta), "reason", reason.name().toLowerCase(Locale.ROOT))));
+    }
+}

@@ -1,0 +1,117 @@
+package dev.hotspare.fleet.runtime;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hotspare.fleet.lock.LockId;
+import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockScope;
+import dev.hotspare.fleet.lock.WaitPolicy;
+import dev.hotspare.fleet.plan.FleetPlan;
+import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.spi.SchedulerRecord;
+import dev.hotspare.pool.Member;
+import dev.hotspare.validation.Problem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * Manual scaling (Maestro's scale-up, scale-down and replicas): scale-ups take no lock (they may overlap, as in
+ * Maestro); scale-downs wait for DOWNSCALE, so the autoscaler cannot recreate what they remove, and remove rooms in
+ * the configured removal ranking's order (by default outdated rooms first, then the newest) — the same rule as the
+ * autoscaler's scale-downs. Every change goes through {@link RoomActions}, so events and KPIs are the same as for
+ * any scale. Get one from {@link Fleet#scaling()} or {@link SchedulerOperations#scaling()}.
+ */
+public final class SchedulerScaling {
+
+    private final OperationContext c;
+
+    SchedulerScaling(OperationContext context) {
+        this.c = context;
+    }
+
+    /** Creates {@code amount} rooms on the current version. No lock, as in Maestro (scale-ups may overlap). */
+    public int scaleUp(String name, int amount) {
+        if (amount < 1) {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaleup", amount, "must be at least 1"));
+        }
+        SchedulerRecord current = c.existing(name);
+        try {
+            c.actions.scaleUp(name, current.version(), amount, FleetPlan.ScaleReason.MANUAL);
+        } catch (RuntimeException e) {
+            throw OperationContext.translate(e);
+        }
+        return amount;
+    }
+
+    /**
+     * Removes {@code amount} rooms under DOWNSCALE (waiting for it, so the autoscaler cannot recreate what this
+     * removes), in the configured removal ranking's order; with a room status store only READY rooms go.
+     * DOWNSCALE is released when they are gone or the replace timeout passes.
+     *
+     * @return a future of the number of rooms removed
+     */
+    public CompletableFuture<Integer> scaleDown(String name, int amount) {
+        if (amount < 1) {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaledown", amount, "must be at least 1"));
+        }
+        SchedulerRecord current = c.existing(name);
+        LockScope scope = c.locks.newScope();
+        CompletableFuture<Integer> removed = new CompletableFuture<>();
+        scope.acquire(LockId.of(name, LockKind.DOWNSCALE), WaitPolicy.waitUpTo(c.lockWait)).whenComplete((lock, error) -> {
+            if (error != null || lock.isEmpty()) {
+                scope.close();
+                removed.completeExceptionally(error != null ? OperationContext.translate(error)
+                        : OperationContext.locked(name, LockKind.DOWNSCALE));
+                return;
+            }
+            try {
+                java.util.Set<String> ready = c.actions.statuses().map(rooms -> (java.util.Set<String>) new java.util.HashSet<>(
+                        rooms.rooms(name, dev.hotspare.fleet.RoomStatus.READY))).orElse(null);
+                List<Member> candidates = FleetPlanner.liveRooms(c.driver().list(name)).stream()
+                        .filter(m -> ready == null || ready.contains(m.id())).toList();
+                List<String> victims = c.planner.removalOrder(candidates, current.version(), amount);
+                lock.get().ensureHeld();
+                c.actions.scaleDown(name, victims, FleetPlan.ScaleReason.MANUAL);
+                c.actions.waitUntilGone(name, victims, c.tasks.clock().instant().plus(c.replaceTimeout))
+                        .whenComplete((done, e) -> {
+                            scope.close();
+                            removed.complete(victims.size());
+                        });
+            } catch (RuntimeException e) {
+                scope.close();
+                removed.completeExceptionally(OperationContext.translate(e));
+            }
+        });
+        return removed;
+    }
+
+    /** Scales to exactly {@code replicas} rooms: up without a lock, down under DOWNSCALE; nothing when equal. */
+    public CompletableFuture<Integer> scaleTo(String name, int replicas) {
+        if (replicas < 0) {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("replicas", replicas, "must not be negative"));
+        }
+        c.existing(name);
+        int current = FleetPlanner.liveRooms(c.driver().list(name)).size();
+        if (replicas > current) {
+            return CompletableFuture.completedFuture(scaleUp(name, replicas - current));
+        }
+        if (replicas < current) {
+            return scaleDown(name, current - replicas).thenApply(n -> -n);
+        }
+        return CompletableFuture.completedFuture(0);
+    }
+}

@@ -1,0 +1,272 @@
+package dev.hotspare.fleet.runtime;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.events.FleetEvent;
+import dev.hotspare.fleet.lock.HeldLock;
+import dev.hotspare.fleet.lock.LockId;
+import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockScope;
+import dev.hotspare.fleet.lock.WaitPolicy;
+import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.SchedulerRecord;
+import dev.hotspare.fleet.versions.ChangeKind;
+import dev.hotspare.fleet.versions.ConfigDiff;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.json.Documents;
+import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * The scheduler lifecycle: create, update (a whole config, the image, min), roll back, delete — each under
+ * exactly the locks the lock protocol names (docs/locks.md). A version's major change replaces rooms in maxSurge
+ * chunks under DOWNSCALE and rolls back on timeout, cancel or error. Validation, load, diff and save run on the
+ * caller's thread; waiting for locks, rolling replaces and waiting for removed rooms run on the
+ * {@link TaskScheduler}, so every operation works unchanged on virtual time. Get one from
+ * {@link Fleet#updates()} or {@link SchedulerOperations#updates()}.
+ */
+public final class SchedulerUpdates {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerUpdates.class);
+
+    private final OperationContext c;
+
+    SchedulerUpdates(OperationContext context) {
+        this.c = context;
+    }
+
+    /**
+     * Creates a scheduler from {@code submitted} (YAML or JSON) at v1.0. Rooms are created by the watcher
+     * (autoscaling to min), not here.
+     */
+    public SchedulerRecord create(String submitted) {
+        ConfigDocument config = c.parse(submitted);
+        String name = c.nameOf(config);
+        Instant now = c.tasks.clock().instant();
+        if (!c.store.create(name, config, "creating", now)) {
+            throw new SchedulerOperationException(ErrorCode.ALREADY_EXISTS, Problem.of("name", name, "a scheduler of this name exists"));
+        }
+        return c.store.get(name).orElseThrow();
+    }
+
+    /**
+     * Updates scheduler {@code name} to {@code submitted}: CONFIG → SCALE (load, diff, save the new version)
+     * → release SCALE → for a major change DOWNSCALE and a rolling replace in chunks of
+     * {@code maxSurgePercent} → release DOWNSCALE → record the outcome → release CONFIG. Returns once the
+     * version is saved. CONFIG and SCALE are tried once: if another operation holds them the update is
+     * refused with {@link ErrorCode#LOCKED}, as in Maestro.
+     */
+    public UpdateHandle update(String name, String submitted, int maxSurgePercent) {
+        ConfigDocument config = c.parse(submitted);
+        String inBody = c.nameOf(config);
+        if (!inBody.equals(name)) {
+            throw new SchedulerOperationException(ErrorCode.NAME_MISMATCH,
+                    Problem.of("name", inBody, "differs from the scheduler in the path, '" + name + "'"));
+        }
+        if (maxSurgePercent < 1 || maxSurgePercent > 100) {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("maxSurge", maxSurgePercent, "must be a percentage in 1..100"));
+        }
+        return updateTo(name, current -> config, maxSurgePercent);
+    }
+
+    /** {@link #update} with the default maxSurge of 25%. */
+    public UpdateHandle update(String name, String submitted) {
+        return update(name, submitted, SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
+    }
+
+    /** Sets the image; nothing happens (no version) when it is already that image. */
+    public UpdateHandle updateImage(String name, Optional<String> image) {
+        String newImage = image.filter(s -> !s.isBlank()).orElseThrow(() ->
+                new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("image", Problem.MISSING, "required")));
+        return updateTo(name, current -> c.withField(current, "image", Documents.json().getNodeFactory().textNode(newImage)),
+                SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
+    }
+
+    /** Sets autoscaling.min; nothing happens when it is already that min. */
+    public UpdateHandle updateMin(String name, Optional<Integer> min) {
+        int newMin = min.orElseThrow(() ->
+                new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("min", Problem.MISSING, "required")));
+        if (newMin < 0) {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("min", newMin, "must not be negative"));
+        }
+        return updateTo(name, current -> {
+            ObjectNode tree = (ObjectNode) current.tree();
+            JsonNode autoscaling = tree.path("autoscaling");
+            ObjectNode updated = autoscaling.isObject() ? (ObjectNode) autoscaling : tree.putObject("autoscaling");
+            updated.put("min", newMin);
+            tree.set("autoscaling", updated);
+            return c.render(tree);
+        }, SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
+    }
+
+    /** Updates to the config of release {@code version} (an update like any other, so it gets a new version). */
+    public UpdateHandle rollback(String name, SchedulerVersion version) {
+        Release release = c.store.release(name, version).orElseThrow(() -> c.notFound(name, version));
+        return updateTo(name, current -> release.config(), SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
+    }
+
+    private UpdateHandle updateTo(String name, Function<ConfigDocument, ConfigDocument> change, int maxSurgePercent) {
+        Names.requireDns1123Label("scheduler", name);
+        LockScope scope = c.locks.newScope();
+        try {
+            HeldLock config = scope.tryAcquire(LockId.of(name, LockKind.CONFIG)).orElseThrow(() -> c.locked(name, LockKind.CONFIG));
+            SchedulerRecord current;
+            ConfigDocument wanted;
+            ConfigDiff diff;
+            SchedulerVersion saved;
+            try (HeldLock scale = scope.tryAcquire(LockId.of(name, LockKind.SCALE)).orElseThrow(() -> c.locked(name, LockKind.SCALE))) {
+                current = c.store.get(name).orElseThrow(() -> c.notFound(name));
+                wanted = change.apply(current.config());
+                c.validate(wanted);
+                diff = ConfigDiff.between(current.config().tree(), wanted.tree());
+                if (diff.kind() == ChangeKind.NONE) {
+                    scope.close();
+                    return new UpdateHandle(current.version(), diff, CompletableFuture.completedFuture(OperationStatus.DEPLOYED), () -> { });
+                }
+                saved = current.version().next(diff.kind());
+                scale.ensureHeld();
+                c.store.saveVersion(name, saved, wanted, c.tasks.clock().instant(), config.fence());
+            }
+            c.events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_UPDATED, name, c.tasks.clock().instant(),
+                    Map.of("version", saved.toString(), "change", diff.kind().name())));
+            if (!diff.isMajor()) {
+                c.store.setStatus(name, saved, OperationStatus.DEPLOYED, config.fence());
+                scope.close();
+                return new UpdateHandle(saved, diff, CompletableFuture.completedFuture(OperationStatus.DEPLOYED), () -> { });
+            }
+            AtomicBoolean cancel = new AtomicBoolean();
+            CompletableFuture<OperationStatus> outcome = replaceUnderDownscale(name, saved, current.config(), maxSurgePercent,
+                    scope, config, cancel);
+            return new UpdateHandle(saved, diff, outcome, () -> cancel.set(true));
+        } catch (RuntimeException e) {
+            scope.close();
+            throw c.translate(e);
+        }
+    }
+
+    /**
+     * DOWNSCALE → rolling replace → (on failure: status, save the previous config as a new major, replace
+     * again) → release DOWNSCALE → record the outcome → release CONFIG (by closing the scope).
+     */
+    private CompletableFuture<OperationStatus> replaceUnderDownscale(String name, SchedulerVersion saved, ConfigDocument previous,
+                                                                     int maxSurgePercent, LockScope scope, HeldLock config,
+                                                                     AtomicBoolean cancel) {
+        CompletableFuture<OperationStatus> outcome = new CompletableFuture<>();
+        scope.acquire(LockId.of(name, LockKind.DOWNSCALE), WaitPolicy.waitUpTo(c.lockWait)).whenComplete((downscale, error) -> {
+            try {
+                if (error != null || downscale.isEmpty()) {
+                    c.store.setStatus(name, saved, OperationStatus.ERROR, config.fence());
+                    rollbackAfterFailure(name, previous, config);
+                    outcome.complete(OperationStatus.ERROR);
+                    return;
+                }
+                HeldLock down = downscale.get();
+                replace(name, saved, maxSurgePercent, cancel::get, () -> config.isLost() || down.isLost()).thenAccept(status -> {
+                    try {
+                        if (status == OperationStatus.DEPLOYED) {
+                            down.release();
+                            c.store.setStatus(name, saved, status, config.fence());
+                            outcome.complete(status);
+                            return;
+                        }
+                        c.store.setStatus(name, saved, status, config.fence());
+                        SchedulerVersion restored = rollbackAfterFailure(name, previous, config);
+                        replace(name, restored, maxSurgePercent, () -> false, () -> config.isLost() || down.isLost())
+                                .thenAccept(rollbackStatus -> {
+                                    try {
+                                        down.release();
+                                        c.store.setStatus(name, restored, rollbackStatus, config.fence());
+                                    } finally {
+                                        outcome.complete(status);
+                                    }
+                                });
+                    } catch (RuntimeException e) {
+                        LOG.error("update of {} to {} failed while finishing", name, saved, e);
+                        outcome.complete(OperationStatus.ERROR);
+                    }
+                });
+            } catch (RuntimeException e) {
+                LOG.error("update of {} to {} failed", name, saved, e);
+                outcome.complete(OperationStatus.ERROR);
+            }
+        });
+        // CONFIG (and anything else still held) is released on every path once the outcome is known.
+        outcome.whenComplete((status, error) -> scope.close());
+        return outcome;
+    }
+
+    /** Saves the previous config as a new major version (rooms come back to it); returns that version. */
+    private SchedulerVersion rollbackAfterFailure(String name, ConfigDocument previous, HeldLock config) {
+        config.ensureHeld();
+        SchedulerRecord current = c.store.get(name).orElseThrow(() -> c.notFound(name));
+        SchedulerVersion restored = current.version().nextMajor();
+        c.store.saveVersion(name, restored, previous, c.tasks.clock().instant(), config.fence());
+        c.events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_UPDATED, name, c.tasks.clock().instant(),
+                Map.of("version", restored.toString(), "change", "ROLLBACK")));
+        return restored;
+    }
+
+    private CompletableFuture<OperationStatus> replace(String name, SchedulerVersion target, int maxSurgePercent,
+                                                       java.util.function.BooleanSupplier cancelled,
+                                                       java.util.function.BooleanSupplier leaseLost) {
+        return new RollingReplace(name, target, maxSurgePercent, c.replaceTimeout, c.pollInterval, c.actions, cancelled, leaseLost).start();
+    }
+
+    /**
+     * Deletes the scheduler under TERMINATION (waiting for it): every room is deleted, and once they are gone
+     * (or the replace timeout passes) the scheduler and its releases are removed and the lock released.
+     */
+    public CompletableFuture<Boolean> delete(String name) {
+        c.existing(name);
+        LockScope scope = c.locks.newScope();
+        CompletableFuture<Boolean> deleted = new CompletableFuture<>();
+        scope.acquire(LockId.of(name, LockKind.TERMINATION), WaitPolicy.waitUpTo(c.lockWait)).whenComplete((lock, error) -> {
+            if (error != null || lock.isEmpty()) {
+                scope.close();
+                deleted.completeExceptionally(error != null ? OperationContext.translate(error) : OperationContext.locked(name, LockKind.TERMINATION));
+                return;
+            }
+            try {
+                HeldLock termination = lock.get();
+                c.store.setState(name, "terminating", c.tasks.clock().instant(), termination.fence());
+                List<String> rooms = c.actions.removeAll(name);
+                c.actions.waitUntilGone(name, rooms, c.tasks.clock().instant().plus(c.replaceTimeout)).whenComplete((done, e) -> {
+                    try {
+                        termination.ensureHeld();
+                        boolean removed = c.store.delete(name, termination.fence());
+                        c.actions.statuses().ifPresent(statuses -> statuses.removeScheduler(name));
+                        deleted.complete(removed);
+                    } catch (RuntimeException failure) {
+                        deleted.completeExceptionally(OperationContext.translate(failure));
+                    } finally {
+                        scope.close();
+                    }
+                });
+            } catch (RuntimeException e) {
+                scope.close();
+                deleted.completeExceptionally(OperationContext.translate(e));
+            }
+        });
+        return deleted;
+    }
+
+}
