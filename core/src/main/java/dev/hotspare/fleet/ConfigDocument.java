@@ -32,7 +32,7 @@ public record ConfigDocument(String submitted, String json) {
         Objects.requireNonNull(submitted, "submitted");
         JsonNode tree;
         try {
-            tree = Documents.yaml().readTree(submitted);
+            tree = Documents.yamlReader().readTree(submitted);
         } catch (JsonProcessingException e) {
             throw new ValidationException(Problem.of("", abbreviate(submitted), "not valid YAML or JSON: " + e.getOriginalMessage()));
         }
@@ -45,7 +45,7 @@ public record ConfigDocument(String submitted, String json) {
     /** A fresh, mutable copy of the JSON form. */
     public JsonNode tree() {
         try {
-            return Documents.json().readTree(json);
+            return Documents.jsonReader().readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("json: stored configuration is not valid JSON", e);
         }

@@ -119,7 +119,7 @@ public record SchedulerConfig(
     /** This config as YAML, in the documented field names. */
     public String toYaml() {
         try {
-            return Documents.yaml().writeValueAsString(this);
+            return Documents.yamlWriter().writeValueAsString(this);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot write scheduler config " + name, e);
         }

@@ -89,7 +89,7 @@ public final class SchedulerConfigs {
     public static Check check(String text, Documents.Format format, Set<String> triggerTypes) {
         JsonNode tree;
         try {
-            tree = Documents.mapper(format).readTree(text);
+            tree = Documents.reader(format).readTree(text);
         } catch (JsonProcessingException e) {
             return new Check(Optional.empty(), Documents.problemsOf(e));
         }
@@ -103,7 +103,7 @@ public final class SchedulerConfigs {
         }
         SchedulerConfig config;
         try {
-            config = Documents.mapper(format).treeToValue(cleaned, SchedulerConfig.class);
+            config = Documents.reader(format).treeToValue(cleaned, SchedulerConfig.class);
         } catch (JsonProcessingException e) {
             List<Problem> all = ConfigShape.firstPerPath(structural.list(), Documents.problemsOf(e));
             return new Check(Optional.empty(), all);

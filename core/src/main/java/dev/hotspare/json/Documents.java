@@ -12,6 +12,9 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
@@ -51,22 +54,53 @@ public final class Documents {
     private static final ObjectMapper JSON = configure(JsonMapper.builder().build());
     private static final ObjectMapper YAML = configure(new ObjectMapper(
             new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)));
+    private static final ObjectReader JSON_READER = JSON.reader();
+    private static final ObjectWriter JSON_WRITER = JSON.writer();
+    private static final ObjectReader YAML_READER = YAML.reader();
+    private static final ObjectWriter YAML_WRITER = YAML.writer();
 
     private Documents() {
     }
 
-    /** The shared JSON mapper. Thread-safe; do not reconfigure it. */
-    public static ObjectMapper json() {
-        return JSON;
+    /**
+     * A reader of JSON with hotspare's settings. Readers are immutable, so the shared configuration cannot be
+     * changed through them (a mapper handed out could be reconfigured by any caller, for everyone).
+     */
+    public static ObjectReader jsonReader() {
+        return JSON_READER;
     }
 
-    /** The shared YAML mapper. Thread-safe; do not reconfigure it. */
-    public static ObjectMapper yaml() {
-        return YAML;
+    /** A writer of JSON with hotspare's settings (ISO-8601 times and durations); immutable. */
+    public static ObjectWriter jsonWriter() {
+        return JSON_WRITER;
     }
 
-    /** The mapper for {@code format}. */
-    public static ObjectMapper mapper(Format format) {
+    /** A reader of {@code format} with hotspare's settings; immutable. */
+    public static ObjectReader reader(Format format) {
+        return format == Format.JSON ? JSON_READER : YAML_READER;
+    }
+
+    /** A reader of YAML with hotspare's settings; immutable. */
+    public static ObjectReader yamlReader() {
+        return YAML_READER;
+    }
+
+    /** A writer of YAML with hotspare's settings (no document start marker); immutable. */
+    public static ObjectWriter yamlWriter() {
+        return YAML_WRITER;
+    }
+
+    /** Makers of JSON tree nodes (text, numbers, objects) for building documents to write. */
+    public static JsonNodeFactory nodes() {
+        return JSON.getNodeFactory();
+    }
+
+    /** {@code value} (a tree, a map, a record) converted to {@code type} with hotspare's settings. */
+    public static <T> T convert(Object value, Class<T> type) {
+        return JSON.convertValue(value, type);
+    }
+
+    private static ObjectMapper mapper(Format format) {
         return format == Format.JSON ? JSON : YAML;
     }
 

@@ -2,6 +2,7 @@ package dev.hotspare.time;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -41,5 +42,14 @@ public interface TaskScheduler {
      */
     static TaskScheduler system(ScheduledExecutorService executor, Clock clock) {
         return new SystemTaskScheduler(executor, clock);
+    }
+
+    /**
+     * Virtual time starting at {@code start}: nothing runs until the caller advances the clock
+     * ({@link VirtualTimeScheduler#advanceBy}), and then every task due runs, in due-time order, on the caller's
+     * thread. What tests and the simulator run the real runtime on.
+     */
+    static VirtualTimeScheduler virtual(Instant start) {
+        return new VirtualTimeScheduler(new VirtualClock(start));
     }
 }

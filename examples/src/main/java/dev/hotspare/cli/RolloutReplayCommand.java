@@ -157,7 +157,7 @@ public final class RolloutReplayCommand implements Callable<Integer> {
     private static Optional<Problem> unknownEventType(String text, String path) {
         JsonNode tree;
         try {
-            tree = Documents.json().readTree(text);
+            tree = Documents.jsonReader().readTree(text);
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }

@@ -14,7 +14,7 @@ class AutoscaleCommandTest {
     private static List<JsonNode> decisions(CliRun run) {
         return run.outLines().stream().map(line -> {
             try {
-                return Documents.json().readTree(line);
+                return Documents.jsonReader().readTree(line);
             } catch (Exception e) {
                 throw new AssertionError("not a JSON line: " + line, e);
             }

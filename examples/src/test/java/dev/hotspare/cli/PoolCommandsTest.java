@@ -35,7 +35,7 @@ class PoolCommandsTest {
         Run run = run("plan", "--pool", "../docs/examples/pool.yaml", "--state", "../docs/examples/state.json",
                 "--now", "2026-01-01T12:00:00Z");
         assertThat(run.status()).as(run.err()).isZero();
-        JsonNode plan = Documents.json().readTree(run.out());
+        JsonNode plan = Documents.jsonReader().readTree(run.out());
         assertThat(plan.at("/assignments/0/claimName").asText()).isEqualTo("pr-1234");
         assertThat(plan.at("/assignments/0/memberId").asText()).isEqualTo("ci-pool-a1");
         assertThat(plan.at("/powerChanges").size()).isEqualTo(3);

@@ -71,7 +71,7 @@ class RolloutCliTest {
         int status = HotspareCli.run("rollout", "plan", "--json", "--spec", EXAMPLES.resolve("spec.yaml").toString(),
                 "--inventory", EXAMPLES.resolve("inventory.json").toString());
         assertThat(status).isZero();
-        JsonNode plan = Documents.json().readTree(out());
+        JsonNode plan = Documents.jsonReader().readTree(out());
         assertThat(plan.get("rollout").asText()).isEqualTo("edge-2026-01");
         assertThat(plan.get("stages")).extracting(s -> s.get("kind").asText())
                 .containsExactly("WAIT_FOR_WINDOW", "NODES", "SERVICES", "DEVICE_GROUP", "DEVICE_GROUP", "DEVICE_GROUP");
@@ -107,7 +107,7 @@ class RolloutCliTest {
         assertThat(status).as(err()).isZero();
         List<JsonNode> steps = new ArrayList<>();
         for (String line : out().lines().toList()) {
-            steps.add(Documents.json().readTree(line));
+            steps.add(Documents.jsonReader().readTree(line));
         }
         assertThat(steps).hasSize(16);
         assertThat(steps.get(1).at("/state/phase").asText()).isEqualTo("WAITING_FOR_WINDOW");

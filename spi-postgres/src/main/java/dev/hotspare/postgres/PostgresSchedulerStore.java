@@ -302,7 +302,7 @@ public final class PostgresSchedulerStore implements SchedulerStore {
     private static ConfigDocument config(ResultSet rs) throws SQLException {
         String jsonb = rs.getString("config");
         try {
-            return new ConfigDocument(rs.getString("config_submitted"), Documents.json().readTree(jsonb).toString());
+            return new ConfigDocument(rs.getString("config_submitted"), Documents.jsonReader().readTree(jsonb).toString());
         } catch (JsonProcessingException e) {
             throw new SQLException("config column does not hold JSON: " + e.getOriginalMessage(), "22P02", e);
         }

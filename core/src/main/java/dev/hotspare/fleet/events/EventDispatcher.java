@@ -186,7 +186,7 @@ public final class EventDispatcher implements AutoCloseable {
                     return;
                 }
                 @SuppressWarnings("unchecked")
-                Map<String, Object> config = Documents.json().convertValue(settings, Map.class);
+                Map<String, Object> config = Documents.convert(settings, Map.class);
                 created.add(new Registration(provider.create(named.getKey(), config), settings.path("forwardResponse").asBoolean(false)));
             });
         });

@@ -112,7 +112,7 @@ final class OperationContext {
 
     static ConfigDocument render(JsonNode tree) {
         try {
-            return ConfigDocument.of(Documents.yaml().writeValueAsString(tree));
+            return ConfigDocument.of(Documents.yamlWriter().writeValueAsString(tree));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render config", e);
         }

@@ -97,7 +97,7 @@ public final class SchedulerUpdates {
     public UpdateHandle updateImage(String name, Optional<String> image) {
         String newImage = image.filter(s -> !s.isBlank()).orElseThrow(() ->
                 new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("image", Problem.MISSING, "required")));
-        return updateTo(name, current -> c.withField(current, "image", Documents.json().getNodeFactory().textNode(newImage)),
+        return updateTo(name, current -> c.withField(current, "image", Documents.nodes().textNode(newImage)),
                 SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
     }
 

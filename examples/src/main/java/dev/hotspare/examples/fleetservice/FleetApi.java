@@ -2,7 +2,8 @@ package dev.hotspare.examples.fleetservice;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.sun.net.httpserver.HttpExchange;
@@ -65,7 +66,8 @@ import java.util.function.Supplier;
 final class FleetApi implements HttpHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(FleetApi.class);
-    private static final ObjectMapper JSON = Documents.json();
+    private static final ObjectReader JSON_READER = Documents.jsonReader();
+    private static final ObjectWriter JSON_WRITER = Documents.jsonWriter();
     static final String VERSION_HEADER = "X-Maestro-Version";
 
     private final SchedulerOperations operations;
@@ -276,11 +278,11 @@ final class FleetApi implements HttpHandler {
         JsonNode json(Set<String> fields) throws IOException {
             String text = text();
             if (text.isBlank()) {
-                return JSON.createObjectNode();
+                return Documents.nodes().objectNode();
             }
             JsonNode node;
             try {
-                node = JSON.readTree(text);
+                node = JSON_READER.readTree(text);
             } catch (JsonProcessingException e) {
                 throw new ApiException(400, "BAD_JSON", "request body is not valid JSON", Documents.problemsOf(e));
             }
@@ -715,7 +717,7 @@ final class FleetApi implements HttpHandler {
     private void respond(HttpExchange exchange, Answer answer) throws IOException {
         byte[] bytes;
         try {
-            bytes = JSON.writeValueAsBytes(answer.body());
+            bytes = JSON_WRITER.writeValueAsBytes(answer.body());
         } catch (JsonProcessingException e) {
             LOG.error("cannot render answer", e);
             bytes = "{\"code\":\"INTERNAL\",\"error\":\"internal error\",\"description\":\"cannot render the answer\",\"success\":false}"

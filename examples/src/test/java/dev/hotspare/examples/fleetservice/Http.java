@@ -52,7 +52,7 @@ final class Http {
                 .timeout(Duration.ofSeconds(60)).build();
         try {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-            JsonNode json = Documents.json().readTree(response.body());
+            JsonNode json = Documents.jsonReader().readTree(response.body());
             return new Answer(response.statusCode(), json, response.headers().firstValue("X-Maestro-Version").orElse(null),
                     response.headers().firstValue("Content-Type").orElse(null),
                     response.headers().allValues("Allow"), response.body());

@@ -1,5 +1,8 @@
-package dev.hotspare.fleet.events;
+package dev.hotspare.fleet.events.internal;
 
+import dev.hotspare.fleet.events.EventForwarder;
+import dev.hotspare.fleet.events.EventForwarderProvider;
+import dev.hotspare.fleet.events.FleetEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
