@@ -1,7 +1,7 @@
 package dev.hotspare.kubernetes;
 
 import dev.hotspare.pool.spi.MemberDriver;
-import dev.hotspare.testkit.spi.MemberDriverContract;
+import dev.hotspare.testkit.pool.MemberDriverContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -1,7 +1,7 @@
 package dev.hotspare.kubernetes;
 
 import dev.hotspare.rollout.spi.LeaderElection;
-import dev.hotspare.testkit.LeaderElectionContract;
+import dev.hotspare.testkit.rollout.LeaderElectionContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

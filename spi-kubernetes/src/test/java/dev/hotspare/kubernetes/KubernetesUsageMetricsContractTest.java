@@ -3,7 +3,7 @@ package dev.hotspare.kubernetes;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.UsageReading;
 import dev.hotspare.fleet.spi.UsageMetrics;
-import dev.hotspare.testkit.UsageMetricsContract;
+import dev.hotspare.testkit.fleet.UsageMetricsContract;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.metrics.v1beta1.PodMetricsBuilder;

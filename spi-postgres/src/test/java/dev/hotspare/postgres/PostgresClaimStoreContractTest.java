@@ -1,7 +1,7 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.spi.ClaimStore;
-import dev.hotspare.testkit.spi.ClaimStoreContract;
+import dev.hotspare.testkit.pool.ClaimStoreContract;
 
 import java.util.concurrent.ThreadLocalRandom;
 

@@ -1,7 +1,7 @@
 package dev.hotspare.redis;
 
 import dev.hotspare.fleet.spi.RoomStatusStore;
-import dev.hotspare.testkit.RoomStatusStoreContract;
+import dev.hotspare.testkit.fleet.RoomStatusStoreContract;
 
 /** {@link RoomStatusStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */
 class RedisRoomStatusStoreContractTest extends RoomStatusStoreContract {

@@ -1,7 +1,7 @@
 package dev.hotspare.redis;
 
 import dev.hotspare.fleet.spi.UsageHistory;
-import dev.hotspare.testkit.UsageHistoryContract;
+import dev.hotspare.testkit.fleet.UsageHistoryContract;
 
 /** {@link UsageHistoryContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */
 class RedisUsageHistoryContractTest extends UsageHistoryContract {

@@ -1,4 +1,4 @@
-package dev.hotspare.testkit;
+package dev.hotspare.testkit.fleet;
 
 import dev.hotspare.fleet.spi.UsageHistory;
 import dev.hotspare.validation.ValidationException;

@@ -1,4 +1,4 @@
-package dev.hotspare.testkit;
+package dev.hotspare.testkit.rollout;
 
 import dev.hotspare.rollout.spi.LeaderElection;
 import org.junit.jupiter.api.AfterEach;

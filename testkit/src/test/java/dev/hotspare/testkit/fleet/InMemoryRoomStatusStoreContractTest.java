@@ -1,4 +1,4 @@
-package dev.hotspare.testkit;
+package dev.hotspare.testkit.fleet;
 
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.memory.InMemoryRoomStatusStore;

@@ -1,4 +1,4 @@
-package dev.hotspare.testkit;
+package dev.hotspare.testkit.rollout;
 
 import dev.hotspare.memory.MemoryLeaderElection;
 import dev.hotspare.rollout.spi.LeaderElection;

@@ -1,8 +1,7 @@
-package dev.hotspare.testkit.memory;
+package dev.hotspare.testkit.pool;
 
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.pool.spi.ClaimStore;
-import dev.hotspare.testkit.spi.ClaimStoreContract;
 
 import java.util.concurrent.atomic.AtomicInteger;
 

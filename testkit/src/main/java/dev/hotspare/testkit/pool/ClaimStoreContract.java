@@ -1,4 +1,4 @@
-package dev.hotspare.testkit.spi;
+package dev.hotspare.testkit.pool;
 
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.spi.ClaimExistsException;

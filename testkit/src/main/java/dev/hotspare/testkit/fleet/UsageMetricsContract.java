@@ -1,4 +1,4 @@
-package dev.hotspare.testkit;
+package dev.hotspare.testkit.fleet;
 
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.UsageReading;

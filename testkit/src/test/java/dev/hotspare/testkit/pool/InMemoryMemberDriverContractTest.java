@@ -1,8 +1,7 @@
-package dev.hotspare.testkit.memory;
+package dev.hotspare.testkit.pool;
 
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.spi.MemberDriver;
-import dev.hotspare.testkit.spi.MemberDriverContract;
 import dev.hotspare.time.VirtualTimeScheduler;
 
 import java.util.concurrent.atomic.AtomicInteger;
