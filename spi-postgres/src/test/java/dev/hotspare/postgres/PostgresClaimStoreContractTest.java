@@ -15,7 +15,7 @@ class PostgresClaimStoreContractTest extends ClaimStoreContract {
     protected ClaimStore store() {
         synchronized (PostgresClaimStoreContractTest.class) {
             if (store == null) {
-                store = new PostgresClaimStore(TestDatabase.migrated(SCHEMA), SCHEMA);
+                store = new PostgresClaimStore(TestSchemas.migrated(SCHEMA), SCHEMA);
             }
             return store;
         }
