@@ -1,4 +1,4 @@
-package dev.hotspare.redis;
+package dev.hotspare.redis.internal;
 
 import dev.hotspare.spi.StoreUnavailableException;
 import io.lettuce.core.RedisBusyException;
@@ -33,15 +33,20 @@ import java.util.concurrent.TimeoutException;
  * <p>Everything goes through the asynchronous API so several commands can share one round trip; synchronous
  * store methods wait at most the connection's own command timeout (plus a small margin for the reload).
  */
-final class RedisAccess {
+public final class RedisAccess {
 
     private final RedisClusterAsyncCommands<String, String> commands;
     private final StatefulConnection<String, String> connection;
     private final String storeName;
 
-    RedisAccess(StatefulConnection<String, String> connection, String storeName) {
+    /**
+     * Access through {@code connection} for the store named {@code storeName} (in exceptions).
+     *
+     * @throws IllegalArgumentException if the connection is neither a standalone nor a Cluster connection
+     */
+    public RedisAccess(StatefulConnection<String, String> connection, String storeName) {
         this.connection = Objects.requireNonNull(connection, "connection");
-        this.storeName = storeName;
+        this.storeName = Objects.requireNonNull(storeName, "storeName");
         if (connection instanceof StatefulRedisConnection<String, String> standalone) {
             this.commands = standalone.async();
         } else if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
@@ -53,20 +58,22 @@ final class RedisAccess {
     }
 
     /** Lettuce's computation threads (not its I/O threads), for work that must not run on an I/O thread. */
-    Executor executor() {
+    public Executor executor() {
         return connection.getResources().eventExecutorGroup();
     }
 
-    RedisClusterAsyncCommands<String, String> commands() {
+    /** The asynchronous commands of the connection (standalone or Cluster). */
+    public RedisClusterAsyncCommands<String, String> commands() {
         return commands;
     }
 
-    String storeName() {
+    /** The store's name, as exceptions give it. */
+    public String storeName() {
         return storeName;
     }
 
     /** Runs {@code script} by SHA; on {@code NOSCRIPT} loads it and runs it again. */
-    <T> CompletableFuture<T> evalAsync(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+    public <T> CompletableFuture<T> evalAsync(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
         CompletableFuture<T> first = commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
         return first.exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
                 // The server lost its script cache (first use, restart, SCRIPT FLUSH, failover): EVAL both runs
@@ -79,7 +86,7 @@ final class RedisAccess {
      * Runs {@code script} and waits for its reply. Waits on Lettuce's own future (no dependent stage on the
      * hot path) and reloads the script only when the server says {@code NOSCRIPT}.
      */
-    <T> T eval(String what, LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+    public <T> T eval(String what, LuaScript script, ScriptOutputType type, String[] keys, String... args) {
         return eval(what, "", script, type, keys, args);
     }
 
@@ -87,7 +94,7 @@ final class RedisAccess {
      * {@link #eval(String, LuaScript, ScriptOutputType, String[], String...)} for hot paths: the description
      * {@code verb + subject} is only built if the call fails.
      */
-    <T> T eval(String verb, String subject, LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+    public <T> T eval(String verb, String subject, LuaScript script, ScriptOutputType type, String[] keys, String... args) {
         CompletableFuture<T> first = commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
         try {
             return await(verb, subject, first);
@@ -100,7 +107,7 @@ final class RedisAccess {
     }
 
     /** Waits for {@code future} at most the connection's command timeout, translating failures. */
-    <T> T await(String what, CompletionStage<T> future) {
+    public <T> T await(String what, CompletionStage<T> future) {
         return await(what, "", future);
     }
 
@@ -121,7 +128,7 @@ final class RedisAccess {
     }
 
     /** The exception a store throws for {@code failure} of {@code what}. */
-    RuntimeException translate(String what, Throwable failure) {
+    public RuntimeException translate(String what, Throwable failure) {
         Throwable cause = unwrap(failure);
         if (cause instanceof RedisLoadingException || cause instanceof RedisBusyException
                 || cause instanceof RedisReadOnlyException) {
