@@ -1,5 +1,6 @@
-package dev.hotspare.postgres;
+package dev.hotspare.postgres.internal;
 
+import dev.hotspare.postgres.PostgresStoreException;
 import dev.hotspare.spi.StoreUnavailableException;
 
 import java.sql.Connection;
@@ -21,10 +22,10 @@ import javax.sql.DataSource;
  * serialization failures PostgreSQL asks clients to retry, timestamp conversion, and the one place that
  * decides which {@link SQLException}s mean "the database cannot answer" ({@link StoreUnavailableException}).
  */
-final class Jdbc {
+public final class Jdbc {
 
     /** Unique constraint violated. */
-    static final String UNIQUE_VIOLATION = "23505";
+    public static final String UNIQUE_VIOLATION = "23505";
 
     /** PostgreSQL states that mean the server is going away or refusing connections, not a bad statement. */
     private static final Set<String> UNAVAILABLE_STATES = Set.of(
@@ -43,7 +44,8 @@ final class Jdbc {
 
     /** Work done on a connection; may throw {@link SQLException}, which the caller translates. */
     @FunctionalInterface
-    interface Work<T> {
+    public interface Work<T> {
+        /** Does the work on {@code connection}. */
         T run(Connection connection) throws SQLException;
     }
 
@@ -51,7 +53,7 @@ final class Jdbc {
      * Runs {@code work} in one transaction and commits. Any exception rolls back; deadlocks and serialization
      * failures are retried a few times; other SQL failures are translated for {@code store}.
      */
-    static <T> T inTransaction(DataSource dataSource, String store, String action, Work<T> work) {
+    public static <T> T inTransaction(DataSource dataSource, String store, String action, Work<T> work) {
         for (int attempt = 1; ; attempt++) {
             try (Connection connection = dataSource.getConnection()) {
                 boolean autoCommit = connection.getAutoCommit();
@@ -76,7 +78,7 @@ final class Jdbc {
     }
 
     /** Runs {@code work} on a connection in auto-commit mode (single statements). */
-    static <T> T autoCommit(DataSource dataSource, String store, String action, Work<T> work) {
+    public static <T> T autoCommit(DataSource dataSource, String store, String action, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             return work.run(connection);
         } catch (SQLException e) {
@@ -85,7 +87,7 @@ final class Jdbc {
     }
 
     /** The right unchecked exception for {@code e}. */
-    static RuntimeException translate(String store, String action, SQLException e) {
+    public static RuntimeException translate(String store, String action, SQLException e) {
         if (isUnavailable(e)) {
             return new StoreUnavailableException(store, action, e);
         }
@@ -98,7 +100,7 @@ final class Jdbc {
      * JDBC connection exception types connection pools throw when none can be had), shutdown and start-up
      * states, too many connections, a cancelled (timed-out) statement.
      */
-    static boolean isUnavailable(Throwable e) {
+    public static boolean isUnavailable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
                     || t instanceof SQLRecoverableException || t instanceof java.io.IOException) {
@@ -115,15 +117,18 @@ final class Jdbc {
         return false;
     }
 
-    static boolean isUniqueViolation(SQLException e) {
+    /** Whether {@code e} is a unique-constraint violation. */
+    public static boolean isUniqueViolation(SQLException e) {
         return UNIQUE_VIOLATION.equals(e.getSQLState());
     }
 
-    static OffsetDateTime toDb(Instant instant) {
+    /** {@code instant} as PostgreSQL's {@code timestamptz} takes it. */
+    public static OffsetDateTime toDb(Instant instant) {
         return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    static Instant instant(ResultSet rs, String column) throws SQLException {
+    /** The non-null {@code timestamptz} in {@code column}; a null is an error (SQL state 22004). */
+    public static Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         if (value == null) {
             throw new SQLException("column " + column + " is null", "22004");
@@ -131,12 +136,13 @@ final class Jdbc {
         return value.toInstant();
     }
 
-    static Optional<Instant> optionalInstant(ResultSet rs, String column) throws SQLException {
+    /** The {@code timestamptz} in {@code column}, empty if null. */
+    public static Optional<Instant> optionalInstant(ResultSet rs, String column) throws SQLException {
         return Optional.ofNullable(rs.getObject(column, OffsetDateTime.class)).map(OffsetDateTime::toInstant);
     }
 
     /** Binds {@code values} to {@code statement} in order. */
-    static PreparedStatement bind(PreparedStatement statement, Object... values) throws SQLException {
+    public static PreparedStatement bind(PreparedStatement statement, Object... values) throws SQLException {
         for (int i = 0; i < values.length; i++) {
             Object value = values[i];
             if (value instanceof Instant instant) {
