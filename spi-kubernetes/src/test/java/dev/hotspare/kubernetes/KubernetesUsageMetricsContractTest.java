@@ -3,6 +3,7 @@ package dev.hotspare.kubernetes;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.UsageReading;
 import dev.hotspare.fleet.spi.UsageMetrics;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.testkit.fleet.UsageMetricsContract;
 import dev.hotspare.testkit.servers.MockKubernetes;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -6,6 +6,7 @@ import dev.hotspare.fleet.Port;
 import dev.hotspare.fleet.Quantity;
 import dev.hotspare.fleet.Resources;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.testkit.servers.MockKubernetes;

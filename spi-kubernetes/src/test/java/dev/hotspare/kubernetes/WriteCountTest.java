@@ -2,6 +2,7 @@ package dev.hotspare.kubernetes;
 
 import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.MemberPhase;
