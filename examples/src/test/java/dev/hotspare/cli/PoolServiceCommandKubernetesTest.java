@@ -1,7 +1,7 @@
 package dev.hotspare.cli;
 
 import dev.hotspare.examples.poolservice.ClusterDeployments;
-import dev.hotspare.kubernetes.MockKube;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PoolServiceCommandKubernetesTest {
 
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(Path.of("..", "docs", "kubernetes-rbac.yaml"));
 
     private static final Map<String, String> CLIENT_PROPERTIES = Map.of(
             "kubernetes.master", "", // set per test from the mock server's URL

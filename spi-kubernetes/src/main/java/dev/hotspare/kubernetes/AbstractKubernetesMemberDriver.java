@@ -1,5 +1,6 @@
 package dev.hotspare.kubernetes;
 
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.spi.MemberAlreadyClaimedException;

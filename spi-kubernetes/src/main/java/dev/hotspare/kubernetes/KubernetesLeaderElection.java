@@ -1,5 +1,6 @@
 package dev.hotspare.kubernetes;
 
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.validation.Names;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

@@ -3,6 +3,7 @@ package dev.hotspare.kubernetes;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockKeys;
 import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.validation.Names;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;

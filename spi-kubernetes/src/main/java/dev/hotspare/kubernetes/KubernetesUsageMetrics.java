@@ -3,6 +3,7 @@ package dev.hotspare.kubernetes;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.UsageReading;
 import dev.hotspare.fleet.spi.UsageMetrics;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.validation.Names;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;

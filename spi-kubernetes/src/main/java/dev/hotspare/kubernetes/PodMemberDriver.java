@@ -3,6 +3,7 @@ package dev.hotspare.kubernetes;
 import dev.hotspare.fleet.Port;
 import dev.hotspare.fleet.Resources;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;

@@ -1,6 +1,7 @@
 package dev.hotspare.kubernetes;
 
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 

@@ -1,5 +1,6 @@
 package dev.hotspare.kubernetes;
 
+import dev.hotspare.testkit.servers.MockKubernetes;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
@@ -27,7 +28,7 @@ final class ClusterDeployments {
                 .build();
     }
 
-    static CustomResourceMemberDriver.Builder driver(MockKube kube) {
+    static CustomResourceMemberDriver.Builder driver(MockKubernetes kube) {
         kube.server.expectCustomResource(new CustomResourceDefinitionContext.Builder()
                 .withGroup(CONTEXT.getGroup()).withVersion(CONTEXT.getVersion()).withKind(CONTEXT.getKind())
                 .withPlural(CONTEXT.getPlural()).withScope("Namespaced").build());

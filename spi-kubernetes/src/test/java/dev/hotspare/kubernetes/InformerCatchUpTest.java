@@ -2,9 +2,11 @@ package dev.hotspare.kubernetes;
 
 import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.spi.MemberDriver.MemberEvent;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +30,7 @@ class InformerCatchUpTest {
 
     /** Started with the class; checks every request against the RBAC file and stops after the last test. */
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(RbacFile.SHIPPED);
     private PodMemberDriver driver;
 
     @AfterEach

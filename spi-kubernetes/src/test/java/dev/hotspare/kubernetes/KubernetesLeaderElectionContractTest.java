@@ -1,7 +1,8 @@
 package dev.hotspare.kubernetes;
 
 import dev.hotspare.rollout.spi.LeaderElection;
-import dev.hotspare.testkit.LeaderElectionContract;
+import dev.hotspare.testkit.rollout.LeaderElectionContract;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -13,7 +14,7 @@ class KubernetesLeaderElectionContractTest extends LeaderElectionContract {
 
     /** Started with the class; checks every request against the RBAC file and stops after the last test. */
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(RbacFile.SHIPPED);
     private static final AtomicInteger ELECTIONS = new AtomicInteger();
     private KubernetesLeaderElection election;
 

@@ -2,6 +2,7 @@ package dev.hotspare.kubernetes;
 
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.testkit.lock.LockStoreContract;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -11,7 +12,7 @@ class KubernetesLockStoreContractTest extends LockStoreContract {
 
     /** Started with the class; checks every request against the RBAC file and stops after the last test. */
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(RbacFile.SHIPPED);
 
     @Override
     protected LockStore createStore() {

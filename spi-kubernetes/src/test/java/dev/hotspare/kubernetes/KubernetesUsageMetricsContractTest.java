@@ -3,7 +3,9 @@ package dev.hotspare.kubernetes;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.UsageReading;
 import dev.hotspare.fleet.spi.UsageMetrics;
-import dev.hotspare.testkit.UsageMetricsContract;
+import dev.hotspare.kubernetes.internal.Kube;
+import dev.hotspare.testkit.fleet.UsageMetricsContract;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.metrics.v1beta1.PodMetricsBuilder;
@@ -20,7 +22,7 @@ class KubernetesUsageMetricsContractTest extends UsageMetricsContract {
 
     /** Started with the class; checks every request against the RBAC file and stops after the last test. */
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(RbacFile.SHIPPED);
 
     @Override
     protected UsageMetrics newMetrics() {

@@ -3,7 +3,8 @@ package dev.hotspare.kubernetes;
 import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.pool.spi.MemberDriver;
-import dev.hotspare.testkit.spi.MemberDriverContract;
+import dev.hotspare.testkit.pool.MemberDriverContract;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,7 +16,7 @@ class PodMemberDriverContractTest extends MemberDriverContract {
 
     /** Started with the class; checks every request against the RBAC file and stops after the last test. */
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(RbacFile.SHIPPED);
     private static final AtomicInteger POOLS = new AtomicInteger();
     private PodMemberDriver driver;
 

@@ -1,5 +1,7 @@
 package dev.hotspare.kubernetes;
 
+import dev.hotspare.testkit.servers.MockKubernetes;
+import dev.hotspare.testkit.servers.RbacCoverage;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -15,25 +17,25 @@ class RbacCoverageTest {
 
     @Test
     void requestsMapToGroupResourceAndVerb() {
-        assertThat(RbacCoverage.permissionOf(new MockKube.Request("GET", "/api/v1/namespaces/pong/pods?labelSelector=a%3Db", false)))
+        assertThat(RbacCoverage.permissionOf(new MockKubernetes.Request("GET", "/api/v1/namespaces/pong/pods?labelSelector=a%3Db", false)))
                 .contains(new RbacCoverage.Permission("", "pods", "list"));
-        assertThat(RbacCoverage.permissionOf(new MockKube.Request("GET", "/api/v1/namespaces/pong/pods?watch=true&resourceVersion=4", false)))
+        assertThat(RbacCoverage.permissionOf(new MockKubernetes.Request("GET", "/api/v1/namespaces/pong/pods?watch=true&resourceVersion=4", false)))
                 .contains(new RbacCoverage.Permission("", "pods", "watch"));
-        assertThat(RbacCoverage.permissionOf(new MockKube.Request("PUT", "/apis/coordination.k8s.io/v1/namespaces/x/leases/a.b", false)))
+        assertThat(RbacCoverage.permissionOf(new MockKubernetes.Request("PUT", "/apis/coordination.k8s.io/v1/namespaces/x/leases/a.b", false)))
                 .contains(new RbacCoverage.Permission("coordination.k8s.io", "leases", "update"));
-        assertThat(RbacCoverage.permissionOf(new MockKube.Request("GET", "/api/v1/nodes/node-1", false)))
+        assertThat(RbacCoverage.permissionOf(new MockKubernetes.Request("GET", "/api/v1/nodes/node-1", false)))
                 .contains(new RbacCoverage.Permission("", "nodes", "get"));
-        assertThat(RbacCoverage.permissionOf(new MockKube.Request("POST", "/api/v1/namespaces", false)))
+        assertThat(RbacCoverage.permissionOf(new MockKubernetes.Request("POST", "/api/v1/namespaces", false)))
                 .contains(new RbacCoverage.Permission("", "namespaces", "create"));
-        assertThat(RbacCoverage.permissionOf(new MockKube.Request("GET", "/apis/hive.openshift.io/v1", false))).isEmpty();
+        assertThat(RbacCoverage.permissionOf(new MockKubernetes.Request("GET", "/apis/hive.openshift.io/v1", false))).isEmpty();
     }
 
     @Test
     void anUngrantedRequestFailsTheCheck() {
-        assertThatThrownBy(() -> RbacCoverage.check(List.of(new MockKube.Request("DELETE", "/api/v1/namespaces/pong", false))))
+        assertThatThrownBy(() -> RbacCoverage.of(RbacFile.SHIPPED).check(List.of(new MockKubernetes.Request("DELETE", "/api/v1/namespaces/pong", false))))
                 .isInstanceOf(AssertionError.class).hasMessageContaining("delete namespaces");
-        assertThatThrownBy(() -> RbacCoverage.check(List.of(new MockKube.Request("GET", "/api/v1/secrets", false))))
+        assertThatThrownBy(() -> RbacCoverage.of(RbacFile.SHIPPED).check(List.of(new MockKubernetes.Request("GET", "/api/v1/secrets", false))))
                 .isInstanceOf(AssertionError.class).hasMessageContaining("list secrets");
-        RbacCoverage.check(List.of(new MockKube.Request("GET", "/api/v1/secrets", true)));
+        RbacCoverage.of(RbacFile.SHIPPED).check(List.of(new MockKubernetes.Request("GET", "/api/v1/secrets", true)));
     }
 }

@@ -6,8 +6,10 @@ import dev.hotspare.fleet.Port;
 import dev.hotspare.fleet.Quantity;
 import dev.hotspare.fleet.Resources;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -28,7 +30,7 @@ class RoomServiceTest {
 
     /** Started with the class; checks every request against the RBAC file and stops after the last test. */
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(RbacFile.SHIPPED);
     private PodMemberDriver driver;
 
     @AfterEach

@@ -2,12 +2,14 @@ package dev.hotspare.kubernetes;
 
 import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import dev.hotspare.time.VirtualTimeScheduler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import org.junit.jupiter.api.AfterEach;
@@ -31,7 +33,7 @@ class WriteCountTest {
 
     /** Started with the class; checks every request against the RBAC file and stops after the last test. */
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(RbacFile.SHIPPED);
     private CustomResourceMemberDriver clusters;
     private PodMemberDriver rooms;
 
@@ -54,7 +56,7 @@ class WriteCountTest {
 
         rooms.create("counted", "v1", DesiredPower.RUNNING);
 
-        assertThat(kube.drainWrites()).extracting(MockKube.Request::toString)
+        assertThat(kube.drainWrites()).extracting(MockKubernetes.Request::toString)
                 .containsExactly("POST /api/v1/namespaces/counted/pods");
     }
 
@@ -69,7 +71,7 @@ class WriteCountTest {
 
         // Filling the pool: one POST per member, nothing else.
         controller.reconcile();
-        List<MockKube.Request> creates = kube.drainWrites();
+        List<MockKubernetes.Request> creates = kube.drainWrites();
         assertThat(creates).hasSize(5).allSatisfy(r -> assertThat(r.method()).isEqualTo("POST"));
 
         settle(pool, 5);
@@ -93,7 +95,7 @@ class WriteCountTest {
     private void assertPowerWrites(PoolController controller, PoolSpec spec, String pool, int runningCount, int expected) {
         controller.updateSpec(spec.toBuilder().runningCount(runningCount).build());
         controller.reconcile();
-        List<MockKube.Request> writes = kube.drainWrites();
+        List<MockKubernetes.Request> writes = kube.drainWrites();
         assertThat(writes).as("runningCount -> %d", runningCount).hasSize(expected)
                 .allSatisfy(r -> assertThat(r.method()).isEqualTo("PUT"));
         settle(pool, 5);

@@ -3,6 +3,7 @@ package dev.hotspare.postgres;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockKeys;
 import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.postgres.internal.Jdbc;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

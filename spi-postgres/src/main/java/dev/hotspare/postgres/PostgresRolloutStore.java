@@ -1,5 +1,6 @@
 package dev.hotspare.postgres;
 
+import dev.hotspare.postgres.internal.Jdbc;
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.RolloutStateJson;
 import dev.hotspare.rollout.spi.RolloutStore;

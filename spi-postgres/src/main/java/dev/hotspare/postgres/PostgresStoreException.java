@@ -8,7 +8,8 @@ package dev.hotspare.postgres;
  */
 public final class PostgresStoreException extends RuntimeException {
 
-    PostgresStoreException(String message, Throwable cause) {
+    /** An error described by {@code message}, caused by {@code cause} (usually the {@link java.sql.SQLException}). */
+    public PostgresStoreException(String message, Throwable cause) {
         super(message, cause);
     }
 }

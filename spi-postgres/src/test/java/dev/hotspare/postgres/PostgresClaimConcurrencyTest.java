@@ -45,7 +45,7 @@ class PostgresClaimConcurrencyTest {
     private static final int CLAIMS = 10_000;
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
-    private final PostgresClaimStore store = new PostgresClaimStore(TestDatabase.migrated(SCHEMA), SCHEMA);
+    private final PostgresClaimStore store = new PostgresClaimStore(TestSchemas.migrated(SCHEMA), SCHEMA);
     private final String pool = "load" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
 
     @Test

@@ -1,7 +1,7 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.spi.ClaimStore;
-import dev.hotspare.testkit.spi.ClaimStoreContract;
+import dev.hotspare.testkit.pool.ClaimStoreContract;
 
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -15,7 +15,7 @@ class PostgresClaimStoreContractTest extends ClaimStoreContract {
     protected ClaimStore store() {
         synchronized (PostgresClaimStoreContractTest.class) {
             if (store == null) {
-                store = new PostgresClaimStore(TestDatabase.migrated(SCHEMA), SCHEMA);
+                store = new PostgresClaimStore(TestSchemas.migrated(SCHEMA), SCHEMA);
             }
             return store;
         }

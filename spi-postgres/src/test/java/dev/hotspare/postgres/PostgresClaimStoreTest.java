@@ -24,7 +24,7 @@ class PostgresClaimStoreTest {
     private static final String SCHEMA = "hs_test_claims";
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
-    private final DataSource ds = TestDatabase.migrated(SCHEMA);
+    private final DataSource ds = TestSchemas.migrated(SCHEMA);
     private final PostgresClaimStore store = new PostgresClaimStore(ds, SCHEMA);
     private final String pool = "p" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
 

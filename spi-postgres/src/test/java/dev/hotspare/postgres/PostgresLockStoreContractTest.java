@@ -10,6 +10,6 @@ class PostgresLockStoreContractTest extends LockStoreContract {
 
     @Override
     protected LockStore createStore() {
-        return new PostgresLockStore(TestDatabase.migrated(SCHEMA), SCHEMA);
+        return new PostgresLockStore(TestSchemas.migrated(SCHEMA), SCHEMA);
     }
 }

@@ -5,6 +5,7 @@ import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.spi.StoreUnavailableException;
+import dev.hotspare.testkit.servers.TestPostgres;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  * every store fails with {@link StoreUnavailableException} (and nothing else); afterwards calls succeed,
  * every write a caller saw commit is still there, and no member is held by two claims.
  *
- * <p>Uses a server of its own (never the shared one, and also when {@value TestDatabase#URL_VARIABLE} is set:
+ * <p>Uses a server of its own (never the shared one, and also when {@value TestPostgres#URL_VARIABLE} is set:
  * the test must be able to stop it).
  */
 class PostgresRestartTest {
@@ -57,9 +58,9 @@ class PostgresRestartTest {
     void whileDownCallsFailTypedAndAfterARestartNothingCommittedIsLostOrAssignedTwice() throws Exception {
         Path data = dir.resolve("data");
         int port = freePort();
-        EmbeddedPostgres server = TestDatabase.startPrivate(data, port);
+        EmbeddedPostgres server = TestPostgres.startPrivate(data, port);
         ExecutorService executor = Executors.newSingleThreadExecutor();
-        try (HikariDataSource ds = TestDatabase.pool(server.getJdbcUrl("postgres", "postgres"), 6)) {
+        try (HikariDataSource ds = TestPostgres.pool(server.getJdbcUrl("postgres", "postgres"), 6)) {
             PostgresSchema.migrate(ds);
             PostgresClaimStore claims = new PostgresClaimStore(ds);
             PostgresLockStore locks = new PostgresLockStore(ds);
@@ -82,7 +83,7 @@ class PostgresRestartTest {
             assertThatThrownBy(rollouts::names).isInstanceOf(StoreUnavailableException.class);
             await().atMost(Duration.ofMinutes(1)).until(() -> worker.unavailable.get() >= 1);
 
-            server = TestDatabase.startPrivate(data, port);
+            server = TestPostgres.startPrivate(data, port);
             worker.restarted.countDown();
             run.get(3, TimeUnit.MINUTES);
 

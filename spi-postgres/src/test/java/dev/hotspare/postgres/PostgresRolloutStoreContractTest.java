@@ -15,7 +15,7 @@ class PostgresRolloutStoreContractTest extends RolloutStoreContract {
 
     @Override
     protected RolloutStore newStore() {
-        DataSource ds = TestDatabase.migrated(SCHEMA);
+        DataSource ds = TestSchemas.migrated(SCHEMA);
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute("TRUNCATE " + SCHEMA + ".rollouts");
         } catch (SQLException e) {

@@ -10,6 +10,6 @@ class PostgresSchedulerStoreContractTest extends SchedulerStoreContract {
 
     @Override
     protected SchedulerStore createStore() {
-        return new PostgresSchedulerStore(TestDatabase.migrated(SCHEMA), SCHEMA);
+        return new PostgresSchedulerStore(TestSchemas.migrated(SCHEMA), SCHEMA);
     }
 }

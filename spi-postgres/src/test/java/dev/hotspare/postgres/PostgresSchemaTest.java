@@ -1,5 +1,6 @@
 package dev.hotspare.postgres;
 
+import dev.hotspare.testkit.servers.TestPostgres;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class PostgresSchemaTest {
     /** Versioned migrations shipped in the jar. */
     private static final int MIGRATIONS = 1;
 
-    private final DataSource ds = TestDatabase.dataSource();
+    private final DataSource ds = TestPostgres.dataSource();
     private final String schema = "hs_test_schema_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
 
     @AfterEach

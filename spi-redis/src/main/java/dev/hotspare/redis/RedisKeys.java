@@ -1,5 +1,6 @@
 package dev.hotspare.redis;
 
+import dev.hotspare.redis.internal.KeyLayout;
 import dev.hotspare.validation.Names;
 
 /**
@@ -22,17 +23,19 @@ import dev.hotspare.validation.Names;
  * </pre>
  *
  * The part in braces is the Redis Cluster hash tag: every key of one scheduler (and the two keys of one
- * lock) live in one slot, so the multi-key scripts run on a cluster too.
+ * lock) live in one slot, so the multi-key scripts run on a cluster too. The room scripts all take the
+ * scheduler's keys in one order ({@code dev/hotspare/redis/lua/room-keys.lua} in the jar), followed by the hashes
+ * of the rooms a call is about.
  */
 public final class RedisKeys {
 
     /** The prefix used when none is given. */
     public static final String DEFAULT_PREFIX = "hotspare";
 
-    private final String prefix;
+    private final KeyLayout layout;
 
     private RedisKeys(String prefix) {
-        this.prefix = prefix;
+        this.layout = new KeyLayout(prefix);
     }
 
     /**
@@ -51,40 +54,16 @@ public final class RedisKeys {
 
     /** The prefix. */
     public String prefix() {
-        return prefix;
+        return layout.prefix();
     }
 
-    /** {@code {prefix}:{<scheduler>}:} — the scheduler must already be validated. */
-    String scheduler(String scheduler) {
-        return prefix + ":{" + scheduler + "}:";
-    }
-
-    /** The lease of an already validated lock key. */
-    String lease(String lockKey) {
-        return prefix + ":lock:{" + lockKey + "}";
-    }
-
-    /** The fencing counter of an already validated lock key. */
-    String fence(String lockKey) {
-        return lease(lockKey) + ":fence";
-    }
-
-    /** The SCAN pattern matching the leases (not the fence counters) of keys starting with {@code lockPrefix}. */
-    String leasePattern(String lockPrefix) {
-        return prefix + ":lock:{" + lockPrefix + "*}";
-    }
-
-    /** The lock key inside a lease's key, or null if the key is not a lease. */
-    String lockKeyOf(String leaseKey) {
-        String start = prefix + ":lock:{";
-        if (!leaseKey.startsWith(start) || !leaseKey.endsWith("}")) {
-            return null;
-        }
-        return leaseKey.substring(start.length(), leaseKey.length() - 1);
+    /** What builds the keys, for the stores. */
+    KeyLayout layout() {
+        return layout;
     }
 
     @Override
     public String toString() {
-        return "RedisKeys[" + prefix + "]";
+        return "RedisKeys[" + layout.prefix() + "]";
     }
 }

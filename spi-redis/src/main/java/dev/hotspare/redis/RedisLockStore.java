@@ -3,6 +3,9 @@ package dev.hotspare.redis;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockKeys;
 import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.redis.internal.KeyLayout;
+import dev.hotspare.redis.internal.RedisAccess;
+import dev.hotspare.redis.internal.Scripts;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
@@ -53,61 +56,11 @@ public final class RedisLockStore implements LockStore {
 
     // A lease is one string, "<fencing token> <acquired ms> <lifetime ms> <owner token>" (expiry = acquired +
     // lifetime), set with PX: SET NX does the "is it free" check and the expiry in one command. The scripts
-    // build every number from TIME's digit strings and the caller's arguments: in Redis's Lua a number-to-string
-    // conversion (string.format, tostring) costs about a microsecond, more than a redis.call.
-    private static final LuaScript ACQUIRE = LuaScript.of("acquire", """
-            -- KEYS[1] lease, KEYS[2] fencing counter; ARGV[1] owner token, ARGV[2] ttl in ms
-            local time = redis.call('TIME')
-            local seconds, micros = time[1], time[2]
-            micros = string.rep('0', 6 - #micros) .. micros
-            -- The clock term keeps tokens growing when a restart without persistence lost the counter:
-            -- token = max(last + 1, now in µs). Both are digit strings without leading zeros, so a longer
-            -- string is a larger number and equal lengths compare as strings.
-            local token = seconds .. micros
-            local last = redis.call('SET', KEYS[2], token, 'GET')
-            if last and (#last > #token or (#last == #token and last >= token)) then
-              token = string.format('%.0f', tonumber(last) + 1)
-              redis.call('SET', KEYS[2], token)
-            end
-            -- PX ttl expires the key at the server's clock + ttl, no earlier than acquired + ttl (acquired is
-            -- TIME rounded down to the ms); a refused attempt leaves the counter at the clock, which only raises
-            -- later tokens' floor.
-            local lease = token .. ' ' .. seconds .. string.sub(micros, 1, 3) .. ' ' .. ARGV[2] .. ' ' .. ARGV[1]
-            if not redis.call('SET', KEYS[1], lease, 'NX', 'PX', ARGV[2]) then
-              return false
-            end
-            return lease
-            """);
-
-    private static final LuaScript RENEW = LuaScript.of("renew", """
-            -- KEYS[1] lease; ARGV[1] owner token, ARGV[2] ttl in ms
-            local lease = redis.call('GET', KEYS[1])
-            if not lease then
-              return false
-            end
-            local token, acquired, owner = string.match(lease, '^(%d+) (%d+) %d+ (.+)$')
-            if owner ~= ARGV[1] then
-              return false
-            end
-            local time = redis.call('TIME')
-            local now = math.floor((tonumber(time[1]) * 1000000 + tonumber(time[2])) / 1000)
-            local lifetime = string.format('%.0f', now - tonumber(acquired) + tonumber(ARGV[2]))
-            local renewed = token .. ' ' .. acquired .. ' ' .. lifetime .. ' ' .. owner
-            redis.call('SET', KEYS[1], renewed, 'PX', ARGV[2])
-            return renewed
-            """);
-
-    private static final LuaScript RELEASE = LuaScript.of("release", """
-            -- KEYS[1] lease; ARGV[1] owner token
-            local lease = redis.call('GET', KEYS[1])
-            if lease and string.match(lease, '^%d+ %d+ %d+ (.+)$') == ARGV[1] then
-              return redis.call('DEL', KEYS[1])
-            end
-            return 0
-            """);
+    // (lock-acquire.lua, lock-renew.lua, lock-release.lua in dev/hotspare/redis/lua) build every number from
+    // TIME's digit strings and the caller's arguments.
 
     private final RedisAccess redis;
-    private final RedisKeys keys;
+    private final KeyLayout keys;
     // Owner tokens must be unique among all holders of a key, in every process: a random instance id plus a
     // counter is, and costs far less than a UUID per acquisition.
     private final String instanceId = UUID.randomUUID() + "-";
@@ -126,7 +79,7 @@ public final class RedisLockStore implements LockStore {
      */
     public RedisLockStore(StatefulConnection<String, String> connection, RedisKeys keys) {
         this.redis = new RedisAccess(connection, STORE);
-        this.keys = Objects.requireNonNull(keys, "keys");
+        this.keys = Objects.requireNonNull(keys, "keys").layout();
     }
 
     @Override
@@ -134,7 +87,7 @@ public final class RedisLockStore implements LockStore {
         String[] leaseKeys = leaseKeys(key);
         long ttlMillis = millisRoundedUp(LockStore.requirePositive(ttl));
         String owner = instanceId + acquisitions.incrementAndGet();
-        String granted = redis.eval("acquire ", key, ACQUIRE, ScriptOutputType.VALUE, leaseKeys, owner, Long.toString(ttlMillis));
+        String granted = redis.eval("acquire ", key, Scripts.LOCK_ACQUIRE, ScriptOutputType.VALUE, leaseKeys, owner, Long.toString(ttlMillis));
         return granted == null ? Optional.empty() : Optional.of(lease(key, granted));
     }
 
@@ -143,7 +96,7 @@ public final class RedisLockStore implements LockStore {
         Objects.requireNonNull(lease, "lease");
         String[] leaseKeys = leaseKeys(lease.key());
         long ttlMillis = millisRoundedUp(LockStore.requirePositive(ttl));
-        String renewed = redis.eval("renew ", lease.key(), RENEW, ScriptOutputType.VALUE,
+        String renewed = redis.eval("renew ", lease.key(), Scripts.LOCK_RENEW, ScriptOutputType.VALUE,
                 new String[] {leaseKeys[0]}, lease.ownerToken(), Long.toString(ttlMillis));
         return Optional.ofNullable(renewed).map(value -> lease.withExpiresAt(lease(lease.key(), value).expiresAt()));
     }
@@ -152,7 +105,7 @@ public final class RedisLockStore implements LockStore {
     public boolean release(Lease lease) {
         Objects.requireNonNull(lease, "lease");
         String[] leaseKeys = leaseKeys(lease.key());
-        Long removed = redis.eval("release ", lease.key(), RELEASE, ScriptOutputType.INTEGER,
+        Long removed = redis.eval("release ", lease.key(), Scripts.LOCK_RELEASE, ScriptOutputType.INTEGER,
                 new String[] {leaseKeys[0]}, lease.ownerToken());
         return removed != null && removed == 1L;
     }
@@ -173,10 +126,7 @@ public final class RedisLockStore implements LockStore {
         KeyScanCursor<String> cursor = redis.await(what, redis.commands().scan(match));
         while (true) {
             for (String found : cursor.getKeys()) {
-                String lockKey = keys.lockKeyOf(found);
-                if (lockKey != null && lockKey.startsWith(prefix)) {
-                    lockKeys.add(lockKey);
-                }
+                keys.lockKeyOf(found).filter(lockKey -> lockKey.startsWith(prefix)).ifPresent(lockKeys::add);
             }
             if (cursor.isFinished()) {
                 break;

@@ -2,6 +2,7 @@ package dev.hotspare.redis;
 
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.lock.spi.Lease;
+import dev.hotspare.testkit.servers.TestRedis;
 import dev.hotspare.validation.ValidationException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;

@@ -2,6 +2,7 @@ package dev.hotspare.redis;
 
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.testkit.lock.LockStoreContract;
+import dev.hotspare.testkit.servers.TestRedis;
 
 /** {@link LockStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */
 class RedisLockStoreContractTest extends LockStoreContract {

@@ -4,6 +4,7 @@ import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.spi.StoreUnavailableException;
+import dev.hotspare.testkit.servers.TestRedis;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

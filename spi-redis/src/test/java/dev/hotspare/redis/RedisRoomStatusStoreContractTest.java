@@ -1,7 +1,8 @@
 package dev.hotspare.redis;
 
 import dev.hotspare.fleet.spi.RoomStatusStore;
-import dev.hotspare.testkit.RoomStatusStoreContract;
+import dev.hotspare.testkit.fleet.RoomStatusStoreContract;
+import dev.hotspare.testkit.servers.TestRedis;
 
 /** {@link RoomStatusStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */
 class RedisRoomStatusStoreContractTest extends RoomStatusStoreContract {

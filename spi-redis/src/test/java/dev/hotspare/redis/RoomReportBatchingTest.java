@@ -3,6 +3,7 @@ package dev.hotspare.redis;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.spi.RoomStatusStore.RoomUpdate;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
+import dev.hotspare.testkit.servers.TestRedis;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 

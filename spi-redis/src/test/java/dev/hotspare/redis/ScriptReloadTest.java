@@ -2,6 +2,7 @@ package dev.hotspare.redis;
 
 import dev.hotspare.fleet.RoomProtocol;
 import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.testkit.servers.TestRedis;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 

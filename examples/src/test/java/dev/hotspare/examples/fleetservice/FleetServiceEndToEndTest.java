@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.examples.fleetservice.FleetServiceSettings.Option;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.autoscale.AutoscalerSettings;
-import dev.hotspare.kubernetes.MockKube;
 import dev.hotspare.micrometer.MicrometerKpis;
-import dev.hotspare.postgres.SharedTestDatabase;
-import dev.hotspare.redis.SharedTestRedis;
+import dev.hotspare.testkit.servers.MockKubernetes;
+import dev.hotspare.testkit.servers.TestPostgres;
+import dev.hotspare.testkit.servers.TestRedis;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -44,7 +45,7 @@ class FleetServiceEndToEndTest {
     private final String scheduler = "pong-" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36), 36);
     /** The mock API server; after the class, every request the services sent must be covered by docs/kubernetes-rbac.yaml. */
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(Path.of("..", "docs", "kubernetes-rbac.yaml"));
 
     /** Each instance's KPIs: what one worker did the other must not have done too. */
     private final SimpleMeterRegistry firstMeters = new SimpleMeterRegistry();
@@ -81,7 +82,7 @@ class FleetServiceEndToEndTest {
     void start() {
         String schema = "hs_test_fleet_" + scheduler.substring(5);
         FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(
-                Option.PORT, "0", Option.REDIS_URI, SharedTestRedis.uri(), Option.JDBC_URL, SharedTestDatabase.jdbcUrl(),
+                Option.PORT, "0", Option.REDIS_URI, TestRedis.uri(), Option.JDBC_URL, TestPostgres.jdbcUrl(),
                 Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true"), Map.of());
         assertThat(settings.describeStores())
                 .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes");

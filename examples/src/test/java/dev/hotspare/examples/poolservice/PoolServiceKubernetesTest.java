@@ -1,12 +1,12 @@
 package dev.hotspare.examples.poolservice;
 
 import dev.hotspare.kubernetes.CustomResourceMemberDriver;
-import dev.hotspare.kubernetes.MockKube;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.testkit.servers.MockKubernetes;
 import dev.hotspare.time.VirtualTimeScheduler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -32,12 +33,12 @@ import static org.awaitility.Awaitility.await;
  * resources and moves their {@code status.powerState} toward the {@code spec.powerState} hotspare asks for.
  * Time is virtual (the driver, the controller and the provisioner read one clock); only the informer's
  * deliveries are real, and the test waits for them with Awaitility. Every request the service sent is checked
- * against docs/kubernetes-rbac.yaml when the class ends (MockKube).
+ * against docs/kubernetes-rbac.yaml when the class ends (MockKubernetes).
  */
 class PoolServiceKubernetesTest {
 
     @RegisterExtension
-    static final MockKube kube = new MockKube();
+    static final MockKubernetes kube = MockKubernetes.checkingRbac(Path.of("..", "docs", "kubernetes-rbac.yaml"));
 
     private static final String NAMESPACE = "clusters";
     private static final String POOL = "ci-pool";

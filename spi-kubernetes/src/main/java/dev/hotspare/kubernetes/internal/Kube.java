@@ -1,0 +1,88 @@
+package dev.hotspare.kubernetes.internal;
+
+import dev.hotspare.spi.StoreUnavailableException;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+import java.net.HttpURLConnection;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/** Label and annotation keys every object of this module carries, and the mapping of client errors. */
+public final class Kube {
+
+    /** {@code app.kubernetes.io/managed-by}: marks objects this module owns; every informer selects on it. */
+    public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+    /** The value of {@link #MANAGED_BY} on this module's objects. */
+    public static final String MANAGER = "hotspare";
+    /** Label: the pool (or scheduler) a member belongs to. */
+    public static final String POOL = "hotspare.dev/pool";
+    /** Label: the member's id. */
+    public static final String MEMBER = "hotspare.dev/member";
+    /** Label: the template (scheduler) version the member was made from. */
+    public static final String TEMPLATE_VERSION = "hotspare.dev/template-version";
+    /** Label {@code "true"} on the Lease objects of the lock store, which lists them by it. */
+    public static final String LOCK = "hotspare.dev/lock";
+
+    /** Annotation: the power state hotspare wants for the member. */
+    public static final String DESIRED_POWER = "hotspare.dev/desired-power";
+    /** Annotation: the claim the member serves. */
+    public static final String CLAIM = "hotspare.dev/claim";
+    /** Annotation: when the member was claimed. */
+    public static final String CLAIMED_AT = "hotspare.dev/claimed-at";
+    /** Annotation: the member's creation instant, with sub-second precision. */
+    public static final String CREATED_AT = "hotspare.dev/created-at";
+    /** Annotation on a Lease object: the fencing token of its current (or last) holder. */
+    public static final String FENCING_TOKEN = "hotspare.dev/fencing-token";
+
+    private Kube() {
+    }
+
+    private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+
+    /**
+     * Checks a template version, which becomes a label value: Kubernetes allows up to 63 letters, digits, '-',
+     * '_' and '.', starting and ending with a letter or digit — so scheduler versions such as {@code v1.0} fit,
+     * which a DNS-1123 label would refuse.
+     */
+    public static String requireTemplateVersion(String field, String value) {
+        if (value == null || value.length() > 63 || !LABEL_VALUE.matcher(value).matches()) {
+            throw new ValidationException(Problem.of(field, value == null ? Problem.MISSING : value,
+                    "must be a Kubernetes label value: at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit"));
+        }
+        return value;
+    }
+
+    /** Whether the API server answered 409 Conflict (a stale resourceVersion, or the object exists). */
+    public static boolean isConflict(KubernetesClientException e) {
+        return e.getCode() == HttpURLConnection.HTTP_CONFLICT;
+    }
+
+    /** Whether the API server answered 404 Not Found. */
+    public static boolean isNotFound(KubernetesClientException e) {
+        return e.getCode() == HttpURLConnection.HTTP_NOT_FOUND;
+    }
+
+    /**
+     * Whether the API server could not answer: no HTTP status at all (connection refused, reset, timeout),
+     * throttling, or a server-side error. Everything else (403, 422, ...) is a bug or a misconfiguration and is
+     * rethrown as it is.
+     */
+    public static boolean isUnavailable(KubernetesClientException e) {
+        int code = e.getCode();
+        return code <= 0 || code == 429 || code >= 500;
+    }
+
+    /** Runs {@code call}, turning availability failures into {@link StoreUnavailableException}. */
+    public static <T> T call(String store, String what, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (KubernetesClientException e) {
+            if (isUnavailable(e)) {
+                throw new StoreUnavailableException(store, what, e);
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package dev.hotspare.testkit.pool;
+
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.spi.ClaimExistsException;
+import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimStore.AssignOutcome;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What every {@link ClaimStore} must do. Subclass it once per backend (in-memory, PostgreSQL) and return a
+ * store and a pool name no other test uses.
+ */
+public abstract class ClaimStoreContract {
+
+    protected static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+    /** The store under test. */
+    protected abstract ClaimStore store();
+
+    /** A pool name unique to the calling test (DNS-1123 label). */
+    protected abstract String freshPool();
+
+    @Test
+    void submittedClaimsArePendingAndListedOldestFirst() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "b", Optional.empty(), T0.plusSeconds(5));
+        store.submit(pool, "a", Optional.of(Duration.ofHours(2)), T0.plusSeconds(5));
+        store.submit(pool, "c", Optional.empty(), T0);
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly("c", "a", "b");
+        assertThat(store.pending(pool)).extracting(Claim::name).containsExactly("c", "a", "b");
+        Claim a = store.find(pool, "a").orElseThrow();
+        assertThat(a.lifetime()).contains(Duration.ofHours(2));
+        assertThat(a.createdAt()).isEqualTo(T0.plusSeconds(5));
+        assertThat(a.isAssigned()).isFalse();
+    }
+
+    @Test
+    void aLiveNameCannotBeSubmittedTwice() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "job", Optional.empty(), T0);
+        assertThatThrownBy(() -> store.submit(pool, "job", Optional.empty(), T0.plusSeconds(1)))
+                .isInstanceOf(ClaimExistsException.class).hasMessageContaining("job");
+        store.release(pool, "job");
+        store.submit(pool, "job", Optional.empty(), T0.plusSeconds(2));
+        assertThat(store.find(pool, "job").orElseThrow().createdAt()).isEqualTo(T0.plusSeconds(2));
+    }
+
+    @Test
+    void assignIsCompareAndSet() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "one", Optional.empty(), T0);
+        store.submit(pool, "two", Optional.empty(), T0.plusSeconds(1));
+        assertThat(store.assign(pool, "one", "m-1", T0.plusSeconds(10))).isEqualTo(AssignOutcome.ASSIGNED);
+        assertThat(store.assign(pool, "one", "m-1", T0.plusSeconds(11))).isEqualTo(AssignOutcome.ALREADY_ASSIGNED);
+        assertThat(store.assign(pool, "one", "m-2", T0.plusSeconds(12))).isEqualTo(AssignOutcome.CLAIM_ALREADY_ASSIGNED);
+        assertThat(store.assign(pool, "two", "m-1", T0.plusSeconds(13))).isEqualTo(AssignOutcome.MEMBER_TAKEN);
+        assertThat(store.assign(pool, "nope", "m-3", T0.plusSeconds(14))).isEqualTo(AssignOutcome.CLAIM_NOT_FOUND);
+        Claim one = store.find(pool, "one").orElseThrow();
+        assertThat(one.assignedMember()).contains("m-1");
+        assertThat(one.assignedAt()).contains(T0.plusSeconds(10));
+        assertThat(store.pending(pool)).extracting(Claim::name).containsExactly("two");
+    }
+
+    @Test
+    void releaseIsIdempotentAndFreesTheMember() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "one", Optional.empty(), T0);
+        store.assign(pool, "one", "m-1", T0.plusSeconds(1));
+        assertThat(store.release(pool, "one")).isTrue();
+        assertThat(store.release(pool, "one")).isFalse();
+        assertThat(store.find(pool, "one")).isEmpty();
+        store.submit(pool, "two", Optional.empty(), T0.plusSeconds(2));
+        assertThat(store.assign(pool, "two", "m-1", T0.plusSeconds(3))).isEqualTo(AssignOutcome.ASSIGNED);
+    }
+
+    @Test
+    void poolsAreIsolated() {
+        ClaimStore store = store();
+        String a = freshPool();
+        String b = freshPool();
+        store.submit(a, "job", Optional.empty(), T0);
+        store.submit(b, "job", Optional.empty(), T0);
+        assertThat(store.assign(a, "job", "m-1", T0)).isEqualTo(AssignOutcome.ASSIGNED);
+        assertThat(store.assign(b, "job", "m-1", T0)).isEqualTo(AssignOutcome.ASSIGNED);
+        store.release(a, "job");
+        assertThat(store.find(b, "job")).isPresent();
+    }
+
+    @Test
+    void watchersHearSubmitAssignAndRelease() throws Exception {
+        ClaimStore store = store();
+        String pool = freshPool();
+        AtomicInteger heard = new AtomicInteger();
+        AutoCloseable watch = store.watch(pool, heard::incrementAndGet);
+        store.submit(pool, "job", Optional.empty(), T0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 1);
+        store.assign(pool, "job", "m-1", T0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 2);
+        store.release(pool, "job");
+        await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 3);
+        watch.close();
+    }
+
+    /** Many threads race to assign overlapping claims and members: each claim gets one member, each member one claim. */
+    @Test
+    void concurrentAssignmentsNeverDoubleAssign() throws Exception {
+        ClaimStore store = store();
+        String pool = freshPool();
+        int claims = 40;
+        int threads = 8;
+        for (int i = 0; i < claims; i++) {
+            store.submit(pool, "claim-" + i, Optional.empty(), T0.plusMillis(i));
+        }
+        ExecutorService executor = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int offset = t;
+            futures.add(executor.submit(() -> {
+                start.await();
+                for (int i = 0; i < claims; i++) {
+                    int member = (i + offset) % claims;
+                    store.assign(pool, "claim-" + i, "m-" + member, T0.plusSeconds(1));
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> f : futures) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        executor.shutdown();
+        Map<String, String> memberToClaim = new HashMap<>();
+        List<Claim> unassigned = new ArrayList<>();
+        for (Claim c : store.live(pool)) {
+            if (c.assignedMember().isEmpty()) {
+                unassigned.add(c);
+                continue;
+            }
+            String previous = memberToClaim.put(c.assignedMember().get(), c.name());
+            assertThat(previous).as("member %s given twice", c.assignedMember().get()).isNull();
+        }
+        // A claim may stay pending only if every member it was offered went to another claim.
+        for (Claim c : unassigned) {
+            int i = Integer.parseInt(c.name().substring("claim-".length()));
+            for (int t = 0; t < threads; t++) {
+                assertThat(memberToClaim).as("%s pending while m-%s free", c.name(), (i + t) % claims)
+                        .containsKey("m-" + (i + t) % claims);
+            }
+        }
+        assertThat(memberToClaim.size() + unassigned.size()).isEqualTo(claims);
+    }
+}

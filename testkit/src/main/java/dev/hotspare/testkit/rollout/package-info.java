@@ -1,0 +1,6 @@
+/**
+ * Test support for the rollout feature: the contract suites every {@code RolloutStore},
+ * {@code RolloutAgentChannel} and {@code LeaderElection} backend runs. A backend subclasses a suite and returns a
+ * fresh store, channel or election.
+ */
+package dev.hotspare.testkit.rollout;
