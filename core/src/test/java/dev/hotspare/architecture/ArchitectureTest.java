@@ -1,0 +1,104 @@
+package dev.hotspare.architecture;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.hotspare.architecture.planted.PlantedPoolPlanner;
+import dev.hotspare.architecture.planted.a.PlantedA;
+import dev.hotspare.architecture.planted.b.PlantedB;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZonedDateTime;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The layering of hotspare-core, as docs/architecture.md states it: features first, then layers. Each rule is
+ * checked on the real classes, and each is shown to fail on a planted violation (classes under
+ * {@code dev.hotspare.architecture.planted}, in test sources only), so none can hold vacuously.
+ */
+class ArchitectureTest {
+
+    /** The pure packages: models and planners. No ports, runtime, adapters, network, SQL or clock reading. */
+    static final String[] PURE = {"dev.hotspare.pool", "dev.hotspare.fleet.plan", "dev.hotspare.fleet.autoscale",
+            "dev.hotspare.fleet.versions", "dev.hotspare.rollout", "dev.hotspare.validation"};
+
+    static final JavaClasses CORE = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.hotspare");
+
+    static ArchRule noPackageCycles(String root) {
+        return slices().matching(root + ".(**)").should().beFreeOfCycles();
+    }
+
+    static ArchRule purePackagesDecideWithoutSideEffects(String... pure) {
+        return noClasses().that().resideInAnyPackage(pure)
+                .should().dependOnClassesThat(resideInAnyPackage("..spi..", "..runtime..", "..internal..",
+                        "dev.hotspare.memory..", "dev.hotspare.sim..", "dev.hotspare.kpi..", "dev.hotspare.fleet.lock..",
+                        "dev.hotspare.fleet.events..", "io.lettuce..", "io.fabric8..", "org.postgresql..", "java.net..",
+                        "java.sql..", "javax.sql.."))
+                .orShould().dependOnClassesThat().belongToAnyOf(Clock.class)
+                .orShould().callMethod(Instant.class, "now")
+                .orShould().callMethod(LocalDateTime.class, "now")
+                .orShould().callMethod(ZonedDateTime.class, "now")
+                .orShould().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(System.class, "nanoTime")
+                .because("planners take (spec, observed state, now) and return a value: no I/O, no clock");
+    }
+
+    static ArchRule timeImportsNothingOfOurs(String time, String root) {
+        return noClasses().that().resideInAPackage(time + "..")
+                .should().dependOnClassesThat(resideInAPackage(root + "..").and(DescribedPredicate.not(resideInAPackage(time + ".."))))
+                .because("time is the bottom layer");
+    }
+
+    static ArchRule nothingBelowKpiImportsIt(String kpi) {
+        return noClasses().that(DescribedPredicate.not(resideInAPackage(kpi + "..")))
+                .should().dependOnClassesThat(resideInAPackage(kpi + ".."))
+                .because("kpi implements the features' listeners from above");
+    }
+
+    @Test
+    void noPackageCycles() {
+        noPackageCycles("dev.hotspare").check(CORE);
+    }
+
+    @Test
+    void purePackagesImportNoPortRuntimeAdapterNetworkSqlOrClock() {
+        purePackagesDecideWithoutSideEffects(PURE).check(CORE);
+    }
+
+    @Test
+    void timeIsTheBottomLayer() {
+        timeImportsNothingOfOurs("dev.hotspare.time", "dev.hotspare").check(CORE);
+    }
+
+    @Test
+    void metricsSitOnTop() {
+        nothingBelowKpiImportsIt("dev.hotspare.kpi").check(CORE);
+    }
+
+    @Test
+    void everyRuleFailsOnAPlantedViolation() {
+        JavaClasses planted = new ClassFileImporter().importClasses(PlantedA.class, PlantedB.class, PlantedPoolPlanner.class,
+                dev.hotspare.pool.runtime.PoolController.class, dev.hotspare.kpi.KpiListener.class,
+                dev.hotspare.time.TaskScheduler.class);
+        String base = "dev.hotspare.architecture.planted";
+        assertThatThrownBy(() -> noPackageCycles(base).check(planted)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Cycle detected");
+        assertThatThrownBy(() -> purePackagesDecideWithoutSideEffects(base).check(planted))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("PoolController").hasMessageContaining("Instant.now()");
+        assertThatThrownBy(() -> timeImportsNothingOfOurs(base + ".a", "dev.hotspare").check(planted))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("PlantedB");
+        assertThatThrownBy(() -> nothingBelowKpiImportsIt("dev.hotspare.kpi").check(planted))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("PlantedPoolPlanner");
+    }
+}
