@@ -3,8 +3,6 @@ package dev.hotspare.postgres;
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
-import dev.hotspare.postgres.internal.ClaimNotifications;
-import dev.hotspare.postgres.internal.Jdbc;
 import dev.hotspare.validation.Names;
 
 import java.sql.PreparedStatement;

@@ -3,7 +3,6 @@ package dev.hotspare.postgres;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockKeys;
 import dev.hotspare.fleet.lock.spi.LockStore;
-import dev.hotspare.postgres.internal.Jdbc;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,5 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.postgres.internal.Jdbc;
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.RolloutStateJson;
 import dev.hotspare.rollout.spi.RolloutStore;

@@ -11,7 +11,6 @@ import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
-import dev.hotspare.postgres.internal.Jdbc;
 import dev.hotspare.validation.Names;
 
 import java.sql.Connection;

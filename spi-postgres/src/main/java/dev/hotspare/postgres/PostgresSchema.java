@@ -1,6 +1,5 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.postgres.internal.Jdbc;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import org.flywaydb.core.Flyway;

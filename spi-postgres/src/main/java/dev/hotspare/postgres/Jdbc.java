@@ -1,6 +1,5 @@
-package dev.hotspare.postgres.internal;
+package dev.hotspare.postgres;
 
-import dev.hotspare.postgres.PostgresStoreException;
 import dev.hotspare.spi.StoreUnavailableException;
 
 import java.sql.Connection;
@@ -22,10 +21,10 @@ import javax.sql.DataSource;
  * serialization failures PostgreSQL asks clients to retry, timestamp conversion, and the one place that
  * decides which {@link SQLException}s mean "the database cannot answer" ({@link StoreUnavailableException}).
  */
-public final class Jdbc {
+final class Jdbc {
 
     /** Unique constraint violated. */
-    public static final String UNIQUE_VIOLATION = "23505";
+    static final String UNIQUE_VIOLATION = "23505";
 
     /** PostgreSQL states that mean the server is going away or refusing connections, not a bad statement. */
     private static final Set<String> UNAVAILABLE_STATES = Set.of(
@@ -44,8 +43,7 @@ public final class Jdbc {
 
     /** Work done on a connection; may throw {@link SQLException}, which the caller translates. */
     @FunctionalInterface
-    public interface Work<T> {
-        /** Does the work on {@code connection}. */
+    interface Work<T> {
         T run(Connection connection) throws SQLException;
     }
 
@@ -53,7 +51,7 @@ public final class Jdbc {
      * Runs {@code work} in one transaction and commits. Any exception rolls back; deadlocks and serialization
      * failures are retried a few times; other SQL failures are translated for {@code store}.
      */
-    public static <T> T inTransaction(DataSource dataSource, String store, String action, Work<T> work) {
+    static <T> T inTransaction(DataSource dataSource, String store, String action, Work<T> work) {
         for (int attempt = 1; ; attempt++) {
             try (Connection connection = dataSource.getConnection()) {
                 boolean autoCommit = connection.getAutoCommit();
@@ -78,7 +76,7 @@ public final class Jdbc {
     }
 
     /** Runs {@code work} on a connection in auto-commit mode (single statements). */
-    public static <T> T autoCommit(DataSource dataSource, String store, String action, Work<T> work) {
+    static <T> T autoCommit(DataSource dataSource, String store, String action, Work<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             return work.run(connection);
         } catch (SQLException e) {
@@ -87,7 +85,7 @@ public final class Jdbc {
     }
 
     /** The right unchecked exception for {@code e}. */
-    public static RuntimeException translate(String store, String action, SQLException e) {
+    static RuntimeException translate(String store, String action, SQLException e) {
         if (isUnavailable(e)) {
             return new StoreUnavailableException(store, action, e);
         }
@@ -100,7 +98,7 @@ public final class Jdbc {
      * JDBC connection exception types connection pools throw when none can be had), shutdown and start-up
      * states, too many connections, a cancelled (timed-out) statement.
      */
-    public static boolean isUnavailable(Throwable e) {
+    static boolean isUnavailable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
                     || t instanceof SQLRecoverableException || t instanceof java.io.IOException) {
@@ -117,18 +115,15 @@ public final class Jdbc {
         return false;
     }
 
-    /** Whether {@code e} is a unique-constraint violation. */
-    public static boolean isUniqueViolation(SQLException e) {
+    static boolean isUniqueViolation(SQLException e) {
         return UNIQUE_VIOLATION.equals(e.getSQLState());
     }
 
-    /** {@code instant} as PostgreSQL's {@code timestamptz} takes it. */
-    public static OffsetDateTime toDb(Instant instant) {
+    static OffsetDateTime toDb(Instant instant) {
         return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    /** The non-null {@code timestamptz} in {@code column}; a null is an error (SQL state 22004). */
-    public static Instant instant(ResultSet rs, String column) throws SQLException {
+    static Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         if (value == null) {
             throw new SQLException("column " + column + " is null", "22004");
@@ -136,13 +131,12 @@ public final class Jdbc {
         return value.toInstant();
     }
 
-    /** The {@code timestamptz} in {@code column}, empty if null. */
-    public static Optional<Instant> optionalInstant(ResultSet rs, String column) throws SQLException {
+    static Optional<Instant> optionalInstant(ResultSet rs, String column) throws SQLException {
         return Optional.ofNullable(rs.getObject(column, OffsetDateTime.class)).map(OffsetDateTime::toInstant);
     }
 
     /** Binds {@code values} to {@code statement} in order. */
-    public static PreparedStatement bind(PreparedStatement statement, Object... values) throws SQLException {
+    static PreparedStatement bind(PreparedStatement statement, Object... values) throws SQLException {
         for (int i = 0; i < values.length; i++) {
             Object value = values[i];
             if (value instanceof Instant instant) {

@@ -1,4 +1,4 @@
-package dev.hotspare.postgres.internal;
+package dev.hotspare.postgres;
 
 import dev.hotspare.spi.StoreUnavailableException;
 import org.postgresql.PGConnection;
@@ -18,13 +18,13 @@ import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
 /**
- * The LISTEN side of {@link dev.hotspare.postgres.PostgresClaimStore#watch}: while at least one watch is open, one daemon thread
+ * The LISTEN side of {@link PostgresClaimStore#watch}: while at least one watch is open, one daemon thread
  * holds one connection from the data source, LISTENs on the store's channel and calls the watchers of the
  * pool named in each notification's payload. If the connection breaks it reconnects, then calls every
  * watcher once, because notifications sent while it was gone are lost (watchers re-read the store, so an
  * extra wake-up is harmless and a missed one is not).
  */
-public final class ClaimNotifications {
+final class ClaimNotifications {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClaimNotifications.class);
     private static final int POLL_MILLIS = 500;
@@ -37,18 +37,14 @@ public final class ClaimNotifications {
     private int open;
     private Thread listener;
 
-    /**
-     * Notifications on {@code channel} (an identifier built from a validated schema name), read through
-     * {@code dataSource}, for the store named {@code store} (in exceptions and logs).
-     */
-    public ClaimNotifications(DataSource dataSource, String channel, String store) {
+    ClaimNotifications(DataSource dataSource, String channel, String store) {
         this.dataSource = dataSource;
         this.channel = channel;
         this.store = store;
     }
 
     /** Registers {@code onChange} for {@code pool}; returns once the LISTEN is in place. */
-    public AutoCloseable watch(String pool, Runnable onChange) {
+    AutoCloseable watch(String pool, Runnable onChange) {
         synchronized (this) {
             if (open == 0) {
                 Connection listening;
