@@ -1,6 +1,5 @@
 package dev.hotspare.cli;
 
-import dev.hotspare.examples.kpi.KpiSummary;
 import dev.hotspare.examples.poolservice.ClusterDeployments;
 import dev.hotspare.examples.poolservice.CommandParser;
 import dev.hotspare.examples.poolservice.DemoPool;
@@ -12,6 +11,7 @@ import dev.hotspare.json.Documents;
 import dev.hotspare.kubernetes.CustomResourceMemberDriver;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.micrometer.KpiSummary;
 import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.spi.MemberDriver;

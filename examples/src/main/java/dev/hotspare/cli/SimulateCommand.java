@@ -1,6 +1,6 @@
 package dev.hotspare.cli;
 
-import dev.hotspare.examples.kpi.KpiSummary;
+import dev.hotspare.micrometer.KpiSummary;
 import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.Tuning;

@@ -1,7 +1,6 @@
 package dev.hotspare.examples.fleetservice;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.hotspare.examples.kpi.KpiSummary;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
@@ -21,6 +20,7 @@ import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.memory.InMemorySchedulerStore;
 import dev.hotspare.memory.InMemoryUsageHistory;
+import dev.hotspare.micrometer.KpiSummary;
 import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;

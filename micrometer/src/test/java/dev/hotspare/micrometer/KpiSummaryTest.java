@@ -1,10 +1,9 @@
-package dev.hotspare.examples.kpi;
+package dev.hotspare.micrometer;
 
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockOutcome;
-import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.ScaleOperation;

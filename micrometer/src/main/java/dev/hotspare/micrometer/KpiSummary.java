@@ -1,6 +1,5 @@
-package dev.hotspare.examples.kpi;
+package dev.hotspare.micrometer;
 
-import dev.hotspare.micrometer.MicrometerKpis;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -21,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * A plain-text summary of the KPIs that {@link MicrometerKpis} recorded in a {@link MeterRegistry}: per pool
  * the claims served hot / warm / cold, the claim-wait percentiles, the members per state and the scale
  * operations; then lock waits and lease losses per scheduler lock, and rollout progress. Sections with no
- * meters are left out. Used by {@code hotspare simulate} and the example services, so a simulated and a live
- * pool print the same way.
+ * meters are left out. {@code hotspare simulate}, the fleet server and the pool-service example print it, so a
+ * simulated and a live pool print the same way.
  *
  * <pre>{@code
  * SimpleMeterRegistry registry = new SimpleMeterRegistry();
