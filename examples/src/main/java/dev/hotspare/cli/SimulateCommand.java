@@ -7,6 +7,7 @@ import dev.hotspare.pool.Tuning;
 import dev.hotspare.sim.ClaimArrival;
 import dev.hotspare.sim.ClaimTraces;
 import dev.hotspare.sim.PoolSimulation;
+import dev.hotspare.sim.Recommendation;
 import dev.hotspare.sim.SimulationReport;
 import dev.hotspare.sim.SimulationSettings;
 import dev.hotspare.validation.Problem;
@@ -167,19 +168,18 @@ final class SimulateCommand implements Callable<Integer> {
         }
     }
 
-    /** Prints the recommendation and returns it (or, if none meets the target, the best run). */
+    /** Prints the recommendation ({@link Recommendation#recommend}) and returns its run. */
     private SimulationReport recommend(PrintWriter out, List<SimulationReport> reports) {
-        Optional<SimulationReport> meets = reports.stream().filter(r -> r.waitP95().compareTo(targetP95) <= 0).findFirst();
-        if (meets.isPresent()) {
-            SimulationReport r = meets.get();
+        Recommendation recommendation = Recommendation.recommend(reports, targetP95);
+        SimulationReport r = recommendation.report();
+        if (recommendation.meetsTarget()) {
             out.printf("recommended runningCount: %d (the smallest whose p95 wait %s meets the target %s; %.0f%% of claims served hot, %.1f running member-hours)%n",
                     r.runningCount(), human(r.waitP95()), human(targetP95), 100 * r.hotShare(), r.runningMemberHours());
-            return r;
+        } else {
+            out.printf("no runningCount in the range meets p95 wait <= %s; the best, %d, has p95 %s (a larger size or range may help)%n",
+                    human(targetP95), r.runningCount(), human(r.waitP95()));
         }
-        SimulationReport best = reports.stream().min(java.util.Comparator.comparing(SimulationReport::waitP95)).orElseThrow();
-        out.printf("no runningCount in the range meets p95 wait <= %s; the best, %d, has p95 %s (a larger size or range may help)%n",
-                human(targetP95), best.runningCount(), human(best.waitP95()));
-        return best;
+        return r;
     }
 
     /**
