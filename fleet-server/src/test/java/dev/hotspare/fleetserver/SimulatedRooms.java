@@ -1,4 +1,4 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

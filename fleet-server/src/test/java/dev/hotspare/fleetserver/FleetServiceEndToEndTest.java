@@ -1,9 +1,9 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hotspare.examples.fleetservice.FleetServiceSettings.Option;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.autoscale.AutoscalerSettings;
+import dev.hotspare.fleetserver.FleetServiceSettings.Option;
 import dev.hotspare.kubernetes.MockKube;
 import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.postgres.SharedTestDatabase;

@@ -1,4 +1,4 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
 import java.util.List;
 import java.util.Objects;

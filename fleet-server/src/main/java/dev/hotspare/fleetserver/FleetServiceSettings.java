@@ -1,4 +1,4 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

@@ -1,4 +1,4 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;

@@ -1,4 +1,4 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;

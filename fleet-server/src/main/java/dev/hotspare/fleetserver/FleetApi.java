@@ -1,4 +1,4 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

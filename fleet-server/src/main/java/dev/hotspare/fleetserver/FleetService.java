@@ -1,4 +1,4 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.SchedulerConfigs;

@@ -1,6 +1,6 @@
-package dev.hotspare.examples.fleetservice;
+package dev.hotspare.fleetserver;
 
-import dev.hotspare.examples.fleetservice.FleetServiceSettings.Option;
+import dev.hotspare.fleetserver.FleetServiceSettings.Option;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 
