@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "hotspare", mixinStandardHelpOptions = true, version = "hotspare 0.1.0-SNAPSHOT",
         description = "Pools of expensive, slow-to-start members: simulate, plan, validate, roll out.",
         subcommands = {CommandLine.HelpCommand.class, SimulateCommand.class, PlanCommand.class, ValidateCommand.class,
-                AutoscaleCommand.class, DiffCommand.class, RolloutCli.class, PoolServiceCommand.class})
+                AutoscaleCommand.class, DiffCommand.class, RolloutCli.class})
 public final class HotspareCli implements Runnable {
 
     /** Exit status for bad input (missing file, unknown field, bad value). */

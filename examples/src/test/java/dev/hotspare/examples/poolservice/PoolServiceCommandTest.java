@@ -1,4 +1,4 @@
-package dev.hotspare.cli;
+package dev.hotspare.examples.poolservice;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,5 @@
-package dev.hotspare.cli;
+package dev.hotspare.examples.poolservice;
 
-import dev.hotspare.examples.poolservice.ClusterDeployments;
 import dev.hotspare.kubernetes.MockKube;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;

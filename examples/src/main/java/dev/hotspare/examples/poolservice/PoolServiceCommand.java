@@ -1,12 +1,6 @@
-package dev.hotspare.cli;
+package dev.hotspare.examples.poolservice;
 
-import dev.hotspare.examples.poolservice.ClusterDeployments;
-import dev.hotspare.examples.poolservice.CommandParser;
-import dev.hotspare.examples.poolservice.DemoPool;
-import dev.hotspare.examples.poolservice.DurationText;
-import dev.hotspare.examples.poolservice.PoolCommand;
-import dev.hotspare.examples.poolservice.PoolService;
-import dev.hotspare.examples.poolservice.StubProvisioner;
+import dev.hotspare.examples.ExamplesMain;
 import dev.hotspare.json.Documents;
 import dev.hotspare.kubernetes.CustomResourceMemberDriver;
 import dev.hotspare.memory.InMemoryClaimStore;
@@ -50,9 +44,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * {@code hotspare pool-service}: runs a Hive-style pool (runningCount hot spares, FIFO claims, hibernateAfter) on
- * the in-memory driver or on Kubernetes custom resources, takes claims from stdin and, by default, from a script,
- * and prints what the pool does and why. See docs/pool-service.md.
+ * {@code java -jar hotspare-examples.jar pool-service}: runs a Hive-style pool (runningCount hot spares, FIFO claims,
+ * hibernateAfter) on the in-memory driver or on Kubernetes custom resources, takes claims from stdin and, by default,
+ * from a script, and prints what the pool does and why. See docs/pool-service.md.
  */
 @Command(name = "pool-service", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a Hive-style cluster pool and claim from it: watch runningCount at work.",
@@ -142,7 +136,11 @@ public final class PoolServiceCommand implements Callable<Integer> {
             template = readTemplate(problems);
         }
         if (!problems.isEmpty()) {
-            return CliSupport.badInput(err, "pool-service", new ValidationException(problems.list()));
+            for (Problem p : problems.list()) {
+                err.println("error: pool-service: " + p.describe());
+            }
+            err.flush();
+            return ExamplesMain.EXIT_BAD_INPUT;
         }
 
         ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
