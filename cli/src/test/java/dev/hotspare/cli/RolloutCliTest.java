@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RolloutCliTest {
 
-    private static final Path EXAMPLES = Path.of("rollout");
+    private static final Path EXAMPLES = Path.of("../examples/rollout");
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private PrintStream originalOut;
