@@ -41,7 +41,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * controller that crashes midway and is rebuilt from the store. Runs on virtual time: hours of rollout in
  * well under a second.
  *
- * <p>Run: {@code java -cp examples/target/hotspare.jar dev.hotspare.examples.rollout.RolloutDemo}
+ * <p>Run: {@code java -cp examples/target/hotspare-examples.jar dev.hotspare.examples.rollout.RolloutDemo}
  */
 public final class RolloutDemo {
 

@@ -1,0 +1,219 @@
+package dev.hotspare.cli;
+
+import dev.hotspare.micrometer.KpiSummary;
+import dev.hotspare.micrometer.MicrometerKpis;
+import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.Tuning;
+import dev.hotspare.sim.ClaimArrival;
+import dev.hotspare.sim.ClaimTraces;
+import dev.hotspare.sim.PoolSimulation;
+import dev.hotspare.sim.Recommendation;
+import dev.hotspare.sim.SimulationReport;
+import dev.hotspare.sim.SimulationSettings;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.Problems;
+import dev.hotspare.validation.ValidationException;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code hotspare simulate}: replays claims against a pool on virtual time for a range of runningCount values
+ * and recommends the cheapest one that meets a wait target.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+        description = {"Replay claims against a pool on virtual time, through the real pool controller, for each runningCount in a range.",
+                "With no options: the seed's CI pool (one claim per 15 min, 40 min install, 5 min resume) over 30 days."})
+final class SimulateCommand implements Callable<Integer> {
+
+    private static final Instant TRACE_START = Instant.parse("2026-01-05T00:00:00Z");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--rate", paramLabel = "CLAIMS_PER_HOUR", description = "Poisson claim arrival rate (default: ${DEFAULT-VALUE})")
+    double rate = 4;
+
+    @Option(names = "--trace", paramLabel = "CSV", description = "replay this trace instead: lines of 'claim time,hold duration' (ISO-8601)")
+    Path trace;
+
+    @Option(names = "--days", description = "length of a Poisson trace in days (default: ${DEFAULT-VALUE})")
+    int days = 30;
+
+    @Option(names = "--hold", paramLabel = "DURATION", description = "how long each Poisson claim holds its member (default: ${DEFAULT-VALUE})")
+    Duration hold = Duration.ofHours(1);
+
+    @Option(names = "--install", paramLabel = "DURATION", description = "member install time (default: ${DEFAULT-VALUE})")
+    Duration install = Duration.ofMinutes(40);
+
+    @Option(names = "--resume", paramLabel = "DURATION", description = "resume time (default: ${DEFAULT-VALUE})")
+    Duration resume = Duration.ofMinutes(5);
+
+    @Option(names = "--hibernate", paramLabel = "DURATION", description = "hibernate time (default: ${DEFAULT-VALUE})")
+    Duration hibernate = Duration.ofMinutes(5);
+
+    @Option(names = "--size", description = "pool size: unclaimed members to keep (default: ${DEFAULT-VALUE})")
+    int size = 8;
+
+    @Option(names = "--running-from", description = "first runningCount of the sweep (default: ${DEFAULT-VALUE})")
+    int runningFrom = 0;
+
+    @Option(names = "--running-to", description = "last runningCount of the sweep (default: the pool size)")
+    Integer runningTo;
+
+    @Option(names = "--target-p95", paramLabel = "DURATION", description = "wait target for the recommendation (default: ${DEFAULT-VALUE})")
+    Duration targetP95 = Duration.ofMinutes(1);
+
+    @Option(names = "--chart", paramLabel = "PATH", description = "chart file stem; writes PATH.png and PATH.svg (default: ${DEFAULT-VALUE})")
+    Path chart = Path.of("hotspare-simulation");
+
+    @Option(names = "--seed", description = "random seed of the Poisson trace (default: ${DEFAULT-VALUE})")
+    long seed = 1;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int to = runningTo == null ? size : runningTo;
+        Problems problems = new Problems();
+        problems.require(trace != null || rate > 0, "--rate", rate, "must be > 0 claims per hour");
+        problems.require(days > 0, "--days", days, "must be > 0");
+        problems.require(size >= 0, "--size", size, "must be >= 0");
+        problems.require(runningFrom >= 0, "--running-from", runningFrom, "must be >= 0");
+        problems.require(to >= runningFrom, "--running-to", to, "must be >= --running-from (" + runningFrom + ")");
+        problems.require(to - runningFrom <= 100, "--running-to", to, "sweeps at most 101 values");
+        for (var d : List.of(Optional.of(hold), Optional.of(install), Optional.of(resume), Optional.of(hibernate), Optional.of(targetP95))) {
+            d.ifPresent(x -> problems.require(!x.isNegative(), "duration", x, "must not be negative"));
+        }
+        if (!problems.isEmpty()) {
+            return CliSupport.badInput(err, "simulate", new ValidationException(problems.list()));
+        }
+        List<ClaimArrival> arrivals;
+        try {
+            arrivals = trace != null ? readTrace(trace)
+                    : ClaimTraces.poisson(rate, TRACE_START, Duration.ofDays(days), hold, seed);
+        } catch (ValidationException e) {
+            return CliSupport.badInput(err, trace == null ? "simulate" : trace.toString(), e);
+        }
+        if (arrivals.isEmpty()) {
+            return CliSupport.badInput(err, "simulate", new ValidationException(Problem.of("--days", days, "too short for any claim at this rate")));
+        }
+        SimulationSettings settings = new SimulationSettings(PoolSpec.builder("sim").size(size).build(), install, resume,
+                hibernate, Duration.ofMinutes(1));
+        out.printf("hotspare simulate: %d claims over %s, install %s, resume %s, pool size %d, runningCount %d..%d%n",
+                arrivals.size(), Duration.between(arrivals.get(0).at(), arrivals.get(arrivals.size() - 1).at()).toDays() + " days",
+                install, resume, size, runningFrom, to);
+        if (trace == null) {
+            out.printf("seed's rule of thumb: runningCount = round_up(claim rate x install time) = %d%n",
+                    Tuning.suggestedRunningCount(rate / 60, install));
+        }
+        List<SimulationReport> reports = sweep(settings, arrivals, to, err);
+        printTable(out, reports);
+        SimulationReport chosen = recommend(out, reports);
+        printKpis(out, settings.withRunningCount(chosen.runningCount()), arrivals);
+        Charts.writeWaitVsCost(reports, chart);
+        out.printf("chart: %s.png, %s.svg%n", chart, chart);
+        out.flush();
+        return 0;
+    }
+
+    private List<SimulationReport> sweep(SimulationSettings settings, List<ClaimArrival> arrivals, int to, PrintWriter err) {
+        int runs = to - runningFrom + 1;
+        long started = System.nanoTime();
+        ProgressBar[] bar = new ProgressBar[1];
+        try {
+            return PoolSimulation.sweep(settings, arrivals, runningFrom, to, done -> {
+                // Only sweeps longer than a second get a progress bar; short ones would just flicker.
+                if (bar[0] == null && System.nanoTime() - started > 1_000_000_000L && done < runs) {
+                    bar[0] = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(runs)
+                            .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+                }
+                if (bar[0] != null) {
+                    bar[0].stepTo(done);
+                }
+            });
+        } finally {
+            if (bar[0] != null) {
+                bar[0].close();
+            }
+            err.flush();
+        }
+    }
+
+    private static void printTable(PrintWriter out, List<SimulationReport> reports) {
+        out.printf("%-12s %7s %9s %9s %9s %9s %7s %7s %7s %11s %13s%n", "runningCount", "claims", "wait p50", "wait p95",
+                "wait p99", "wait max", "hot", "warm", "cold", "running-h", "hibernated-h");
+        for (SimulationReport r : reports) {
+            out.printf("%-12d %7d %9s %9s %9s %9s %6.1f%% %6.1f%% %6.1f%% %11.1f %13.1f%n", r.runningCount(), r.claims(),
+                    human(r.waitP50()), human(r.waitP95()), human(r.waitP99()), human(r.waitMax()),
+                    100.0 * r.servedHot() / r.claims(), 100.0 * r.servedWarm() / r.claims(), 100.0 * r.servedCold() / r.claims(),
+                    r.runningMemberHours(), r.hibernatedMemberHours());
+        }
+    }
+
+    /** Prints the recommendation ({@link Recommendation#recommend}) and returns its run. */
+    private SimulationReport recommend(PrintWriter out, List<SimulationReport> reports) {
+        Recommendation recommendation = Recommendation.recommend(reports, targetP95);
+        SimulationReport r = recommendation.report();
+        if (recommendation.meetsTarget()) {
+            out.printf("recommended runningCount: %d (the smallest whose p95 wait %s meets the target %s; %.0f%% of claims served hot, %.1f running member-hours)%n",
+                    r.runningCount(), human(r.waitP95()), human(targetP95), 100 * r.hotShare(), r.runningMemberHours());
+        } else {
+            out.printf("no runningCount in the range meets p95 wait <= %s; the best, %d, has p95 %s (a larger size or range may help)%n",
+                    human(targetP95), r.runningCount(), human(r.waitP95()));
+        }
+        return r;
+    }
+
+    /**
+     * Replays the trace once more at the chosen runningCount with the KPI listener bound to Micrometer, and
+     * prints the summary a live pool's meters would give (docs/kpis.md). Virtual time, so it is as fast as a
+     * sweep step.
+     */
+    private static void printKpis(PrintWriter out, SimulationSettings settings, List<ClaimArrival> arrivals) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PoolSimulation.run(settings, arrivals, new MicrometerKpis(registry, Tags.of("source", "simulation")));
+        out.printf("KPIs at runningCount %d (Micrometer meters, as a live pool reports them; waits in virtual time):%n",
+                settings.spec().runningCount());
+        KpiSummary.lines(registry).forEach(line -> out.println("  " + line));
+        registry.close();
+    }
+
+    static String human(Duration d) {
+        long seconds = d.toSeconds();
+        if (seconds < 60) {
+            return seconds + "s";
+        }
+        if (seconds < 3600) {
+            return String.format("%dm%02ds", seconds / 60, seconds % 60);
+        }
+        return String.format("%dh%02dm", seconds / 3600, (seconds % 3600) / 60);
+    }
+
+    private static List<ClaimArrival> readTrace(Path file) {
+        try {
+            return ClaimTraces.parseCsv(Files.readAllLines(file));
+        } catch (NoSuchFileException e) {
+            throw new ValidationException(Problem.of("--trace", file, "file not found"));
+        } catch (IOException e) {
+            throw new ValidationException(Problem.of("--trace", file, "cannot read: " + e.getMessage()));
+        }
+    }
+}

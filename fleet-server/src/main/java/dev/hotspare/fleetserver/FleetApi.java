@@ -1,0 +1,742 @@
+package dev.hotspare.fleetserver;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.lock.LockId;
+import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.lock.spi.Lease;
+import dev.hotspare.fleet.runtime.ErrorCode;
+import dev.hotspare.fleet.runtime.RoomService;
+import dev.hotspare.fleet.runtime.SchedulerOperationException;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.SchedulerStatus;
+import dev.hotspare.fleet.runtime.UpdateHandle;
+import dev.hotspare.fleet.runtime.VersionDiff;
+import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.SchedulerNotFoundException;
+import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.json.Documents;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.spi.StoreUnavailableException;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.Suggestions;
+import dev.hotspare.validation.ValidationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * Maestro's HTTP routes (docs/fleet-service.md): a small router over the JDK server, the request parsing, and
+ * the one place where every failure becomes Maestro's error body {@code {code, error, description, success:false}}.
+ * No answer ever carries a stack trace; unexpected failures are logged here and answered with a generic 500.
+ */
+final class FleetApi implements HttpHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FleetApi.class);
+    private static final ObjectReader JSON_READER = Documents.jsonReader();
+    private static final ObjectWriter JSON_WRITER = Documents.jsonWriter();
+    static final String VERSION_HEADER = "X-Maestro-Version";
+
+    private final SchedulerOperations operations;
+    private final RoomService roomService;
+    private final SchedulerStore schedulers;
+    private final RoomStatusStore rooms;
+    private final MemberDriver driver;
+    private final LockManager locks;
+    private final RoomAddresses addresses;
+    private final Map<String, Runnable> healthChecks;
+    private final int maxBodyBytes;
+    private final String apiVersion;
+    private final Duration operationWait;
+    private final Runnable schedulersChanged;
+    private final Supplier<List<String>> kpiSummary;
+    private final List<Route> routes = new ArrayList<>();
+    /**
+     * Schedulers seen to exist, for the room routes: a room pings every few seconds, and without this each ping
+     * would be a scheduler-store round trip. Only hits are kept, briefly, and a delete here drops its entry.
+     */
+    private final Cache<String, Boolean> knownSchedulers;
+
+    FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
+             MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
+             int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged,
+             Supplier<List<String>> kpiSummary, java.time.Clock clock) {
+        this.kpiSummary = kpiSummary;
+        this.operations = operations;
+        this.roomService = roomService;
+        this.schedulers = schedulers;
+        this.rooms = rooms;
+        this.driver = driver;
+        this.locks = locks;
+        this.addresses = addresses;
+        this.healthChecks = healthChecks;
+        this.maxBodyBytes = maxBodyBytes;
+        this.apiVersion = apiVersion;
+        this.operationWait = operationWait;
+        this.schedulersChanged = schedulersChanged;
+        // Expiry on the service's clock, so it follows virtual time like everything else.
+        this.knownSchedulers = Caffeine.newBuilder().ticker(() -> clock.millis() * 1_000_000L)
+                .expireAfterWrite(Duration.ofSeconds(2)).maximumSize(10_000).build();
+        route("GET", "/healthcheck", this::healthcheck);
+        route("PUT", "/scheduler/{scheduler}/rooms/{room}/ping", this::roomReport);
+        route("PUT", "/scheduler/{scheduler}/rooms/{room}/status", this::roomReport);
+        route("GET", "/scheduler/{scheduler}/rooms/{room}/address", this::address);
+        route("GET", "/scheduler/{scheduler}/rooms", this::roomsByMetric);
+        route("POST", "/scheduler", this::create);
+        route("GET", "/scheduler/{scheduler}", this::statusOrConfig);
+        route("PUT", "/scheduler/{scheduler}", this::update);
+        route("POST", "/scheduler/{scheduler}", this::scale);
+        route("DELETE", "/scheduler/{scheduler}", this::delete);
+        route("PUT", "/scheduler/{scheduler}/image", this::image);
+        route("PUT", "/scheduler/{scheduler}/min", this::min);
+        route("GET", "/scheduler/{scheduler}/config", this::config);
+        route("GET", "/scheduler/{scheduler}/releases", this::releases);
+        route("PUT", "/scheduler/{scheduler}/rollback", this::rollback);
+        route("PUT", "/scheduler/{scheduler}/diff", this::diff);
+        route("GET", "/scheduler/{scheduler}/locks", this::listLocks);
+        route("DELETE", "/scheduler/{scheduler}/locks/{kind}", this::forceRelease);
+        route("GET", "/kpis", request -> Answer.ok(Map.of("kpis", kpiSummary.get())));
+    }
+
+    // --- routing ------------------------------------------------------------------------------------------------
+
+    /** A route's work: returns the status and body of a successful answer, throws for everything else. */
+    @FunctionalInterface
+    private interface Action {
+        Answer handle(Request request) throws Exception;
+    }
+
+    private record Answer(int status, Object body) {
+        static Answer ok(Object body) {
+            return new Answer(200, body);
+        }
+    }
+
+    private static final Map<String, Object> SUCCESS = Map.of("success", true);
+
+    private record Route(String method, List<String> pattern, Action action) {
+        Optional<Map<String, String>> match(List<String> segments) {
+            if (segments.size() != pattern.size()) {
+                return Optional.empty();
+            }
+            Map<String, String> params = new LinkedHashMap<>();
+            for (int i = 0; i < pattern.size(); i++) {
+                String p = pattern.get(i);
+                if (p.startsWith("{")) {
+                    params.put(p.substring(1, p.length() - 1), segments.get(i));
+                } else if (!p.equals(segments.get(i))) {
+                    return Optional.empty();
+                }
+            }
+            return Optional.of(params);
+        }
+    }
+
+    private void route(String method, String path, Action action) {
+        routes.add(new Route(method, segments(path), action));
+    }
+
+    private static List<String> segments(String path) {
+        return Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Answer answer;
+            try {
+                answer = dispatch(exchange);
+            } catch (Throwable failure) {
+                answer = error(failure, exchange);
+            }
+            respond(exchange, answer);
+        } catch (IOException e) {
+            LOG.debug("client went away before the answer was written", e);
+        }
+    }
+
+    private Answer dispatch(HttpExchange exchange) throws Exception {
+        List<String> segments = segments(exchange.getRequestURI().getPath());
+        String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
+        Set<String> allowed = new LinkedHashSet<>();
+        for (Route route : routes) {
+            Optional<Map<String, String>> params = route.match(segments);
+            if (params.isEmpty()) {
+                continue;
+            }
+            if (route.method().equals(method)) {
+                return route.action().handle(new Request(exchange, params.get(), query(exchange.getRequestURI().getRawQuery())));
+            }
+            allowed.add(route.method());
+        }
+        if (!allowed.isEmpty()) {
+            exchange.getResponseHeaders().set("Allow", String.join(", ", allowed));
+            throw new ApiException(405, "METHOD_NOT_ALLOWED", "method not allowed",
+                    List.of(Problem.of("method", method, "this route accepts " + String.join(", ", allowed))));
+        }
+        throw new ApiException(404, "ROUTE_NOT_FOUND", "route not found",
+                List.of(Problem.of("path", exchange.getRequestURI().getPath(), "no such route; see docs/fleet-service.md")));
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (raw == null || raw.isEmpty()) {
+            return out;
+        }
+        for (String pair : raw.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String key = eq < 0 ? pair : pair.substring(0, eq);
+            String value = eq < 0 ? "" : pair.substring(eq + 1);
+            out.put(URLDecoder.decode(key, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    /** One request: path parameters, query parameters and a size-limited body. */
+    private final class Request {
+        private final HttpExchange exchange;
+        private final Map<String, String> params;
+        private final Map<String, String> query;
+
+        Request(HttpExchange exchange, Map<String, String> params, Map<String, String> query) {
+            this.exchange = exchange;
+            this.params = params;
+            this.query = query;
+        }
+
+        String param(String name) {
+            return params.get(name);
+        }
+
+        Optional<String> query(String name) {
+            return Optional.ofNullable(query.get(name));
+        }
+
+        boolean hasQuery(String name) {
+            return query.containsKey(name);
+        }
+
+        /** The body as text; 413 beyond the limit, whether announced by Content-Length or not. */
+        String text() throws IOException {
+            String length = exchange.getRequestHeaders().getFirst("Content-Length");
+            long declared = -1;
+            if (length != null) {
+                try {
+                    declared = Long.parseLong(length.trim());
+                } catch (NumberFormatException e) {
+                    throw ApiException.badRequest("BAD_REQUEST", "bad request", Problem.of("Content-Length", length, "not a number"));
+                }
+            }
+            InputStream in = exchange.getRequestBody();
+            if (declared > maxBodyBytes) {
+                throw tooLarge(in, String.valueOf(declared));
+            }
+            byte[] bytes = in.readNBytes(maxBodyBytes + 1);
+            if (bytes.length > maxBodyBytes) {
+                throw tooLarge(in, "more than " + maxBodyBytes);
+            }
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+
+        /** The body as a JSON object with only {@code fields}; an empty body is an empty object. */
+        JsonNode json(Set<String> fields) throws IOException {
+            String text = text();
+            if (text.isBlank()) {
+                return Documents.nodes().objectNode();
+            }
+            JsonNode node;
+            try {
+                node = JSON_READER.readTree(text);
+            } catch (JsonProcessingException e) {
+                throw new ApiException(400, "BAD_JSON", "request body is not valid JSON", Documents.problemsOf(e));
+            }
+            if (node == null || !node.isObject()) {
+                throw ApiException.badRequest("BAD_JSON", "request body is not valid JSON",
+                        Problem.of("", abbreviate(text), "must be a JSON object"));
+            }
+            List<Problem> unknown = new ArrayList<>();
+            for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!fields.contains(name)) {
+                    String hint = Suggestions.closest(name, fields).map(s -> "; did you mean '" + s + "'?").orElse("");
+                    unknown.add(Problem.of(name, abbreviate(node.get(name).toString()), "unknown field; expected one of " + fields + hint));
+                }
+            }
+            if (!unknown.isEmpty()) {
+                throw new ApiException(422, "UNKNOWN_FIELD", "request body has unknown fields", unknown);
+            }
+            return node;
+        }
+
+        private ApiException tooLarge(InputStream in, String size) {
+            // Read (and drop) a bounded amount of the rest: closing a socket with unread data resets it, and the
+            // client would lose the 413. Beyond the budget the connection is simply closed.
+            try {
+                byte[] sink = new byte[8192];
+                long budget = Math.max(4L * maxBodyBytes, 4L << 20);
+                int n;
+                while (budget > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, budget))) >= 0) {
+                    budget -= n;
+                }
+            } catch (IOException e) {
+                LOG.debug("client went away while an oversized body was drained", e);
+            }
+            return new ApiException(413, "BODY_TOO_LARGE", "request body too large",
+                    List.of(Problem.of("body", size + " bytes", "the limit is " + maxBodyBytes + " bytes")));
+        }
+    }
+
+    // --- healthcheck ------------------------------------------------------------------------------------------
+
+    private Answer healthcheck(Request request) {
+        boolean healthy = true;
+        for (Map.Entry<String, Runnable> check : healthChecks.entrySet()) {
+            try {
+                check.getValue().run();
+            } catch (RuntimeException e) {
+                healthy = false;
+                LOG.warn("healthcheck {} failed: {}", check.getKey(), e.toString());
+            }
+        }
+        return new Answer(healthy ? 200 : 500, Map.of("healthy", healthy));
+    }
+
+    // --- rooms ----------------------------------------------------------------------------------------------------
+
+    private Answer roomReport(Request request) throws IOException {
+        JsonNode body = request.json(Set.of("timestamp", "status"));
+        long timestamp = requiredLong(body, "timestamp");
+        String status = requiredText(body, "status");
+        String scheduler = existingScheduler(request);
+        // Maestro's timestamps are whole seconds, while the service registers a new room as creating at the
+        // instant it made it: a report counts as made at the end of its second, so a room's first ping in the
+        // second it was created is not taken for stale. Reports within one second apply in arrival order.
+        roomService.report(scheduler, request.param("room"), status, Instant.ofEpochSecond(timestamp).plusMillis(999));
+        return Answer.ok(SUCCESS);
+    }
+
+    private Answer address(Request request) {
+        String scheduler = existingScheduler(request);
+        String room = request.param("room");
+        if (driver.find(scheduler, room).isEmpty()) {
+            throw new ApiException(404, "ROOM_NOT_FOUND", "room not found",
+                    List.of(Problem.of("room", room, "scheduler '" + scheduler + "' has no such room")));
+        }
+        Optional<RoomAddresses.Address> address = addresses.find(scheduler, room);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("host", address.map(RoomAddresses.Address::host).orElse(""));
+        body.put("ports", address.map(a -> a.ports().stream().map(p -> {
+            Map<String, Object> port = new LinkedHashMap<>();
+            port.put("port", p.port());
+            port.put("name", p.name());
+            return port;
+        }).toList()).orElse(List.of()));
+        return Answer.ok(body);
+    }
+
+    private Answer roomsByMetric(Request request) {
+        String metric = request.query("metric").orElse("room");
+        if (!RoomStatusStore.ORDERING_METRICS.contains(metric)) {
+            throw ApiException.badRequest("INVALID_METRIC", "invalid metric",
+                    Problem.of("metric", metric, "must be one of " + new java.util.TreeSet<>(RoomStatusStore.ORDERING_METRICS)));
+        }
+        String limitText = request.query("limit").orElse("5");
+        int limit;
+        try {
+            limit = Integer.parseInt(limitText);
+        } catch (NumberFormatException e) {
+            limit = 0;
+        }
+        if (limit < 1) {
+            throw ApiException.badRequest("INVALID_LIMIT", "invalid limit", Problem.of("limit", limitText, "must be an integer greater than 0"));
+        }
+        String scheduler = existingScheduler(request);
+        return Answer.ok(Map.of("rooms", rooms.roomsOrderedByMetric(scheduler, metric, limit)));
+    }
+
+    // --- schedulers -----------------------------------------------------------------------------------------------
+
+    private Answer create(Request request) throws IOException {
+        operations.create(configText(request));
+        // This instance's worker picks the scheduler up now rather than at its next sync.
+        schedulersChanged.run();
+        return new Answer(201, SUCCESS);
+    }
+
+    private Answer delete(Request request) throws Exception {
+        knownSchedulers.invalidate(request.param("scheduler"));
+        await(operations.delete(request.param("scheduler")));
+        knownSchedulers.invalidate(request.param("scheduler"));
+        return Answer.ok(SUCCESS);
+    }
+
+    private Answer update(Request request) throws Exception {
+        int maxSurge = SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT;
+        Optional<String> surge = request.query("maxsurge");
+        if (surge.isPresent()) {
+            try {
+                maxSurge = Integer.parseInt(surge.get());
+            } catch (NumberFormatException e) {
+                maxSurge = -1;
+            }
+            if (maxSurge < 1 || maxSurge > 100) {
+                throw ApiException.badRequest("INVALID_MAXSURGE", "invalid maxsurge",
+                        Problem.of("maxsurge", surge.get(), "must be a percentage in 1..100"));
+            }
+        }
+        finished(operations.update(request.param("scheduler"), configText(request), maxSurge));
+        return Answer.ok(SUCCESS);
+    }
+
+    private Answer image(Request request) throws Exception {
+        JsonNode body = request.json(Set.of("image"));
+        finished(operations.updateImage(request.param("scheduler"), optionalText(body, "image")));
+        return Answer.ok(SUCCESS);
+    }
+
+    private Answer min(Request request) throws Exception {
+        JsonNode body = request.json(Set.of("min"));
+        finished(operations.updateMin(request.param("scheduler"), optionalInt(body, "min")));
+        return Answer.ok(SUCCESS);
+    }
+
+    private Answer statusOrConfig(Request request) {
+        String scheduler = request.param("scheduler");
+        if (request.hasQuery("config")) {
+            return Answer.ok(Map.of("yaml", operations.config(scheduler, Optional.empty())));
+        }
+        SchedulerStatus status = operations.status(scheduler);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("game", status.game().orElse(""));
+        body.put("state", status.state());
+        body.put("stateLastChangedAt", status.stateLastChangedAt().getEpochSecond());
+        body.put("lastScaleOpAt", status.lastScaleAt().map(Instant::getEpochSecond).orElse(0L));
+        body.put("roomsAtCreating", status.rooms().creating());
+        body.put("roomsAtOccupied", status.rooms().occupied());
+        body.put("roomsAtReady", status.rooms().ready());
+        body.put("roomsAtTerminating", status.rooms().terminating());
+        return Answer.ok(body);
+    }
+
+    private Answer config(Request request) {
+        Optional<SchedulerVersion> version = request.query("version").filter(v -> !v.isEmpty()).map(v -> {
+            try {
+                return SchedulerVersion.parse(v);
+            } catch (ValidationException e) {
+                throw new ApiException(400, "INVALID_VERSION", "invalid version", e.problems());
+            }
+        });
+        return Answer.ok(Map.of("yaml", operations.config(request.param("scheduler"), version)));
+    }
+
+    private Answer scale(Request request) throws Exception {
+        JsonNode body = request.json(Set.of("scaleup", "scaledown", "replicas"));
+        String scheduler = request.param("scheduler");
+        Optional<Integer> up = optionalInt(body, "scaleup");
+        Optional<Integer> down = optionalInt(body, "scaledown");
+        Optional<Integer> replicas = optionalInt(body, "replicas");
+        int given = (up.isPresent() ? 1 : 0) + (down.isPresent() ? 1 : 0) + (replicas.isPresent() ? 1 : 0);
+        if (given == 0) {
+            throw ApiException.unprocessable(ErrorCode.MISSING_FIELD.name(), message(ErrorCode.MISSING_FIELD),
+                    Problem.of("scaleup", Problem.MISSING, "send one of scaleup, scaledown or replicas"));
+        }
+        if (given > 1) {
+            throw ApiException.unprocessable("INVALID_FIELD", "invalid request body",
+                    Problem.of("", body.toString(), "send only one of scaleup, scaledown or replicas"));
+        }
+        if (up.isPresent()) {
+            operations.scaleUp(scheduler, up.get());
+        } else if (down.isPresent()) {
+            await(operations.scaleDown(scheduler, down.get()));
+        } else {
+            await(operations.scaleTo(scheduler, replicas.get()));
+        }
+        return Answer.ok(SUCCESS);
+    }
+
+    private Answer releases(Request request) {
+        List<Map<String, Object>> releases = operations.releases(request.param("scheduler")).stream().map(r -> {
+            Map<String, Object> release = new LinkedHashMap<>();
+            release.put("version", r.version().toString());
+            release.put("createdAt", r.createdAt().toString());
+            return release;
+        }).toList();
+        return Answer.ok(Map.of("releases", releases));
+    }
+
+    private Answer rollback(Request request) throws Exception {
+        JsonNode body = request.json(Set.of("version"));
+        String text = optionalText(body, "version").orElseThrow(() -> ApiException.unprocessable(ErrorCode.MISSING_FIELD.name(),
+                message(ErrorCode.MISSING_FIELD), Problem.of("version", Problem.MISSING, "required")));
+        UpdateHandle handle = operations.rollback(request.param("scheduler"), version("version", text));
+        finished(handle);
+        return Answer.ok(Map.of("version", handle.version().toString()));
+    }
+
+    private Answer diff(Request request) throws IOException {
+        JsonNode body = request.json(Set.of("version1", "version2"));
+        Optional<SchedulerVersion> v1 = optionalText(body, "version1").map(v -> version("version1", v));
+        Optional<SchedulerVersion> v2 = optionalText(body, "version2").map(v -> version("version2", v));
+        if (v2.isPresent() && v1.isEmpty()) {
+            throw ApiException.unprocessable(ErrorCode.MISSING_FIELD.name(), message(ErrorCode.MISSING_FIELD),
+                    Problem.of("version1", Problem.MISSING, "required when version2 is given"));
+        }
+        VersionDiff diff = operations.diff(request.param("scheduler"), v1, v2);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("version1", diff.version1().toString());
+        out.put("version2", diff.version2().toString());
+        out.put("diff", diff.diff().describe());
+        return Answer.ok(out);
+    }
+
+    // --- locks --------------------------------------------------------------------------------------------------
+
+    private Answer listLocks(Request request) {
+        String scheduler = request.param("scheduler");
+        String prefix = LockId.prefixOf(scheduler);
+        List<Map<String, Object>> held = new ArrayList<>();
+        for (Lease lease : locks.list(scheduler)) {
+            Map<String, Object> lock = new LinkedHashMap<>();
+            lock.put("kind", lease.key().substring(prefix.length()));
+            lock.put("key", lease.key());
+            lock.put("owner", lease.ownerToken());
+            lock.put("fencingToken", lease.fencingToken());
+            lock.put("acquiredAt", lease.acquiredAt().toString());
+            lock.put("expiresAt", lease.expiresAt().toString());
+            held.add(lock);
+        }
+        return Answer.ok(Map.of("locks", held));
+    }
+
+    private Answer forceRelease(Request request) {
+        String kindText = request.param("kind");
+        List<String> kinds = Arrays.stream(LockKind.values()).map(LockKind::keySegment).toList();
+        LockKind kind = Arrays.stream(LockKind.values()).filter(k -> k.keySegment().equals(kindText.toLowerCase(Locale.ROOT)))
+                .findFirst().orElseThrow(() -> new ApiException(404, "LOCK_KIND_NOT_FOUND", "no such lock kind",
+                        List.of(Problem.of("kind", kindText, "must be one of " + kinds
+                                + Suggestions.closest(kindText, kinds).map(s -> "; did you mean '" + s + "'?").orElse("")))));
+        boolean released = locks.forceRelease(LockId.of(request.param("scheduler"), kind));
+        LOG.warn("lock {} of scheduler {} force-released over HTTP (was held: {})", kind, request.param("scheduler"), released);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("success", true);
+        body.put("released", released);
+        return Answer.ok(body);
+    }
+
+    // --- helpers ------------------------------------------------------------------------------------------------
+
+    private String existingScheduler(Request request) {
+        String scheduler = request.param("scheduler");
+        if (knownSchedulers.getIfPresent(scheduler) == null) {
+            if (schedulers.get(scheduler).isEmpty()) {
+                throw notFound(scheduler);
+            }
+            knownSchedulers.put(scheduler, Boolean.TRUE);
+        }
+        return scheduler;
+    }
+
+    private static ApiException notFound(String scheduler) {
+        return new ApiException(404, ErrorCode.SCHEDULER_NOT_FOUND.name(), message(ErrorCode.SCHEDULER_NOT_FOUND),
+                List.of(Problem.of("scheduler", scheduler, "no scheduler of this name exists")));
+    }
+
+    /** A config body (YAML or JSON); text that is neither is a bad request, not an invalid config. */
+    private String configText(Request request) throws IOException {
+        String text = request.text();
+        if (!text.isBlank()) {
+            try {
+                ConfigDocument.of(text);
+            } catch (ValidationException e) {
+                throw new ApiException(400, "BAD_JSON", "request body is not valid JSON or YAML", e.problems());
+            }
+        }
+        return text;
+    }
+
+    private static SchedulerVersion version(String field, String text) {
+        try {
+            return SchedulerVersion.parse(text);
+        } catch (ValidationException e) {
+            throw ApiException.unprocessable("INVALID_FIELD", "invalid request body",
+                    Problem.of(field, text, "must look like v1.0: 'v', a major of at least 1, '.', a minor"));
+        }
+    }
+
+    private static long requiredLong(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            throw ApiException.unprocessable(ErrorCode.MISSING_FIELD.name(), message(ErrorCode.MISSING_FIELD),
+                    Problem.of(field, Problem.MISSING, "required"));
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw wrongType(field, value, "must be an integer");
+        }
+        return value.asLong();
+    }
+
+    private static String requiredText(JsonNode body, String field) {
+        return optionalText(body, field).orElseThrow(() -> ApiException.unprocessable(ErrorCode.MISSING_FIELD.name(),
+                message(ErrorCode.MISSING_FIELD), Problem.of(field, Problem.MISSING, "required")));
+    }
+
+    private static Optional<String> optionalText(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isTextual()) {
+            throw wrongType(field, value, "must be a string");
+        }
+        return Optional.of(value.asText());
+    }
+
+    private static Optional<Integer> optionalInt(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+            throw wrongType(field, value, "must be an integer");
+        }
+        return Optional.of(value.asInt());
+    }
+
+    private static ApiException wrongType(String field, JsonNode value, String why) {
+        return ApiException.unprocessable("INVALID_FIELD", "invalid request body", Problem.of(field, abbreviate(value.toString()), why));
+    }
+
+    /** Waits for an update's rolling replace; anything but DEPLOYED is an error naming what happened. */
+    private void finished(UpdateHandle handle) throws Exception {
+        OperationStatus status = await(handle.outcome());
+        if (status != OperationStatus.DEPLOYED) {
+            throw new ApiException(500, "UPDATE_" + status.name(), "the rolling update did not finish",
+                    List.of(Problem.of("version", handle.version(), "ended " + status
+                            + "; the previous config was restored as a newer major version")));
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> future) throws Exception {
+        try {
+            return future.get(operationWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } catch (TimeoutException e) {
+            throw new ApiException(500, "TIMEOUT", "the operation did not finish in time",
+                    List.of(Problem.of("operation", operationWait, "still running after this long; it continues in the background")));
+        }
+    }
+
+    private static String message(ErrorCode code) {
+        return switch (code) {
+            case SCHEDULER_NOT_FOUND -> "scheduler not found";
+            case VERSION_NOT_FOUND -> "version not found";
+            case NAME_MISMATCH -> "scheduler name in the path differs from the name in the config";
+            case MISSING_FIELD -> "a required field is missing";
+            case INVALID_CONFIG -> "invalid scheduler config";
+            case ALREADY_EXISTS -> "scheduler already exists";
+            case LOCKED -> "scheduler is locked by another operation";
+            case UNAVAILABLE -> "a store is unavailable";
+        };
+    }
+
+    private Answer error(Throwable failure, HttpExchange exchange) {
+        Throwable e = failure;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        ApiException api;
+        if (e instanceof ApiException known) {
+            api = known;
+        } else if (e instanceof SchedulerOperationException op) {
+            api = new ApiException(op.code().httpStatus(), op.code().name(), message(op.code()), op.problems());
+        } else if (e instanceof SchedulerNotFoundException nf) {
+            api = notFound(nf.scheduler());
+        } else if (e instanceof ValidationException invalid) {
+            api = new ApiException(422, "INVALID_ARGUMENT", "invalid request", invalid.problems());
+        } else if (e instanceof InterruptedException) {
+            // Only close() interrupts request threads: the operation goes on under its locks, or ends by lease TTL.
+            Thread.currentThread().interrupt();
+            api = new ApiException(503, ErrorCode.UNAVAILABLE.name(), "the service is shutting down",
+                    List.of(Problem.of("request", exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath(),
+                            "interrupted by shutdown; check the scheduler's status and retry")));
+        } else if (e instanceof StoreUnavailableException unavailable) {
+            LOG.warn("{} {}: store unavailable: {}", exchange.getRequestMethod(), exchange.getRequestURI(), unavailable.toString());
+            api = new ApiException(503, ErrorCode.UNAVAILABLE.name(), message(ErrorCode.UNAVAILABLE),
+                    List.of(Problem.of("store", unavailable.store(), "did not answer; retry later")));
+        } else {
+            LOG.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            api = new ApiException(500, "INTERNAL", "internal error",
+                    List.of(Problem.of("request", exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath(),
+                            "failed unexpectedly; the service log has the details")));
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", api.code());
+        body.put("error", api.error());
+        body.put("description", api.description());
+        body.put("success", false);
+        return new Answer(api.status(), body);
+    }
+
+    private void respond(HttpExchange exchange, Answer answer) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = JSON_WRITER.writeValueAsBytes(answer.body());
+        } catch (JsonProcessingException e) {
+            LOG.error("cannot render answer", e);
+            bytes = "{\"code\":\"INTERNAL\",\"error\":\"internal error\",\"description\":\"cannot render the answer\",\"success\":false}"
+                    .getBytes(StandardCharsets.UTF_8);
+            answer = new Answer(500, null);
+        }
+        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+        exchange.getResponseHeaders().set(VERSION_HEADER, apiVersion);
+        if (answer.status() == 413) {
+            // The unread rest of the body would be taken for the next request.
+            exchange.getResponseHeaders().set("Connection", "close");
+        }
+        exchange.sendResponseHeaders(answer.status(), bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 60 ? text : text.substring(0, 57) + "...";
+    }
+}

@@ -1,0 +1,390 @@
+package dev.hotspare.fleetserver;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.hotspare.fleet.SchedulerConfigs;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.events.EventDispatcher;
+import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.fleet.runtime.RoomService;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.Worker;
+import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.UsageHistory;
+import dev.hotspare.fleet.spi.UsageMetrics;
+import dev.hotspare.json.Documents;
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.memory.InMemoryLockStore;
+import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.memory.InMemoryRoomStatusStore;
+import dev.hotspare.memory.InMemorySchedulerStore;
+import dev.hotspare.memory.InMemoryUsageHistory;
+import dev.hotspare.micrometer.KpiSummary;
+import dev.hotspare.micrometer.MicrometerKpis;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.time.TaskScheduler;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A game-fleet service: Maestro's HTTP API (docs/fleet-service.md) over hotspare's scheduler operations, room
+ * service and worker, on whatever SPI implementations it is given — in memory by default, Redis + PostgreSQL
+ * + Kubernetes through {@link FleetServiceSettings}.
+ *
+ * <pre>{@code
+ * try (FleetService service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).build()) {
+ *     service.start();
+ *     System.out.println("listening on " + service.address());
+ * }
+ * }</pre>
+ *
+ * Any number of services may run against the same stores: each runs a {@link Worker}, and the lock protocol
+ * lets only one of them act on a scheduler's rooms at a time.
+ */
+public final class FleetService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FleetService.class);
+
+    /** The largest request body accepted by default (1 MiB: a scheduler config is a few KiB). */
+    public static final int DEFAULT_MAX_BODY_BYTES = 1 << 20;
+
+    /** The Maestro API version this service implements, sent as {@code X-Maestro-Version}. */
+    public static final String DEFAULT_API_VERSION = "9.6.1";
+
+    private final Builder settings;
+    private final SchedulerOperations operations;
+    private final Worker worker;
+    private final FleetApi api;
+    private HttpServer server;
+    private ExecutorService httpThreads;
+    private boolean closed;
+
+    private FleetService(Builder b) {
+        this.settings = b;
+        KpiListener kpis = new MicrometerKpis(b.meters);
+        LockManager locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).kpis(kpis).build();
+        this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks)
+                .roomStatuses(b.rooms).events(b.events).replaceTimeout(b.replaceTimeout).lockWait(b.lockWait)
+                .pollInterval(b.pollInterval).kpis(kpis).build();
+        RoomService roomService = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks,
+                config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML));
+        this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks)
+                .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).syncPeriod(b.syncPeriod)
+                .replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval).kpis(kpis).build();
+        // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
+        Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
+        this.api = new FleetApi(operations, roomService, b.schedulers, b.rooms, b.driver, locks, b.addresses,
+                Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
+                this::syncWorker, () -> KpiSummary.lines(b.meters), b.tasks.clock());
+    }
+
+    /**
+     * A builder whose stores, locks and rooms are in memory until replaced; {@code tasks} runs the worker, lock
+     * renewals and rolling replaces, and its clock stamps everything.
+     */
+    public static Builder builder(TaskScheduler tasks) {
+        return new Builder(tasks);
+    }
+
+    /** Binds the HTTP server and starts the worker. */
+    public synchronized FleetService start() {
+        if (server != null || closed) {
+            throw new IllegalStateException("fleet service already started or closed");
+        }
+        try {
+            server = HttpServer.create(settings.bind, 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + settings.bind, e);
+        }
+        AtomicInteger threadNumber = new AtomicInteger();
+        // Unbounded in count because synchronous updates and deletes hold a thread while rooms are replaced;
+        // idle threads die after a minute.
+        httpThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "fleet-http-" + threadNumber.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(httpThreads);
+        server.createContext("/", api);
+        server.start();
+        worker.start();
+        LOG.info("fleet service listening on {}", address());
+        return this;
+    }
+
+    private void syncWorker() {
+        try {
+            worker.sync();
+        } catch (RuntimeException e) {
+            LOG.warn("worker sync after a scheduler change failed; the next periodic sync retries", e);
+        }
+    }
+
+    /** The bound address (with the real port when the builder asked for port 0). */
+    public synchronized InetSocketAddress address() {
+        if (server == null) {
+            throw new IllegalStateException("fleet service not started");
+        }
+        return server.getAddress();
+    }
+
+    /** The bound port. */
+    public int port() {
+        return address().getPort();
+    }
+
+    /** The scheduler operations the routes call, for embedding programs and tests. */
+    public SchedulerOperations operations() {
+        return operations;
+    }
+
+    /** The rooms' driver (in memory unless the builder was given another). */
+    public MemberDriver memberDriver() {
+        return settings.driver;
+    }
+
+    /** The KPI summary of the meters this service records (the {@code GET /kpis} answer), one line each. */
+    public List<String> kpiSummary() {
+        return KpiSummary.lines(settings.meters);
+    }
+
+    /** The worker of this service. */
+    public Worker worker() {
+        return worker;
+    }
+
+    /**
+     * Stops accepting requests, stops the worker (waiting up to the shutdown timeout for running replaces and
+     * removals, whose locks are then released) and closes what was registered with {@link Builder#onClose}.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (server != null) {
+            server.stop(0);
+            httpThreads.shutdownNow();
+            try {
+                if (!worker.shutdown(settings.shutdownTimeout).get(settings.shutdownTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)) {
+                    LOG.warn("worker did not finish within {}; its leases end by TTL", settings.shutdownTimeout);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.warn("worker shutdown failed", e);
+            }
+        }
+        List<AutoCloseable> resources = new ArrayList<>(settings.closeables);
+        java.util.Collections.reverse(resources);
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.warn("closing {} failed", resource, e);
+            }
+        }
+    }
+
+    /** Builds a {@link FleetService}. */
+    public static final class Builder {
+        private final TaskScheduler tasks;
+        private SchedulerStore schedulers;
+        private RoomStatusStore rooms;
+        private UsageHistory usageHistory;
+        private LockStore lockStore;
+        private MemberDriver driver;
+        private UsageMetrics usageMetrics = UsageMetrics.none();
+        private RoomAddresses addresses = RoomAddresses.none();
+        private Autoscaler autoscaler = Autoscaler.standard();
+        private EventDispatcher events = EventDispatcher.builder().build();
+        private final Map<String, Runnable> healthChecks = new LinkedHashMap<>();
+        private final List<AutoCloseable> closeables = new ArrayList<>();
+        private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
+        private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+        private String apiVersion = DEFAULT_API_VERSION;
+        private Duration syncPeriod = Duration.ofSeconds(10);
+        private Duration pollInterval = Duration.ofSeconds(1);
+        private Duration replaceTimeout = Duration.ofMinutes(10);
+        private Duration lockWait = Duration.ofMinutes(1);
+        private Duration lockTtl = LockManager.DEFAULT_TTL;
+        private Duration shutdownTimeout = Duration.ofSeconds(30);
+        private MeterRegistry meters = new SimpleMeterRegistry();
+
+        private Builder(TaskScheduler tasks) {
+            this.tasks = Objects.requireNonNull(tasks, "tasks");
+            this.schedulers = new InMemorySchedulerStore();
+            this.rooms = new InMemoryRoomStatusStore();
+            this.usageHistory = new InMemoryUsageHistory();
+            this.lockStore = new InMemoryLockStore(tasks.clock());
+            this.driver = InMemoryMemberDriver.builder(tasks).build();
+        }
+
+        /**
+         * Where the service records its KPIs (lock waits and lease losses, scale operations, rooms per status;
+         * docs/kpis.md). Default: a {@link SimpleMeterRegistry}, read by {@code GET /kpis}; pass your own (a
+         * Prometheus registry, say) to export them.
+         */
+        public Builder meterRegistry(MeterRegistry value) {
+            this.meters = Objects.requireNonNull(value, "meterRegistry");
+            return this;
+        }
+
+        /** Where schedulers, versions and releases live (default in memory). */
+        public Builder schedulerStore(SchedulerStore value) {
+            this.schedulers = Objects.requireNonNull(value, "schedulerStore");
+            return this;
+        }
+
+        /** Where room statuses and pings live (default in memory). */
+        public Builder roomStatusStore(RoomStatusStore value) {
+            this.rooms = Objects.requireNonNull(value, "roomStatusStore");
+            return this;
+        }
+
+        /** The autoscaler's usage points (default in memory). */
+        public Builder usageHistory(UsageHistory value) {
+            this.usageHistory = Objects.requireNonNull(value, "usageHistory");
+            return this;
+        }
+
+        /** The lease store behind the scheduler locks (default in memory). */
+        public Builder lockStore(LockStore value) {
+            this.lockStore = Objects.requireNonNull(value, "lockStore");
+            return this;
+        }
+
+        /** Creates and deletes rooms (default in memory: rooms are ready at once). */
+        public Builder memberDriver(MemberDriver value) {
+            this.driver = Objects.requireNonNull(value, "memberDriver");
+            return this;
+        }
+
+        /** cpu / mem usage for cpu and mem triggers (default none). */
+        public Builder usageMetrics(UsageMetrics value) {
+            this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
+            return this;
+        }
+
+        /** Room addresses for the address route (default none). */
+        public Builder roomAddresses(RoomAddresses value) {
+            this.addresses = Objects.requireNonNull(value, "roomAddresses");
+            return this;
+        }
+
+        /** The autoscaler; its period is the watchers' tick (default Maestro's 10 s). */
+        public Builder autoscaler(Autoscaler value) {
+            this.autoscaler = Objects.requireNonNull(value, "autoscaler");
+            return this;
+        }
+
+        /** Where room and scheduler events go (default nowhere). */
+        public Builder events(EventDispatcher value) {
+            this.events = Objects.requireNonNull(value, "events");
+            return this;
+        }
+
+        /**
+         * A check run by {@code GET /healthcheck}; it fails by throwing. The service is healthy when every check
+         * passes.
+         */
+        public Builder healthCheck(String name, Runnable check) {
+            healthChecks.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(check, "check"));
+            return this;
+        }
+
+        /** Closed (in reverse order of registration) when the service closes: clients, pools, executors. */
+        public Builder onClose(AutoCloseable resource) {
+            closeables.add(Objects.requireNonNull(resource, "resource"));
+            return this;
+        }
+
+        /** Address and port to listen on (default 127.0.0.1, an ephemeral port). */
+        public Builder bind(InetSocketAddress value) {
+            this.bind = Objects.requireNonNull(value, "bind");
+            return this;
+        }
+
+        /** The largest request body; larger ones get 413 (default 1 MiB). */
+        public Builder maxBodyBytes(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("maxBodyBytes: bad value '" + value + "': must be at least 1");
+            }
+            this.maxBodyBytes = value;
+            return this;
+        }
+
+        /** The {@code X-Maestro-Version} header value (default {@value FleetService#DEFAULT_API_VERSION}). */
+        public Builder apiVersion(String value) {
+            this.apiVersion = Objects.requireNonNull(value, "apiVersion");
+            return this;
+        }
+
+        /** How often each worker re-reads the scheduler list (default 10 s). */
+        public Builder syncPeriod(Duration value) {
+            this.syncPeriod = positive("syncPeriod", value);
+            return this;
+        }
+
+        /** How often replaces and removals check the driver (default 1 s). */
+        public Builder pollInterval(Duration value) {
+            this.pollInterval = positive("pollInterval", value);
+            return this;
+        }
+
+        /** Longest rolling replace or room removal (default 10 min). */
+        public Builder replaceTimeout(Duration value) {
+            this.replaceTimeout = positive("replaceTimeout", value);
+            return this;
+        }
+
+        /** How long operations wait for DOWNSCALE / TERMINATION (default 1 min). */
+        public Builder lockWait(Duration value) {
+            this.lockWait = positive("lockWait", value);
+            return this;
+        }
+
+        /** Lease TTL of the scheduler locks (default 30 s). */
+        public Builder lockTtl(Duration value) {
+            this.lockTtl = positive("lockTtl", value);
+            return this;
+        }
+
+        /** How long {@link FleetService#close()} waits for running replaces (default 30 s). */
+        public Builder shutdownTimeout(Duration value) {
+            this.shutdownTimeout = positive("shutdownTimeout", value);
+            return this;
+        }
+
+        public FleetService build() {
+            return new FleetService(this);
+        }
+
+        private static Duration positive(String field, Duration value) {
+            Objects.requireNonNull(value, field);
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(field + ": bad value '" + value + "': must be positive");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,326 @@
+package dev.hotspare.fleetserver;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfigs;
+import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.versions.SchedulerVersion;
+import dev.hotspare.json.Documents;
+import dev.hotspare.kubernetes.KubernetesUsageMetrics;
+import dev.hotspare.kubernetes.PodMemberDriver;
+import dev.hotspare.kubernetes.RoomTemplates;
+import dev.hotspare.postgres.PostgresLockStore;
+import dev.hotspare.postgres.PostgresSchedulerStore;
+import dev.hotspare.postgres.PostgresSchema;
+import dev.hotspare.redis.RedisLockStore;
+import dev.hotspare.redis.RedisRoomStatusStore;
+import dev.hotspare.redis.RedisUsageHistory;
+import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * How the fleet service is deployed, from command-line flags and environment variables (a flag wins over its
+ * variable): in memory by default; Redis for locks, room statuses and usage history when a Redis URI is given;
+ * PostgreSQL for schedulers (and locks, without Redis) when a JDBC URL is given; Kubernetes pods for rooms with
+ * {@code --kubernetes}. docs/fleet-service.md lists every flag.
+ *
+ * @param bindHost         address to listen on
+ * @param port             port to listen on (0 = any free port)
+ * @param redisUri         {@code redis://host:port/db}, if Redis is used
+ * @param jdbcUrl          {@code jdbc:postgresql://host:port/db}, if PostgreSQL is used
+ * @param jdbcUser         database user (from {@code HOTSPARE_JDBC_USER}), if any
+ * @param jdbcPassword     database password (from {@code HOTSPARE_JDBC_PASSWORD}), if any
+ * @param jdbcSchema       the PostgreSQL schema hotspare's tables live in
+ * @param kubernetes       whether rooms are pods (kubeconfig or in-cluster config, as fabric8 finds it)
+ * @param namespacePrefix  prepended to the scheduler name to make its rooms' namespace
+ * @param maxBodyBytes     the largest request body
+ */
+public record FleetServiceSettings(String bindHost, int port, Optional<String> redisUri, Optional<String> jdbcUrl,
+                                   Optional<String> jdbcUser, Optional<String> jdbcPassword, String jdbcSchema,
+                                   boolean kubernetes, String namespacePrefix, int maxBodyBytes) {
+
+    /** One setting: its flag and the environment variable that backs it. */
+    public enum Option {
+        BIND("--bind", "HOTSPARE_BIND", "127.0.0.1"),
+        PORT("--port", "HOTSPARE_PORT", "8080"),
+        REDIS_URI("--redis-uri", "HOTSPARE_REDIS_URI", ""),
+        JDBC_URL("--jdbc-url", "HOTSPARE_JDBC_URL", ""),
+        JDBC_SCHEMA("--jdbc-schema", "HOTSPARE_JDBC_SCHEMA", PostgresSchema.DEFAULT_SCHEMA),
+        KUBERNETES("--kubernetes", "HOTSPARE_KUBERNETES", "false"),
+        NAMESPACE_PREFIX("--namespace-prefix", "HOTSPARE_NAMESPACE_PREFIX", ""),
+        MAX_BODY_BYTES("--max-body-bytes", "HOTSPARE_MAX_BODY_BYTES", String.valueOf(FleetService.DEFAULT_MAX_BODY_BYTES));
+
+        private final String flag;
+        private final String variable;
+        private final String defaultValue;
+
+        Option(String flag, String variable, String defaultValue) {
+            this.flag = flag;
+            this.variable = variable;
+            this.defaultValue = defaultValue;
+        }
+
+        /** The command-line flag. */
+        public String flag() {
+            return flag;
+        }
+
+        /** The environment variable. */
+        public String variable() {
+            return variable;
+        }
+
+        /** The value when neither flag nor variable is set ({@code ""}: not used). */
+        public String defaultValue() {
+            return defaultValue;
+        }
+    }
+
+    /** Environment variable with the database user. */
+    public static final String JDBC_USER_VARIABLE = "HOTSPARE_JDBC_USER";
+    /** Environment variable with the database password (there is no flag: flags show in process lists). */
+    public static final String JDBC_PASSWORD_VARIABLE = "HOTSPARE_JDBC_PASSWORD";
+
+    /** The in-memory default on 127.0.0.1:8080. */
+    public static FleetServiceSettings defaults() {
+        return parse(Map.of(), Map.of());
+    }
+
+    /**
+     * Settings from {@code flags} (option → value as typed; absent = not given) over {@code env}.
+     *
+     * @throws ValidationException with one problem per bad value, each naming the flag (or variable) and value
+     */
+    public static FleetServiceSettings parse(Map<Option, String> flags, Map<String, String> env) {
+        List<Problem> problems = new ArrayList<>();
+        Resolver r = new Resolver(flags, env);
+        String bind = r.value(Option.BIND);
+        try {
+            InetAddress.getByName(bind);
+        } catch (UnknownHostException | SecurityException e) {
+            problems.add(Problem.of(r.source(Option.BIND), bind, "not an address this host can listen on"));
+        }
+        int port = r.integer(Option.PORT, 0, 65535, problems);
+        Optional<String> redis = r.optional(Option.REDIS_URI);
+        redis.ifPresent(uri -> {
+            if (!uri.startsWith("redis://") && !uri.startsWith("rediss://") && !uri.startsWith("redis-socket://")) {
+                problems.add(Problem.of(r.source(Option.REDIS_URI), uri, "must start with redis://, rediss:// or redis-socket://"));
+            } else {
+                try {
+                    RedisURI.create(uri);
+                } catch (RuntimeException e) {
+                    problems.add(Problem.of(r.source(Option.REDIS_URI), uri, "not a Redis URI: " + e.getMessage()));
+                }
+            }
+        });
+        Optional<String> jdbc = r.optional(Option.JDBC_URL);
+        jdbc.ifPresent(url -> {
+            if (!url.startsWith("jdbc:postgresql:")) {
+                problems.add(Problem.of(r.source(Option.JDBC_URL), redactPassword(url), "must start with jdbc:postgresql:"));
+            }
+        });
+        String schema = r.value(Option.JDBC_SCHEMA);
+        if (!PostgresSchema.isValidName(schema)) {
+            problems.add(Problem.of(r.source(Option.JDBC_SCHEMA), schema,
+                    "must be a lower-case SQL identifier of at most " + PostgresSchema.MAX_SCHEMA_NAME_LENGTH + " characters"));
+        }
+        String kube = r.value(Option.KUBERNETES);
+        boolean kubernetes = false;
+        if (kube.equalsIgnoreCase("true")) {
+            kubernetes = true;
+        } else if (!kube.equalsIgnoreCase("false")) {
+            problems.add(Problem.of(r.source(Option.KUBERNETES), kube, "must be true or false"));
+        }
+        String prefix = r.value(Option.NAMESPACE_PREFIX);
+        if (!prefix.isEmpty()) {
+            String label = prefix.endsWith("-") ? prefix.substring(0, prefix.length() - 1) : prefix;
+            Names.dns1123LabelProblem(label).ifPresent(why -> problems.add(Problem.of(r.source(Option.NAMESPACE_PREFIX), prefix, why)));
+        }
+        int maxBody = r.integer(Option.MAX_BODY_BYTES, 1, Integer.MAX_VALUE - 1, problems);
+        if (!problems.isEmpty()) {
+            throw new ValidationException(problems);
+        }
+        return new FleetServiceSettings(bind, port, redis, jdbc, Optional.ofNullable(env.get(JDBC_USER_VARIABLE)).filter(s -> !s.isEmpty()),
+                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody);
+    }
+
+    /** Flag, else variable, else default; {@link #source} says which one a bad value came from. */
+    private record Resolver(Map<Option, String> flags, Map<String, String> env) {
+        String value(Option option) {
+            String flag = flags.get(option);
+            if (flag != null) {
+                return flag.trim();
+            }
+            String variable = env.get(option.variable());
+            return variable != null && !variable.isBlank() ? variable.trim() : option.defaultValue();
+        }
+
+        Optional<String> optional(Option option) {
+            return Optional.of(value(option)).filter(v -> !v.isEmpty());
+        }
+
+        String source(Option option) {
+            if (flags.containsKey(option)) {
+                return option.flag();
+            }
+            String variable = env.get(option.variable());
+            return variable != null && !variable.isBlank() ? option.variable() : option.flag();
+        }
+
+        int integer(Option option, int min, int max, List<Problem> problems) {
+            String text = value(option);
+            try {
+                int value = Integer.parseInt(text);
+                if (value >= min && value <= max) {
+                    return value;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            problems.add(Problem.of(source(option), text, "must be an integer in " + min + ".." + max));
+            return min;
+        }
+    }
+
+    private static String redactPassword(String url) {
+        return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+    }
+
+    /** What backs what, for the start-up line: e.g. {@code schedulers=postgres locks=redis rooms=kubernetes}. */
+    public String describeStores() {
+        return "schedulers=" + (jdbcUrl.isPresent() ? "postgres" : "memory")
+                + " locks=" + (redisUri.isPresent() ? "redis" : jdbcUrl.isPresent() ? "postgres" : "memory")
+                + " room-statuses=" + (redisUri.isPresent() ? "redis" : "memory")
+                + " usage-history=" + (redisUri.isPresent() ? "redis" : "memory")
+                + " rooms=" + (kubernetes ? "kubernetes" : "memory");
+    }
+
+    /** {@link #open(Supplier, Consumer)} with fabric8's standard configuration and no tuning. */
+    public FleetService open() {
+        return open(() -> new KubernetesClientBuilder().build(), builder -> { });
+    }
+
+    /**
+     * Connects to every configured backend (migrating the PostgreSQL schema first) and builds the service, not
+     * yet started. Whatever was opened is closed with the service, or at once if building fails.
+     *
+     * @param kubernetesClients makes the Kubernetes client (with {@code --kubernetes})
+     * @param tuning            last changes to the builder (periods, timeouts) before it builds
+     */
+    public FleetService open(Supplier<KubernetesClient> kubernetesClients, Consumer<FleetService.Builder> tuning) {
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, r -> {
+                Thread t = new Thread(r, "fleet-service-tasks");
+                t.setDaemon(true);
+                return t;
+            });
+            opened.add(executor::shutdownNow);
+            TaskScheduler tasks = TaskScheduler.system(executor, Clock.systemUTC());
+            FleetService.Builder builder = FleetService.builder(tasks)
+                    .bind(new InetSocketAddress(bindHost, port)).maxBodyBytes(maxBodyBytes);
+            SchedulerStore schedulers = null;
+            if (redisUri.isPresent()) {
+                RedisClient client = RedisClient.create(redisUri.get());
+                opened.add(client::shutdown);
+                StatefulRedisConnection<String, String> connection = client.connect();
+                opened.add(connection);
+                builder.lockStore(new RedisLockStore(connection)).roomStatusStore(new RedisRoomStatusStore(connection))
+                        .usageHistory(new RedisUsageHistory(connection))
+                        .healthCheck("redis", () -> connection.sync().ping());
+            }
+            if (jdbcUrl.isPresent()) {
+                HikariConfig config = new HikariConfig();
+                config.setJdbcUrl(jdbcUrl.get());
+                jdbcUser.ifPresent(config::setUsername);
+                jdbcPassword.ifPresent(config::setPassword);
+                config.setMaximumPoolSize(16);
+                config.setConnectionTimeout(5_000);
+                config.setPoolName("fleet-service");
+                HikariDataSource dataSource = new HikariDataSource(config);
+                opened.add(dataSource);
+                PostgresSchema.migrate(dataSource, jdbcSchema);
+                PostgresSchedulerStore store = new PostgresSchedulerStore(dataSource, jdbcSchema);
+                schedulers = store;
+                builder.schedulerStore(store).healthCheck("postgres", () -> store.get("healthcheck"));
+                if (redisUri.isEmpty()) {
+                    builder.lockStore(new PostgresLockStore(dataSource, jdbcSchema));
+                }
+            }
+            if (kubernetes) {
+                KubernetesClient client = kubernetesClients.get();
+                opened.add(client);
+                SchedulerStore templatesFrom = schedulers;
+                if (templatesFrom == null) {
+                    // Pods are made from the scheduler's releases, so the driver and the service share one store.
+                    templatesFrom = new dev.hotspare.memory.InMemorySchedulerStore();
+                    builder.schedulerStore(templatesFrom);
+                }
+                PodMemberDriver driver = PodMemberDriver.builder(client, templates(templatesFrom))
+                        .namespacePrefix(namespacePrefix).nodePortServices(true).build();
+                opened.add(driver);
+                builder.memberDriver(driver)
+                        .usageMetrics(KubernetesUsageMetrics.create(client, namespacePrefix))
+                        .roomAddresses((scheduler, room) -> driver.address(scheduler, room).map(a -> new RoomAddresses.Address(a.host(),
+                                a.ports().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                                        .map(p -> new RoomAddresses.NamedPort(p.getValue(), p.getKey())).toList())));
+            }
+            opened.forEach(builder::onClose);
+            tuning.accept(builder);
+            return builder.build();
+        } catch (RuntimeException e) {
+            java.util.Collections.reverse(opened);
+            for (AutoCloseable resource : opened) {
+                try {
+                    resource.close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** Room pod templates: the scheduler's release at the pod's version, parsed once (releases never change). */
+    static RoomTemplates templates(SchedulerStore store) {
+        Cache<String, SchedulerConfig> parsed = Caffeine.newBuilder().maximumSize(1_000).build();
+        return (scheduler, templateVersion) -> {
+            SchedulerVersion version;
+            try {
+                version = SchedulerVersion.parse(templateVersion);
+            } catch (ValidationException e) {
+                return Optional.empty();
+            }
+            SchedulerConfig cached = parsed.getIfPresent(scheduler + "/" + version);
+            if (cached != null) {
+                return Optional.of(cached);
+            }
+            Optional<SchedulerConfig> config = store.release(scheduler, version)
+                    .map(release -> SchedulerConfigs.parse(release.config().submitted(), Documents.Format.YAML));
+            config.ifPresent(c -> parsed.put(scheduler + "/" + version, c));
+            return config;
+        };
+    }
+}

@@ -1,0 +1,52 @@
+package dev.hotspare.fleetserver;
+
+import dev.hotspare.fleetserver.FleetServiceSettings.Option;
+import dev.hotspare.validation.ValidationException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Flags over environment variables over defaults; bad values name where they came from. */
+class FleetServiceSettingsTest {
+
+    @Test
+    void withNothingGivenEverythingIsInMemoryOnLocalhost8080() {
+        FleetServiceSettings settings = FleetServiceSettings.defaults();
+        assertThat(settings.bindHost()).isEqualTo("127.0.0.1");
+        assertThat(settings.port()).isEqualTo(8080);
+        assertThat(settings.redisUri()).isEmpty();
+        assertThat(settings.jdbcUrl()).isEmpty();
+        assertThat(settings.kubernetes()).isFalse();
+        assertThat(settings.describeStores())
+                .isEqualTo("schedulers=memory locks=memory room-statuses=memory usage-history=memory rooms=memory");
+    }
+
+    @Test
+    void environmentVariablesApplyAndFlagsWinOverThem() {
+        Map<String, String> env = Map.of("HOTSPARE_PORT", "9000", "HOTSPARE_REDIS_URI", "redis://cache:6379/0",
+                "HOTSPARE_JDBC_URL", "jdbc:postgresql://db:5432/fleet", "HOTSPARE_JDBC_USER", "fleet", "HOTSPARE_JDBC_PASSWORD", "pw",
+                "HOTSPARE_KUBERNETES", "true");
+        FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(Option.PORT, "9100"), env);
+        assertThat(settings.port()).isEqualTo(9100);
+        assertThat(settings.redisUri()).contains("redis://cache:6379/0");
+        assertThat(settings.jdbcUrl()).contains("jdbc:postgresql://db:5432/fleet");
+        assertThat(settings.jdbcUser()).contains("fleet");
+        assertThat(settings.jdbcPassword()).isEqualTo(Optional.of("pw"));
+        assertThat(settings.kubernetes()).isTrue();
+        assertThat(settings.describeStores())
+                .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes");
+    }
+
+    @Test
+    void aBadEnvironmentValueNamesTheVariable() {
+        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(), Map.of("HOTSPARE_PORT", "-1", "HOTSPARE_KUBERNETES", "yes")))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems())
+                        .extracting(p -> p.describe())
+                        .containsExactly("HOTSPARE_PORT: bad value '-1': must be an integer in 0..65535",
+                                "HOTSPARE_KUBERNETES: bad value 'yes': must be true or false"));
+    }
+}

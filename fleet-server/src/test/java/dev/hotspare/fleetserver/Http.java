@@ -1,0 +1,66 @@
+package dev.hotspare.fleetserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hotspare.json.Documents;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+/** A real HTTP client against a running fleet service; every answer must be JSON. */
+final class Http {
+
+    /** One answer: status, the headers that matter, and the JSON body. */
+    record Answer(int status, JsonNode body, String maestroVersion, String contentType, List<String> allow, String raw) {
+        @Override
+        public String toString() {
+            return status + " " + raw;
+        }
+    }
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+
+    Http(int port) {
+        this.base = "http://127.0.0.1:" + port;
+    }
+
+    Answer get(String path) {
+        return send("GET", path, null);
+    }
+
+    Answer put(String path, String body) {
+        return send("PUT", path, body);
+    }
+
+    Answer post(String path, String body) {
+        return send("POST", path, body);
+    }
+
+    Answer delete(String path) {
+        return send("DELETE", path, null);
+    }
+
+    Answer send(String method, String path, String body) {
+        HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body);
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).method(method, publisher)
+                .timeout(Duration.ofSeconds(60)).build();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            JsonNode json = Documents.jsonReader().readTree(response.body());
+            return new Answer(response.statusCode(), json, response.headers().firstValue("X-Maestro-Version").orElse(null),
+                    response.headers().firstValue("Content-Type").orElse(null),
+                    response.headers().allValues("Allow"), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + path, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

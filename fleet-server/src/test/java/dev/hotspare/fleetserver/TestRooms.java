@@ -1,0 +1,33 @@
+package dev.hotspare.fleetserver;
+
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.awaitility.Awaitility.await;
+
+/** The rooms (members not being deleted) the service's driver holds, read straight from the driver. */
+final class TestRooms {
+
+    private TestRooms() {
+    }
+
+    static List<String> ids(FleetService service, String scheduler) {
+        return members(service, scheduler).stream().map(Member::id).sorted().toList();
+    }
+
+    static List<String> versions(FleetService service, String scheduler) {
+        return members(service, scheduler).stream().map(Member::templateVersion).distinct().toList();
+    }
+
+    static List<String> awaitRooms(FleetService service, String scheduler, int count) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> ids(service, scheduler).size() >= count);
+        return ids(service, scheduler);
+    }
+
+    private static List<Member> members(FleetService service, String scheduler) {
+        return service.memberDriver().list(scheduler).stream().filter(m -> m.phase() != MemberPhase.DELETING).toList();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.hotspare.micrometer;
+
+import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.lock.LockId;
+import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockOutcome;
+import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.rollout.Phase;
+import dev.hotspare.rollout.RolloutProgress;
+import io.micrometer.core.instrument.MockClock;
+import io.micrometer.core.instrument.simple.SimpleConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KpiSummaryTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, new MockClock());
+    private final MicrometerKpis kpis = new MicrometerKpis(registry);
+
+    @Test
+    void anEmptyRegistryHasNoSummary() {
+        assertThat(KpiSummary.lines(registry)).isEmpty();
+        assertThat(KpiSummary.render(registry)).isEmpty();
+    }
+
+    @Test
+    void summarisesEveryKpiPerPoolThenLocksThenRollouts() {
+        kpis.claimServed("ci", ClaimService.COLD, Duration.ofMinutes(40));
+        kpis.claimServed("ci", ClaimService.HOT, Duration.ZERO);
+        kpis.claimServed("ci", ClaimService.HOT, Duration.ZERO);
+        kpis.claimServed("ci", ClaimService.WARM, Duration.ofMinutes(5));
+        Map<MemberState, Integer> members = new EnumMap<>(MemberState.class);
+        for (MemberState s : MemberState.values()) {
+            members.put(s, 0);
+        }
+        members.put(MemberState.RUNNING, 1);
+        members.put(MemberState.HIBERNATED, 3);
+        kpis.membersPerState("ci", members);
+        kpis.scaled("ci", ScaleOperation.CREATE, 4);
+        kpis.roomsPerStatus("pong", new RoomStatusCounts(0, 2, 1, 0));
+        kpis.scaled("pong", ScaleOperation.SCALE_UP, 3);
+        kpis.lockWaited(LockId.of("pong", LockKind.DOWNSCALE), LockOutcome.ACQUIRED, Duration.ofMillis(3500));
+        kpis.leaseLost(LockId.of("pong", LockKind.DOWNSCALE));
+        kpis.rolloutProgress("r1", new RolloutProgress(Phase.DEVICES, 4, 6));
+
+        // Percentiles are Micrometer's client-side estimates (about 1% off): max is exact, p50 of one 5-minute wait is not.
+        assertThat(KpiSummary.lines(registry)).containsExactly(
+                "pool ci",
+                "  claims served      4: hot 2 (50.0%), warm 1 (25.0%), cold 1 (25.0%)",
+                "  claim wait         hot   n=2 p50 0s p95 0s p99 0s max 0s",
+                "  claim wait         warm  n=1 p50 4m59s p95 4m59s p99 4m59s max 5m00s",
+                "  claim wait         cold  n=1 p50 39m48s p95 39m48s p99 39m48s max 40m00s",
+                "  members now        hibernated 3, running 1",
+                "  scale operations   create 1 ops / 4 members",
+                "pool pong",
+                "  members now        occupied 1, ready 2",
+                "  scale operations   scale-up 1 ops / 3 members",
+                "locks",
+                "  pong downscale     acquired 1 (mean 3.5s, max 3.5s), leases lost 1",
+                "rollout r1: devices, 4/6 targets done");
+    }
+}
