@@ -1,19 +1,17 @@
 package dev.hotspare.fleetserver;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.LockStore;
-import dev.hotspare.fleet.runtime.RoomService;
+import dev.hotspare.fleet.runtime.Fleet;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
 import dev.hotspare.fleet.runtime.Worker;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.spi.UsageHistory;
 import dev.hotspare.fleet.spi.UsageMetrics;
-import dev.hotspare.json.Documents;
 import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
@@ -70,8 +68,7 @@ public final class FleetService implements AutoCloseable {
     public static final String DEFAULT_API_VERSION = "9.6.1";
 
     private final Builder settings;
-    private final SchedulerOperations operations;
-    private final Worker worker;
+    private final Fleet fleet;
     private final FleetApi api;
     private HttpServer server;
     private ExecutorService httpThreads;
@@ -80,18 +77,13 @@ public final class FleetService implements AutoCloseable {
     private FleetService(Builder b) {
         this.settings = b;
         KpiListener kpis = new MicrometerKpis(b.meters);
-        LockManager locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).kpis(kpis).build();
-        this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks)
-                .roomStatuses(b.rooms).events(b.events).replaceTimeout(b.replaceTimeout).lockWait(b.lockWait)
-                .pollInterval(b.pollInterval).kpis(kpis).build();
-        RoomService roomService = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks,
-                config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML));
-        this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks)
-                .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).syncPeriod(b.syncPeriod)
-                .replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval).kpis(kpis).build();
+        this.fleet = Fleet.builder(b.tasks).schedulerStore(b.schedulers).roomStatusStore(b.rooms).usageHistory(b.usageHistory)
+                .lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics).autoscaler(b.autoscaler)
+                .events(b.events).listener(kpis).lockListener(kpis).lockTtl(b.lockTtl).syncPeriod(b.syncPeriod)
+                .replaceTimeout(b.replaceTimeout).lockWait(b.lockWait).pollInterval(b.pollInterval).build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
-        this.api = new FleetApi(operations, roomService, b.schedulers, b.rooms, b.driver, locks, b.addresses,
+        this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
                 this::syncWorker, () -> KpiSummary.lines(b.meters), b.tasks.clock());
     }
@@ -125,14 +117,14 @@ public final class FleetService implements AutoCloseable {
         server.setExecutor(httpThreads);
         server.createContext("/", api);
         server.start();
-        worker.start();
+        fleet.start();
         LOG.info("fleet service listening on {}", address());
         return this;
     }
 
     private void syncWorker() {
         try {
-            worker.sync();
+            fleet.worker().sync();
         } catch (RuntimeException e) {
             LOG.warn("worker sync after a scheduler change failed; the next periodic sync retries", e);
         }
@@ -153,7 +145,7 @@ public final class FleetService implements AutoCloseable {
 
     /** The scheduler operations the routes call, for embedding programs and tests. */
     public SchedulerOperations operations() {
-        return operations;
+        return fleet.operations();
     }
 
     /** The rooms' driver (in memory unless the builder was given another). */
@@ -168,7 +160,7 @@ public final class FleetService implements AutoCloseable {
 
     /** The worker of this service. */
     public Worker worker() {
-        return worker;
+        return fleet.worker();
     }
 
     /**
@@ -185,7 +177,7 @@ public final class FleetService implements AutoCloseable {
             server.stop(0);
             httpThreads.shutdownNow();
             try {
-                if (!worker.shutdown(settings.shutdownTimeout).get(settings.shutdownTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)) {
+                if (!fleet.shutdown(settings.shutdownTimeout).get(settings.shutdownTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)) {
                     LOG.warn("worker did not finish within {}; its leases end by TTL", settings.shutdownTimeout);
                 }
             } catch (InterruptedException e) {
