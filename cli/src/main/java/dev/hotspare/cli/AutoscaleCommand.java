@@ -7,14 +7,12 @@ import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.autoscale.AutoscalerSettings;
-import dev.hotspare.fleet.autoscale.FleetSnapshot;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.autoscale.ScalingPolicies;
 import dev.hotspare.fleet.autoscale.UsageReading;
-import dev.hotspare.fleet.runtime.AutoscalerTicks;
+import dev.hotspare.fleet.runtime.AutoscaleReplay;
 import dev.hotspare.json.Documents;
-import dev.hotspare.memory.InMemoryUsageHistory;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import picocli.CommandLine;
@@ -143,25 +141,18 @@ public final class AutoscaleCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Replays {@code ticks} through {@code autoscaler} with a fresh in-memory history. */
+    /** Replays {@code ticks} through {@code autoscaler} with the runtime's own replay ({@link AutoscaleReplay}). */
     public static List<Decision> replay(Autoscaler autoscaler, SchedulerConfig config, List<Tick> ticks) {
-        InMemoryUsageHistory history = new InMemoryUsageHistory();
-        SchedulerState state = SchedulerState.IN_SYNC;
-        Optional<Instant> lastScaleAt = Optional.empty();
-        Optional<Instant> pendingScaleAt = Optional.empty();
+        List<AutoscaleReplay.Tick> observed = ticks.stream().map(tick -> new AutoscaleReplay.Tick(tick.time(),
+                new RoomStatusCounts(tick.rooms().creating(), tick.rooms().ready(), tick.rooms().occupied(),
+                        tick.rooms().terminating()),
+                Map.of(ResourceMetric.CPU, reading(tick.cpu(), "cpu"), ResourceMetric.MEM, reading(tick.mem(), "mem")),
+                tick.previousScaled().orElse(true), tick.state())).toList();
+        List<ScaleDecision> decisions = AutoscaleReplay.replay(autoscaler, config, observed);
         List<Decision> out = new ArrayList<>();
-        for (Tick tick : ticks) {
-            if (pendingScaleAt.isPresent() && tick.previousScaled().orElse(true)) {
-                lastScaleAt = pendingScaleAt;
-            }
-            state = tick.state().orElse(state);
-            FleetSnapshot snapshot = new FleetSnapshot(new RoomStatusCounts(tick.rooms().creating(), tick.rooms().ready(),
-                    tick.rooms().occupied(), tick.rooms().terminating()), List.of(), Map.of(
-                    ResourceMetric.CPU, reading(tick.cpu(), "cpu"), ResourceMetric.MEM, reading(tick.mem(), "mem")));
-            ScaleDecision d = AutoscalerTicks.tick(autoscaler, config.name(), config, snapshot, history, state, lastScaleAt, tick.time());
-            pendingScaleAt = d.scales() ? Optional.of(tick.time()) : Optional.empty();
-            state = d.newState();
-            out.add(new Decision(tick.time(), d.delta(), d.reason(), d.trigger().map(Object::toString), d.newState(),
+        for (int i = 0; i < ticks.size(); i++) {
+            ScaleDecision d = decisions.get(i);
+            out.add(new Decision(ticks.get(i).time(), d.delta(), d.reason(), d.trigger().map(Object::toString), d.newState(),
                     d.heldByCooldown(), d.explanation()));
         }
         return out;

@@ -153,6 +153,15 @@ public final class FleetPlanner {
         return decision.delta() > 0 ? Optional.of(new ScaleUp(decision.delta(), ScaleReason.PANIC)) : Optional.empty();
     }
 
+    /**
+     * The scheduler's last successful scale after a tick that decided at {@code decidedAt}: the tick's time when it
+     * decided a change in the number of rooms and that change was applied ({@code scaled}), else unchanged.
+     * Cooldowns count from this, so a scale that was held back, refused or failed never starts one.
+     */
+    public static Optional<Instant> lastScaleAfter(Optional<Instant> lastScaleAt, boolean scaled, Instant decidedAt) {
+        return scaled ? Optional.of(decidedAt) : lastScaleAt;
+    }
+
     private static List<ReadyRoom> readyRooms(List<Member> live, Map<String, RoomStatus> statuses, SchedulerVersion version) {
         List<ReadyRoom> ready = new ArrayList<>();
         for (Member member : live) {

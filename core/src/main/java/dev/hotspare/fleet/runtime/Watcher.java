@@ -209,7 +209,7 @@ public final class Watcher {
         if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleUp up) {
             termination.ensureHeld();
             context.actions().scaleUp(scheduler, record.version(), up.count(), up.reason());
-            context.schedulers().setLastScaleAt(scheduler, now, termination.fence());
+            recordScale(record, now, termination);
         } else if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleDown down) {
             if (held.downscaleHandedOver) {
                 return; // DOWNSCALE went to a replace or a removal this tick: decide again next tick
@@ -224,8 +224,14 @@ public final class Watcher {
                 held.downscale.get().ensureHeld();
                 context.actions().scaleDown(scheduler, down.rooms(), down.reason());
             }, down.rooms());
-            context.schedulers().setLastScaleAt(scheduler, now, termination.fence());
+            recordScale(record, now, termination);
         }
+    }
+
+    /** A scale was applied: the last successful scale moves to this tick (the planner's rule). */
+    private void recordScale(SchedulerRecord record, Instant now, HeldLock termination) {
+        FleetPlanner.lastScaleAfter(record.lastScaleAt(), true, now)
+                .ifPresent(at -> context.schedulers().setLastScaleAt(scheduler, at, termination.fence()));
     }
 
     private void startReplace(SchedulerVersion version, Held held) {
