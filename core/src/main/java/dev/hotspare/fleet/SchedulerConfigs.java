@@ -72,8 +72,44 @@ public final class SchedulerConfigs {
         return check(text, format, triggerTypes).orThrow();
     }
 
+    /**
+     * Parses and validates {@code text}, checking policy parameters against what each policy declares.
+     *
+     * @param text   the document
+     * @param format JSON or YAML
+     * @param types  the scaling policies configs may name
+     * @return the valid config
+     * @throws ValidationException with every problem
+     */
+    public static SchedulerConfig parse(String text, Documents.Format format, PolicyTypes types) {
+        return check(text, format, types).orThrow();
+    }
+
+    /**
+     * Reads and validates {@code file}, checking policy parameters against what each policy declares.
+     *
+     * @param file  the document
+     * @param types the scaling policies configs may name
+     * @return the valid config
+     * @throws ValidationException with every problem
+     */
+    public static SchedulerConfig read(Path file, PolicyTypes types) {
+        return check(file, types).orThrow();
+    }
+
     /** Checks {@code file} without throwing. */
     public static Check check(Path file, Set<String> triggerTypes) {
+        return check(file, PolicyTypes.named(triggerTypes));
+    }
+
+    /**
+     * Checks {@code file} without throwing.
+     *
+     * @param file  the document
+     * @param types the scaling policies configs may name
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(Path file, PolicyTypes types) {
         String text;
         try {
             text = Files.readString(file);
@@ -82,11 +118,23 @@ public final class SchedulerConfigs {
         } catch (IOException e) {
             return new Check(Optional.empty(), List.of(Problem.of("", file, "cannot read file: " + e.getMessage())));
         }
-        return check(text, Documents.formatOf(file), triggerTypes);
+        return check(text, Documents.formatOf(file), types);
     }
 
     /** Checks {@code text} without throwing. */
     public static Check check(String text, Documents.Format format, Set<String> triggerTypes) {
+        return check(text, format, PolicyTypes.named(triggerTypes));
+    }
+
+    /**
+     * Checks {@code text} without throwing.
+     *
+     * @param text   the document
+     * @param format JSON or YAML
+     * @param types  the scaling policies configs may name
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(String text, Documents.Format format, PolicyTypes types) {
         JsonNode tree;
         try {
             tree = Documents.reader(format).readTree(text);
@@ -108,7 +156,7 @@ public final class SchedulerConfigs {
             List<Problem> all = ConfigShape.firstPerPath(structural.list(), Documents.problemsOf(e));
             return new Check(Optional.empty(), all);
         }
-        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(triggerTypes));
+        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(types));
         return new Check(Optional.of(config), all);
     }
 }

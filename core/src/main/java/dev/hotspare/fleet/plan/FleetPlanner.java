@@ -1,6 +1,10 @@
 package dev.hotspare.fleet.plan;
 
+import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.PolicyParameters;
+import dev.hotspare.fleet.PolicyTypes;
+import dev.hotspare.fleet.TriggerTypes;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
@@ -105,14 +109,14 @@ public final class FleetPlanner {
 
         if (!o.autoscaleLockHeld() || o.removalRunning() || !removeDead.isEmpty()) {
             return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(),
-                    Optional.empty(), Optional.empty(), Optional.empty());
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
         }
         if (o.state() == SchedulerState.CREATING) {
             // A new scheduler: its min rooms first (the autoscaler skips creating schedulers), then the autoscaler's.
             int missing = o.config().autoscaling().min() - o.counts().active();
             Optional<Scaling> scaling = missing > 0 ? Optional.of(new ScaleUp(missing, ScaleReason.MIN_ROOMS)) : Optional.empty();
             return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(), scaling,
-                    Optional.of(SchedulerState.IN_SYNC), Optional.empty());
+                    Optional.of(SchedulerState.IN_SYNC), Optional.empty(), Optional.empty());
         }
         FleetSnapshot snapshot = new FleetSnapshot(o.counts(), readyRooms(live, o.statuses(), o.version()), o.resourceUsage());
         Autoscaler.Evaluation evaluation = autoscaler.evaluate(o.config(), snapshot, o.recordedUsage(), o.state(),
@@ -126,8 +130,15 @@ public final class FleetPlanner {
                     ScaleReason.AUTOSCALE));
         }
         Optional<SchedulerState> newState = decision.newState() != o.state() ? Optional.of(decision.newState()) : Optional.empty();
+        // A scale that cannot be applied is held back: the state says which way the fleet still wants to go.
+        SchedulerState held = decision.delta() > 0 ? SchedulerState.SUBDIMENSIONED
+                : decision.delta() < 0 ? SchedulerState.OVERDIMENSIONED : decision.newState();
+        if (decision.delta() < 0 && scaling.isEmpty()) {
+            newState = held != o.state() ? Optional.of(held) : Optional.empty();
+        }
+        Optional<SchedulerState> heldState = scaling.isPresent() && held != o.state() ? Optional.of(held) : Optional.empty();
         return new FleetPlan(register, forget, outdated, startReplace, removeDead, evaluation.points(), evaluation.keep(),
-                scaling, newState, Optional.of(decision));
+                scaling, newState, heldState, Optional.of(decision));
     }
 
     /**
@@ -151,6 +162,73 @@ public final class FleetPlanner {
     public Optional<ScaleUp> panic(SchedulerConfig config, RoomStatusCounts counts, Instant now) {
         ScaleDecision decision = autoscaler.panicDecision(config, counts, RoomStatus.OCCUPIED, now);
         return decision.delta() > 0 ? Optional.of(new ScaleUp(decision.delta(), ScaleReason.PANIC)) : Optional.empty();
+    }
+
+    /**
+     * Rooms a manual scale-up of {@code amount} adds, clamped exactly as the autoscaler's scale-ups: never above
+     * {@code max} (when max &gt; 0) and never more than {@code maxScaleUpAmount} at once.
+     *
+     * @param autoscaling the scheduler's autoscaling section
+     * @param active      its rooms now (creating + ready + allocated + occupied)
+     * @param amount      rooms asked for, at least 1
+     * @return the rooms to add, 0 when at max
+     */
+    public int manualScaleUp(Autoscaling autoscaling, int active, int amount) {
+        int clamped = Math.min(amount, autoscaler.settings().maxScaleUpAmount());
+        if (autoscaling.isBounded()) {
+            clamped = Math.min(clamped, autoscaling.max() - active);
+        }
+        return Math.max(0, clamped);
+    }
+
+    /**
+     * Rooms a manual scale-down of {@code amount} removes at most: never below {@code min} (the READY rooms bound it
+     * further when they are known).
+     *
+     * @param autoscaling the scheduler's autoscaling section
+     * @param active      its rooms now
+     * @param amount      rooms asked for, at least 1
+     * @return the most rooms to remove, 0 when at min
+     */
+    public static int manualScaleDown(Autoscaling autoscaling, int active, int amount) {
+        return Math.max(0, Math.min(amount, active - autoscaling.min()));
+    }
+
+    /**
+     * The rooms a scale to {@code replicas} aims for: {@code replicas} clamped to [min, max] (max only when &gt; 0).
+     *
+     * @param autoscaling the scheduler's autoscaling section
+     * @param replicas    rooms asked for, at least 0
+     * @return the target
+     */
+    public static int manualReplicas(Autoscaling autoscaling, int replicas) {
+        int target = Math.max(autoscaling.min(), replicas);
+        return autoscaling.isBounded() ? Math.min(autoscaling.max(), target) : target;
+    }
+
+    /**
+     * The match slots of one room of a scheduler: {@code maxMatchesPerRoom} of its {@code roomOccupancy} policy, else
+     * one (Maestro 9 rooms host one match).
+     *
+     * @param config the scheduler's config
+     * @return the slots per room, at least 1
+     */
+    public static int maxMatchesPerRoom(SchedulerConfig config) {
+        return config.autoscaling().policy().filter(p -> p.type().equals(TriggerTypes.ROOM_OCCUPANCY))
+                .map(p -> PolicyParameters.of(PolicyTypes.ROOM_OCCUPANCY_PARAMETERS, p.parameters()).whole("maxMatchesPerRoom"))
+                .orElse(1);
+    }
+
+    /**
+     * Rooms allocated at or before this instant have timed out: their slots go back and an allocated room is ready
+     * again.
+     *
+     * @param allocationTimeout how long an allocated slot waits for its match
+     * @param now               the tick's time
+     * @return the cutoff
+     */
+    public static Instant allocationCutoff(Duration allocationTimeout, Instant now) {
+        return now.minus(allocationTimeout);
     }
 
     /**

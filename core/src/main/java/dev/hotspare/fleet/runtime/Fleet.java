@@ -2,6 +2,7 @@ package dev.hotspare.fleet.runtime;
 
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.PolicyTypes;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
@@ -55,17 +56,20 @@ public final class Fleet implements AutoCloseable {
     private Fleet(Builder b) {
         this.settings = b;
         this.locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).kpis(b.lockListener).build();
+        // Configs are checked against the autoscaler's policies: their type names and declared parameters.
+        PolicyTypes types = b.autoscaler.policies().types();
         Function<ConfigDocument, List<Problem>> validator = config ->
-                SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, b.autoscaler.policies().typeNames()).problems();
-        Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML);
+                SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, types).problems();
+        Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks).roomStatuses(b.rooms)
-                .events(b.events).validator(validator).autoscaler(b.autoscaler).replaceTimeout(b.replaceTimeout)
+                .events(b.events).validator(validator).parser(parser).autoscaler(b.autoscaler).replaceTimeout(b.replaceTimeout)
                 .lockWait(b.lockWait).pollInterval(b.pollInterval).kpis(b.listener).build();
         this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks, parser, b.listener);
         this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks)
                 .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).parser(parser)
                 .syncPeriod(b.syncPeriod).replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval)
-                .pingTimeout(b.pingTimeout).pluginClassLoader(b.plugins).kpis(b.listener).build();
+                .pingTimeout(b.pingTimeout).allocationTimeout(b.allocationTimeout).pluginClassLoader(b.plugins)
+                .kpis(b.listener).build();
     }
 
     /**
@@ -158,7 +162,7 @@ public final class Fleet implements AutoCloseable {
         private MemberDriver driver;
         private UsageMetrics usageMetrics = UsageMetrics.none();
         private Autoscaler autoscaler = Autoscaler.standard();
-        private EventDispatcher events = EventDispatcher.builder().build();
+        private EventDispatcher events;
         private FleetListener listener = FleetListener.NONE;
         private LockListener lockListener = LockListener.NONE;
         private Duration lockTtl = LockManager.DEFAULT_TTL;
@@ -167,6 +171,7 @@ public final class Fleet implements AutoCloseable {
         private Duration replaceTimeout = Duration.ofMinutes(10);
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration pingTimeout = DeadRoomRules.DEFAULT_PING_TIMEOUT;
+        private Duration allocationTimeout = Worker.DEFAULT_ALLOCATION_TIMEOUT;
         private ClassLoader plugins = Fleet.class.getClassLoader();
 
         private Builder(TaskScheduler tasks) {
@@ -218,7 +223,10 @@ public final class Fleet implements AutoCloseable {
             return this;
         }
 
-        /** Where room and scheduler events go (default: only the forwarders scheduler configs name). */
+        /**
+         * Where room and scheduler events go (default: only the forwarders scheduler configs name, retrying on this
+         * fleet's task scheduler). Give yours {@code tasks(...)} so webhook retries run on the fleet's time.
+         */
         public Builder events(EventDispatcher value) {
             this.events = Objects.requireNonNull(value, "events");
             return this;
@@ -272,6 +280,18 @@ public final class Fleet implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a match slot handed out by the allocation call waits for the room to report its match; then the
+         * slot goes back and an allocated room is ready again (default 60 s).
+         *
+         * @param value the timeout
+         * @return this builder
+         */
+        public Builder allocationTimeout(Duration value) {
+            this.allocationTimeout = Objects.requireNonNull(value, "allocationTimeout");
+            return this;
+        }
+
         /** Where event forwarder plug-ins named in scheduler configs are looked up. */
         public Builder pluginClassLoader(ClassLoader value) {
             this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
@@ -285,6 +305,9 @@ public final class Fleet implements AutoCloseable {
             }
             if (driver == null) {
                 driver = InMemoryMemberDriver.builder(tasks).build();
+            }
+            if (events == null) {
+                events = EventDispatcher.builder().tasks(tasks).build();
             }
             return new Fleet(this);
         }

@@ -49,13 +49,14 @@ class FleetKpisTest {
                 driver, tasks).kpis(kpis).build();
         ops.create(CONFIG);
 
-        ops.scaleUp("pong", 3);
+        // 6 rooms, min 4: a manual scale-down of 2 reaches min (it never goes below it).
+        ops.scaleUp("pong", 6);
         tasks.advanceBy(Duration.ofMinutes(1));
         CompletableFuture<Integer> removed = ops.scaleDown("pong", 2);
         tasks.advanceBy(Duration.ofMinutes(1));
 
         assertThat(removed).isCompletedWithValue(2);
-        assertThat(kpis.calls()).containsExactly(new Scaled("pong", ScaleOperation.SCALE_UP, 3),
+        assertThat(kpis.calls()).containsExactly(new Scaled("pong", ScaleOperation.SCALE_UP, 6),
                 new Scaled("pong", ScaleOperation.SCALE_DOWN, 2));
     }
 
