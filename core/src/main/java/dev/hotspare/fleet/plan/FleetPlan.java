@@ -18,8 +18,8 @@ import java.util.Optional;
  * record the state and the scale.
  *
  * @param register       rooms the driver lists with no status yet: registered {@code creating}
- * @param forget         statuses of rooms the driver no longer lists: removed (the runtime checks the room once
- *                       more, so a room created after the observation keeps its status)
+ * @param forget         statuses of rooms the driver does not list, once dead or terminating: removed (the runtime
+ *                       checks the room once more, so a room created after the observation keeps its status)
  * @param outdated       rooms on another major than the scheduler's, oldest first
  * @param startReplace   whether to start a rolling replace of {@code outdated} now
  * @param removeDead     dead rooms to remove now

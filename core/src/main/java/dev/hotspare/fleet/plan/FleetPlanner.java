@@ -42,11 +42,12 @@ import java.util.TreeSet;
  *
  * <p>The rules of one tick ({@link #plan}):
  * <ol>
- *   <li>Rooms the driver lists without a status are registered {@code creating}; statuses of rooms the driver no
- *       longer lists are forgotten. No lock.</li>
+ *   <li>Rooms the driver lists without a status are registered {@code creating}; statuses of rooms the driver does
+ *       not list are forgotten once they are dead or terminating (a room another worker just created may not be
+ *       listed yet by this worker's view of the driver). No lock.</li>
  *   <li>Rooms on another major than the scheduler's are outdated; with DOWNSCALE held and no replace running, a
  *       rolling replace starts.</li>
- *   <li>Otherwise, with DOWNSCALE held and no removal running, dead rooms are removed.</li>
+ *   <li>Otherwise, with DOWNSCALE held and no removal running, dead rooms the driver lists are removed.</li>
  *   <li>With TERMINATION held, no removal running and no dead room removed this tick (the counts would still
  *       include them): a scheduler still {@code creating} gets its min rooms and becomes {@code in-sync}; any
  *       other is autoscaled ({@link Autoscaler#evaluate}), its usage points recorded, its state updated, and a
@@ -100,12 +101,17 @@ public final class FleetPlanner {
                 register.add(new Registration(member.id(), member.createdAt()));
             }
         }
+        // A status without a listed room is forgotten once it is dead (or terminating): a room another worker has
+        // just created may not be in this worker's view of the driver yet, and its fresh status must stay.
+        Set<String> dead = new HashSet<>(o.deadRooms());
         List<String> forget = new ArrayList<>(new TreeSet<>(o.statuses().keySet()));
-        forget.removeIf(listed::contains);
+        forget.removeIf(room -> listed.contains(room)
+                || !(dead.contains(room) || o.statuses().get(room) == RoomStatus.TERMINATING));
+        List<String> deadListed = o.deadRooms().stream().filter(listed::contains).toList();
 
         List<String> outdated = live.stream().filter(m -> isOutdated(m, o.version())).map(Member::id).toList();
         boolean startReplace = !outdated.isEmpty() && !o.replaceRunning() && o.downscaleLockHeld();
-        List<String> removeDead = !startReplace && o.downscaleLockHeld() && !o.removalRunning() ? o.deadRooms() : List.of();
+        List<String> removeDead = !startReplace && o.downscaleLockHeld() && !o.removalRunning() ? deadListed : List.of();
 
         if (!o.autoscaleLockHeld() || o.removalRunning() || !removeDead.isEmpty()) {
             return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(),

@@ -84,15 +84,20 @@ class FleetPlannerTest {
     }
 
     @Test
-    void roomsWithoutStatusAreRegisteredAndStatusesWithoutRoomAreForgotten() {
+    void roomsWithoutStatusAreRegisteredAndDeadStatusesWithoutRoomAreForgotten() {
         Builder o = observe(config(0, 0, ScalingSpec.NONE, ScalingSpec.NONE), room("a", 30, "v1.0"), room("b", 20, "v1.0"));
         o.statuses.remove("b");
         o.statuses.put("gone", RoomStatus.OCCUPIED);
+        o.statuses.put("leaving", RoomStatus.TERMINATING);
+        o.statuses.put("just-made-elsewhere", RoomStatus.CREATING);
+        o.dead = List.of("gone");
 
         FleetPlan plan = planner.plan(o.build());
 
         assertThat(plan.register()).containsExactly(new FleetPlan.Registration("b", NOW.minusSeconds(20)));
-        assertThat(plan.forget()).containsExactly("gone");
+        assertThat(plan.forget()).as("a fresh status of a room this view does not list yet stays")
+                .containsExactly("gone", "leaving");
+        assertThat(plan.removeDead()).as("only listed rooms are removed").isEmpty();
     }
 
     @Test
