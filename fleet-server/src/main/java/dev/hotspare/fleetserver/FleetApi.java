@@ -9,6 +9,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.MaxSurge;
+import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
@@ -114,6 +116,8 @@ final class FleetApi implements HttpHandler {
         route("PUT", "/scheduler/{scheduler}/rooms/{room}/ping", this::roomReport);
         route("PUT", "/scheduler/{scheduler}/rooms/{room}/status", this::roomReport);
         route("GET", "/scheduler/{scheduler}/rooms/{room}/address", this::address);
+        route("POST", "/scheduler/{scheduler}/rooms/{room}/playerevent", this::playerEvent);
+        route("POST", "/scheduler/{scheduler}/rooms/allocate", this::allocate);
         route("GET", "/scheduler/{scheduler}/rooms", this::roomsByMetric);
         route("POST", "/scheduler", this::create);
         route("GET", "/scheduler/{scheduler}", this::statusOrConfig);
@@ -340,15 +344,58 @@ final class FleetApi implements HttpHandler {
     // --- rooms ----------------------------------------------------------------------------------------------------
 
     private Answer roomReport(Request request) throws IOException {
-        JsonNode body = request.json(Set.of("timestamp", "status"));
+        JsonNode body = request.json(Set.of("timestamp", "status", "runningMatches"));
         long timestamp = requiredLong(body, "timestamp");
         String status = requiredText(body, "status");
+        Optional<Integer> runningMatches = optionalInt(body, "runningMatches");
         String scheduler = existingScheduler(request);
         // Maestro's timestamps are whole seconds, while the service registers a new room as creating at the
         // instant it made it: a report counts as made at the end of its second, so a room's first ping in the
         // second it was created is not taken for stale. Reports within one second apply in arrival order.
-        roomService.report(scheduler, request.param("room"), status, Instant.ofEpochSecond(timestamp).plusMillis(999));
+        Instant at = Instant.ofEpochSecond(timestamp).plusMillis(999);
+        if (runningMatches.isPresent()) {
+            roomService.report(scheduler, request.param("room"), status, at, runningMatches.get());
+        } else {
+            roomService.report(scheduler, request.param("room"), status, at);
+        }
         return Answer.ok(SUCCESS);
+    }
+
+    /** Maestro's player events: forwarded to the scheduler's forwarders; their failure is answered when they ask. */
+    private Answer playerEvent(Request request) throws Exception {
+        JsonNode body = request.json(Set.of("timestamp", "event", "metadata"));
+        long timestamp = requiredLong(body, "timestamp");
+        String event = requiredText(body, "event");
+        JsonNode metadata = body.path("metadata");
+        if (!metadata.isMissingNode() && !metadata.isNull() && !metadata.isObject()) {
+            throw wrongType("metadata", metadata, "must be an object");
+        }
+        Map<String, String> details = new LinkedHashMap<>();
+        if (metadata.isObject()) {
+            metadata.fields().forEachRemaining(f -> details.put(f.getKey(), f.getValue().isTextual()
+                    ? f.getValue().asText() : f.getValue().toString()));
+        }
+        String scheduler = existingScheduler(request);
+        List<EventDispatcher.Delivery> failed = await(roomService.playerEvent(scheduler, request.param("room"), event,
+                Instant.ofEpochSecond(timestamp), details));
+        if (!failed.isEmpty()) {
+            throw new ApiException(502, "FORWARD_FAILED", "a forwarder failed", failed.stream()
+                    .map(d -> Problem.of("forwarder", d.forwarder(), d.error().orElse("failed"))).toList());
+        }
+        return Answer.ok(SUCCESS);
+    }
+
+    /** Hands out one match slot: the most used room with a free slot, marked allocated. */
+    private Answer allocate(Request request) throws IOException {
+        request.json(Set.of());
+        String scheduler = existingScheduler(request);
+        String room = roomService.allocate(scheduler).orElseThrow(() -> new ApiException(409, "NO_ROOM_AVAILABLE",
+                "no room has a free match slot", List.of(Problem.of("scheduler", scheduler,
+                        "every ready, allocated and occupied room is full; the autoscaler adds rooms"))));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("success", true);
+        body.put("room", room);
+        return Answer.ok(body);
     }
 
     private Answer address(Request request) {
@@ -387,6 +434,10 @@ final class FleetApi implements HttpHandler {
             throw ApiException.badRequest("INVALID_LIMIT", "invalid limit", Problem.of("limit", limitText, "must be an integer greater than 0"));
         }
         String scheduler = existingScheduler(request);
+        if (metric.equals("room") || metric.equals("legacy")) {
+            // Packing: partly used rooms with free slots first, so empty rooms stay free to be scaled down.
+            return Answer.ok(Map.of("rooms", roomService.roomsWithFreeSlots(scheduler, limit)));
+        }
         return Answer.ok(Map.of("rooms", rooms.roomsOrderedByMetric(scheduler, metric, limit)));
     }
 
@@ -407,18 +458,20 @@ final class FleetApi implements HttpHandler {
     }
 
     private Answer update(Request request) throws Exception {
-        int maxSurge = SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT;
         Optional<String> surge = request.query("maxsurge");
-        if (surge.isPresent()) {
-            try {
-                maxSurge = Integer.parseInt(surge.get());
-            } catch (NumberFormatException e) {
-                maxSurge = -1;
-            }
-            if (maxSurge < 1 || maxSurge > 100) {
-                throw ApiException.badRequest("INVALID_MAXSURGE", "invalid maxsurge",
-                        Problem.of("maxsurge", surge.get(), "must be a percentage in 1..100"));
-            }
+        if (surge.isEmpty()) {
+            // Without the query parameter, the config's maxSurge (Maestro 10), else 25%.
+            finished(operations.update(request.param("scheduler"), configText(request)));
+            return Answer.ok(SUCCESS);
+        }
+        // Maestro 9's maxsurge is a percentage: "25" and "25%" both mean a quarter of the rooms.
+        String text = surge.get().trim();
+        MaxSurge maxSurge;
+        try {
+            maxSurge = MaxSurge.parse("maxsurge", text.endsWith("%") ? text : text + "%");
+        } catch (ValidationException e) {
+            throw ApiException.badRequest("INVALID_MAXSURGE", "invalid maxsurge",
+                    Problem.of("maxsurge", surge.get(), "must be a percentage in 1..100, e.g. 25 or 25%"));
         }
         finished(operations.update(request.param("scheduler"), configText(request), maxSurge));
         return Answer.ok(SUCCESS);
@@ -451,6 +504,11 @@ final class FleetApi implements HttpHandler {
         body.put("roomsAtOccupied", status.rooms().occupied());
         body.put("roomsAtReady", status.rooms().ready());
         body.put("roomsAtTerminating", status.rooms().terminating());
+        body.put("roomsAtAllocated", status.rooms().allocated());
+        body.put("runningMatches", status.rooms().runningMatches());
+        body.put("allocatedSlots", status.rooms().allocatedSlots());
+        body.put("version", status.version().toString());
+        status.rolledBackTo().ifPresent(v -> body.put("rolledBackTo", v.toString()));
         return Answer.ok(body);
     }
 
@@ -495,6 +553,7 @@ final class FleetApi implements HttpHandler {
             Map<String, Object> release = new LinkedHashMap<>();
             release.put("version", r.version().toString());
             release.put("createdAt", r.createdAt().toString());
+            r.rolledBackTo().ifPresent(v -> release.put("rolledBackTo", v.toString()));
             return release;
         }).toList();
         return Answer.ok(Map.of("releases", releases));
