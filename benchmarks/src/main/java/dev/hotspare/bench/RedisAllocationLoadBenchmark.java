@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class RedisAllocationLoadBenchmark {
 
     static final int ALLOCATORS = 8;
-    static final int ROOMS = 5_000;
+    static final int ROOMS = 40_000;
     static final int SLOTS = 4;
     static final int SECONDS = 5;
     static final int ROUNDS = 3;

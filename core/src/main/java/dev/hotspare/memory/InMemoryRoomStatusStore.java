@@ -14,9 +14,11 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,6 +33,8 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
     /** One scheduler's rooms. Guarded by its own monitor. */
     private static final class Fleet {
         final Map<String, RoomState> rooms = new TreeMap<>();
+        /** Rooms that host matches, in allocation order: finding the first with a free slot is a tree search. */
+        final NavigableSet<RoomState> hosting = new TreeSet<>(RoomProtocol.ALLOCATION_ORDER);
         final Map<String, Map<String, Double>> metrics = new HashMap<>();
         RoomStatusCounts counts = RoomStatusCounts.ZERO;
         long stale;
@@ -66,10 +70,23 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
         }
     }
 
-    /** Replaces a room's state, keeping the counts. Called holding the fleet's monitor. */
+    /** Replaces a room's state, keeping the counts and the allocation index. Called holding the fleet's monitor. */
     private static void put(Fleet f, Optional<RoomState> current, RoomState next) {
         f.counts = RoomProtocol.recount(f.counts, current, Optional.of(next));
+        current.ifPresent(f.hosting::remove);
+        if (next.status().hostsMatches()) {
+            f.hosting.add(next);
+        }
         f.rooms.put(next.room(), next);
+    }
+
+    /** Hosting rooms with a free slot, in allocation order: those using at most {@code maxMatchesPerRoom - 1} slots. */
+    private static NavigableSet<RoomState> withFreeSlot(Fleet f, int maxMatchesPerRoom) {
+        // In allocation order (most used first, then by name) this probe sorts just before every room using
+        // maxMatchesPerRoom - 1 slots or fewer.
+        RoomState probe = new RoomState("", RoomStatus.READY, Instant.EPOCH, Optional.empty(), maxMatchesPerRoom - 1, 0,
+                Optional.empty());
+        return f.hosting.tailSet(probe, true);
     }
 
     @Override
@@ -162,8 +179,7 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
         }
         Fleet f = fleet(scheduler);
         synchronized (f) {
-            return f.rooms.values().stream().filter(r -> RoomProtocol.hasFreeSlot(r, maxMatchesPerRoom))
-                    .sorted(RoomProtocol.ALLOCATION_ORDER).limit(limit).map(RoomState::room).toList();
+            return withFreeSlot(f, maxMatchesPerRoom).stream().limit(limit).map(RoomState::room).toList();
         }
     }
 
@@ -173,8 +189,8 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
         Objects.requireNonNull(now, "now");
         Fleet f = fleet(scheduler);
         synchronized (f) {
-            Optional<RoomState> chosen = f.rooms.values().stream().filter(r -> RoomProtocol.hasFreeSlot(r, maxMatchesPerRoom))
-                    .min(RoomProtocol.ALLOCATION_ORDER);
+            NavigableSet<RoomState> free = withFreeSlot(f, maxMatchesPerRoom);
+            Optional<RoomState> chosen = free.isEmpty() ? Optional.empty() : Optional.of(free.first());
             chosen.ifPresent(room -> put(f, chosen, RoomProtocol.allocate(room, now)));
             return chosen.map(RoomState::room);
         }
@@ -211,6 +227,7 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
         RoomState removed = f.rooms.remove(room);
         if (removed != null) {
             f.counts = RoomProtocol.recount(f.counts, Optional.of(removed), Optional.empty());
+            f.hosting.remove(removed);
         }
         f.metrics.values().forEach(m -> m.remove(room));
     }
