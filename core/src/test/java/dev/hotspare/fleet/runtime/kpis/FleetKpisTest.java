@@ -1,14 +1,16 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.kpis;
 
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.LockOutcome;
-import dev.hotspare.kpi.RecordingKpis;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.Worker;
 import dev.hotspare.kpi.RecordingKpis.LockWait;
 import dev.hotspare.kpi.RecordingKpis.Rooms;
 import dev.hotspare.kpi.RecordingKpis.Scaled;
+import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;

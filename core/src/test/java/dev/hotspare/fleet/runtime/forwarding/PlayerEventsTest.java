@@ -1,4 +1,4 @@
-package dev.hotspare.fleet.runtime.playerevents;
+package dev.hotspare.fleet.runtime.forwarding;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.RoomStatus;

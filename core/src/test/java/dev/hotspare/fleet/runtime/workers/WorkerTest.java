@@ -1,4 +1,4 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.workers;
 
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.RoomStatus;
@@ -10,6 +10,9 @@ import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.Watcher;
+import dev.hotspare.fleet.runtime.Worker;
 import dev.hotspare.json.Documents;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
