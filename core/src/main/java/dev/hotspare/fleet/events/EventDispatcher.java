@@ -237,11 +237,18 @@ public final class EventDispatcher implements AutoCloseable {
         return cause;
     }
 
-    /** A failure in words for whoever asked to see it: its message, never its class name or stack. */
+    /** A failure in words for whoever asked to see it: its message, never a class name or stack. */
     private static String describe(Throwable failure) {
         String message = failure.getMessage();
+        if (message != null) {
+            // A wrapped exception's message starts with the cause's class name ("java.io.IOException: ..."): drop it.
+            message = JAVA_CLASS_PREFIX.matcher(message).replaceFirst("");
+        }
         return message == null || message.isBlank() ? "the forwarder failed without a message" : message;
     }
+
+    private static final java.util.regex.Pattern JAVA_CLASS_PREFIX =
+            java.util.regex.Pattern.compile("^(?:(?:[a-z_][\\w$]*\\.)+[A-Z][\\w$]*(?::\\s*|$))+");
 
     private static ExecutorService defaultExecutor() {
         ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
