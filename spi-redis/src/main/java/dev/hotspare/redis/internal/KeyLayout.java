@@ -63,17 +63,32 @@ public final class KeyLayout {
         return scheduler(scheduler) + "rooms:" + status.wireName();
     }
 
-    /** The sorted set of rooms that host matches, by −(slots in use), so the most used come first. */
+    /**
+     * The sorted set of rooms that host matches, by −(slots in use), so the most used come first.
+     *
+     * @param scheduler the scheduler, validated
+     * @return the key
+     */
     public String slots(String scheduler) {
         return scheduler(scheduler) + "slots";
     }
 
-    /** The sorted set of rooms with allocated slots, by their last allocation ({@link #timeScore}). */
+    /**
+     * The sorted set of rooms with allocated slots, by their last allocation ({@link #timeScore}).
+     *
+     * @param scheduler the scheduler, validated
+     * @return the key
+     */
     public String allocations(String scheduler) {
         return scheduler(scheduler) + "allocations";
     }
 
-    /** The hash of room counts per status, running matches and allocated slots. */
+    /**
+     * The hash of room counts per status, running matches and allocated slots.
+     *
+     * @param scheduler the scheduler, validated
+     * @return the key
+     */
     public String counts(String scheduler) {
         return scheduler(scheduler) + "counts";
     }
