@@ -257,6 +257,8 @@ class SchedulerConfigTest {
                 """;
         SchedulerConfig c = SchedulerConfigs.parse(nested, Documents.Format.YAML);
         assertThat(c.autoscaling().policy()).contains(PolicySpec.of("fixedBuffer", Map.of("amount", 5)));
+        assertThat(SchedulerConfigs.parse(c.toYaml(), Documents.Format.YAML)).as("round trip").isEqualTo(c);
+        assertThat(SchedulerConfigs.parse(c.toJson(), Documents.Format.JSON)).isEqualTo(c);
 
         assertThat(paths(c.withAutoscaling(Autoscaling.byPolicy(0, 0, PolicySpec.of("roomOccupancy", Map.of())))))
                 .containsExactly("autoscaling.policy.parameters.readyTarget");
