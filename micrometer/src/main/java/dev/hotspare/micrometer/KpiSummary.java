@@ -35,7 +35,12 @@ public final class KpiSummary {
     private KpiSummary() {
     }
 
-    /** The summary as lines (no trailing newline); empty when the registry has no hotspare meters. */
+    /**
+     * The summary as lines (no trailing newline); empty when the registry has no hotspare meters.
+     *
+     * @param registry the registry MicrometerKpis records into
+     * @return the summary as lines (no trailing newline); empty when the registry has no hotspare meters
+     */
     public static List<String> lines(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
         List<String> out = new ArrayList<>();
@@ -51,7 +56,12 @@ public final class KpiSummary {
         return out;
     }
 
-    /** The summary as one text block, lines ending in {@code \n}. */
+    /**
+     * The summary as one text block, lines ending in {@code \n}.
+     *
+     * @param registry the registry MicrometerKpis records into
+     * @return the summary as one text block, lines ending in {@code \n}
+     */
     public static String render(MeterRegistry registry) {
         StringBuilder text = new StringBuilder();
         lines(registry).forEach(line -> text.append(line).append('\n'));

@@ -81,12 +81,21 @@ public final class MicrometerKpis implements KpiListener {
     private final Map<List<String>, Timer> lockWaits = new ConcurrentHashMap<>();
     private final Map<List<String>, AtomicInteger> gauges = new ConcurrentHashMap<>();
 
-    /** Meters in {@code registry}, with no extra tags. */
+    /**
+     * Meters in {@code registry}, with no extra tags.
+     *
+     * @param registry where the meters are registered
+     */
     public MicrometerKpis(MeterRegistry registry) {
         this(registry, Tags.empty());
     }
 
-    /** Meters in {@code registry}, each also carrying {@code commonTags} (e.g. {@code source=simulation}). */
+    /**
+     * Meters in {@code registry}, each also carrying {@code commonTags} (e.g. {@code source=simulation}).
+     *
+     * @param registry where the meters are registered
+     * @param commonTags tags added to every meter (e.g. the instance)
+     */
     public MicrometerKpis(MeterRegistry registry, Iterable<Tag> commonTags) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.commonTags = Tags.of(Objects.requireNonNull(commonTags, "commonTags"));
