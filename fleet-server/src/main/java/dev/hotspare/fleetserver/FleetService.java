@@ -1,6 +1,5 @@
 package dev.hotspare.fleetserver;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
@@ -24,10 +23,15 @@ import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -36,11 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A game-fleet service: Maestro's HTTP API (docs/fleet-service.md) over hotspare's scheduler operations, room
@@ -64,14 +64,23 @@ public final class FleetService implements AutoCloseable {
     /** The largest request body accepted by default (1 MiB: a scheduler config is a few KiB). */
     public static final int DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
+    /** Largest request line plus headers (8 KiB; larger ones get 431 or 414). */
+    public static final int MAX_HEADER_BYTES = 8 * 1024;
+
+    /** The most threads serving requests by default. */
+    public static final int DEFAULT_MAX_THREADS = 64;
+
+    /** How long a silent connection is kept by default. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
     /** The Maestro API version this service implements, sent as {@code X-Maestro-Version}. */
     public static final String DEFAULT_API_VERSION = "9.6.1";
 
     private final Builder settings;
     private final Fleet fleet;
     private final FleetApi api;
-    private HttpServer server;
-    private ExecutorService httpThreads;
+    private Server server;
+    private ServerConnector connector;
     private boolean closed;
 
     private FleetService(Builder b) {
@@ -101,22 +110,40 @@ public final class FleetService implements AutoCloseable {
         if (server != null || closed) {
             throw new IllegalStateException("fleet service already started or closed");
         }
+        // A bounded pool: requests beyond it wait in Jetty's queue instead of each growing a thread. A request
+        // that waits for a rolling replace holds one of these threads; every other request is short.
+        QueuedThreadPool threads = new QueuedThreadPool(settings.maxThreads, Math.min(8, settings.maxThreads),
+                (int) Duration.ofMinutes(1).toMillis());
+        threads.setName("fleet-http");
+        threads.setDaemon(true);
+        threads.setReservedThreads(0);
+        server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(true);
+        http.setRequestHeaderSize(MAX_HEADER_BYTES);
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(settings.bind.getHostString());
+        connector.setPort(settings.bind.getPort());
+        // A client that stops sending (half a request) or reading is dropped after this long; it holds no thread
+        // while it is silent, only its socket.
+        connector.setIdleTimeout(settings.idleTimeout.toMillis());
+        server.addConnector(connector);
+        server.setErrorHandler(new JsonErrorHandler(settings.apiVersion));
+        server.setHandler(new GracefulHandler(api));
+        server.setStopTimeout(settings.shutdownTimeout.toMillis());
+        server.setStopAtShutdown(false);
         try {
-            server = HttpServer.create(settings.bind, 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on " + settings.bind, e);
+            server.start();
+        } catch (Exception e) {
+            try {
+                server.stop();
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new UncheckedIOException("cannot listen on " + settings.bind.getHostString() + ":" + settings.bind.getPort(),
+                    e instanceof java.io.IOException io ? io : new java.io.IOException(e.getMessage(), e));
         }
-        AtomicInteger threadNumber = new AtomicInteger();
-        // Unbounded in count because synchronous updates and deletes hold a thread while rooms are replaced;
-        // idle threads die after a minute.
-        httpThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "fleet-http-" + threadNumber.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(httpThreads);
-        server.createContext("/", api);
-        server.start();
         fleet.start();
         LOG.info("fleet service listening on {}", address());
         return this;
@@ -135,7 +162,7 @@ public final class FleetService implements AutoCloseable {
         if (server == null) {
             throw new IllegalStateException("fleet service not started");
         }
-        return server.getAddress();
+        return new InetSocketAddress(settings.bind.getAddress(), connector.getLocalPort());
     }
 
     /** The bound port. */
@@ -174,8 +201,13 @@ public final class FleetService implements AutoCloseable {
         }
         closed = true;
         if (server != null) {
-            server.stop(0);
-            httpThreads.shutdownNow();
+            try {
+                // Stops accepting, answers new requests on open connections 503, and waits up to the shutdown
+                // timeout for the requests in flight.
+                server.stop();
+            } catch (Exception e) {
+                LOG.warn("stopping the HTTP server failed", e);
+            }
             try {
                 if (!fleet.shutdown(settings.shutdownTimeout).get(settings.shutdownTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)) {
                     LOG.warn("worker did not finish within {}; its leases end by TTL", settings.shutdownTimeout);
@@ -213,6 +245,8 @@ public final class FleetService implements AutoCloseable {
         private final List<AutoCloseable> closeables = new ArrayList<>();
         private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+        private int maxThreads = DEFAULT_MAX_THREADS;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private String apiVersion = DEFAULT_API_VERSION;
         private Duration syncPeriod = Duration.ofSeconds(10);
         private Duration pollInterval = Duration.ofSeconds(1);
@@ -322,6 +356,33 @@ public final class FleetService implements AutoCloseable {
                 throw new IllegalArgumentException("maxBodyBytes: bad value '" + value + "': must be at least 1");
             }
             this.maxBodyBytes = value;
+            return this;
+        }
+
+        /**
+         * The most threads serving HTTP requests (default {@value FleetService#DEFAULT_MAX_THREADS}, at least 8);
+         * more requests wait in a queue rather than each taking a thread.
+         *
+         * @param value the thread count
+         * @return this builder
+         */
+        public Builder maxThreads(int value) {
+            if (value < 8) {
+                throw new IllegalArgumentException("maxThreads: bad value '" + value + "': must be at least 8");
+            }
+            this.maxThreads = value;
+            return this;
+        }
+
+        /**
+         * How long a connection may stay silent (not sending the rest of a request, not reading an answer) before
+         * it is closed (default 30 s).
+         *
+         * @param value the idle timeout
+         * @return this builder
+         */
+        public Builder idleTimeout(Duration value) {
+            this.idleTimeout = positive("idleTimeout", value);
             return this;
         }
 
