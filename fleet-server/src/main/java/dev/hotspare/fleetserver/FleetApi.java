@@ -75,6 +75,8 @@ final class FleetApi extends Handler.Abstract {
     private static final ObjectWriter JSON_WRITER = Documents.jsonWriter();
     static final String VERSION_HEADER = "X-Maestro-Version";
     static final String JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+    /** Largest report timestamp: the end of year 9999, in seconds since the epoch. */
+    static final long MAX_TIMESTAMP = 253_402_300_799L;
 
     private final SchedulerOperations operations;
     private final RoomService roomService;
@@ -373,6 +375,12 @@ final class FleetApi extends Handler.Abstract {
         JsonNode body = request.json(Set.of("timestamp", "status"));
         long timestamp = requiredLong(body, "timestamp");
         String status = requiredText(body, "status");
+        if (timestamp < 0 || timestamp > MAX_TIMESTAMP) {
+            // Beyond this, stores cannot hold the instant (Redis scores are microseconds in a double).
+            throw ApiException.unprocessable("INVALID_ARGUMENT", "invalid request", Problem.of("timestamp", timestamp,
+                    "must be seconds since the epoch, 0.." + MAX_TIMESTAMP
+                            + (timestamp > 100_000_000_000L ? " (this looks like milliseconds)" : "")));
+        }
         String scheduler = existingScheduler(request);
         // Maestro's timestamps are whole seconds, while the service registers a new room as creating at the
         // instant it made it: a report counts as made at the end of its second, so a room's first ping in the

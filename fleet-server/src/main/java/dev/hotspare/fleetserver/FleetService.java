@@ -1,10 +1,12 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.FleetLimits;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.fleet.runtime.Fleet;
+import dev.hotspare.fleet.runtime.RoomService;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
 import dev.hotspare.fleet.runtime.Worker;
 import dev.hotspare.fleet.spi.RoomStatusStore;
@@ -89,7 +91,8 @@ public final class FleetService implements AutoCloseable {
         this.fleet = Fleet.builder(b.tasks).schedulerStore(b.schedulers).roomStatusStore(b.rooms).usageHistory(b.usageHistory)
                 .lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics).autoscaler(b.autoscaler)
                 .events(b.events).listener(kpis).lockListener(kpis).lockTtl(b.lockTtl).syncPeriod(b.syncPeriod)
-                .replaceTimeout(b.replaceTimeout).lockWait(b.lockWait).pollInterval(b.pollInterval).build();
+                .replaceTimeout(b.replaceTimeout).lockWait(b.lockWait).pollInterval(b.pollInterval)
+                .limits(b.limits).maxClockSkew(b.maxClockSkew).build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
@@ -247,6 +250,8 @@ public final class FleetService implements AutoCloseable {
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private int maxThreads = DEFAULT_MAX_THREADS;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private FleetLimits limits = FleetLimits.DEFAULT;
+        private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
         private String apiVersion = DEFAULT_API_VERSION;
         private Duration syncPeriod = Duration.ofSeconds(10);
         private Duration pollInterval = Duration.ofSeconds(1);
@@ -383,6 +388,34 @@ public final class FleetService implements AutoCloseable {
          */
         public Builder idleTimeout(Duration value) {
             this.idleTimeout = positive("idleTimeout", value);
+            return this;
+        }
+
+        /**
+         * The bounds of counts, durations and quantities in configs and scaling requests (default
+         * {@link FleetLimits#DEFAULT}); beyond them a request gets 422 naming the field, the value and the limit.
+         *
+         * @param value the limits
+         * @return this builder
+         */
+        public Builder limits(FleetLimits value) {
+            this.limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        /**
+         * How far ahead of this service's clock a room report's timestamp may be (default 60 s); later ones get 422,
+         * since a report from the future would make every correct report after it look stale.
+         *
+         * @param value the largest skew, zero or more
+         * @return this builder
+         */
+        public Builder maxClockSkew(Duration value) {
+            Objects.requireNonNull(value, "maxClockSkew");
+            if (value.isNegative()) {
+                throw new IllegalArgumentException("maxClockSkew: bad value '" + value + "': must not be negative");
+            }
+            this.maxClockSkew = value;
             return this;
         }
 

@@ -50,10 +50,12 @@ final class OperationContext {
     final Duration replaceTimeout;
     final Duration lockWait;
     final Duration pollInterval;
+    final dev.hotspare.fleet.FleetLimits limits;
 
     OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
                      EventDispatcher events, Function<ConfigDocument, List<Problem>> validator, Duration replaceTimeout,
-                     Duration lockWait, Duration pollInterval) {
+                     Duration lockWait, Duration pollInterval, dev.hotspare.fleet.FleetLimits limits) {
+        this.limits = limits;
         this.store = store;
         this.locks = locks;
         this.actions = actions;
