@@ -91,6 +91,8 @@ final class FleetApi extends Handler.Abstract {
     private final Duration operationWait;
     private final Runnable schedulersChanged;
     private final Supplier<List<String>> kpiSummary;
+    /** What this instance's worker last failed to do for a scheduler (cleared when a tick succeeds). */
+    private final java.util.function.Function<String, Optional<String>> workerErrors;
     private final List<Route> routes = new ArrayList<>();
     /**
      * Schedulers seen to exist, for the room routes: a room pings every few seconds, and without this each ping
@@ -101,8 +103,9 @@ final class FleetApi extends Handler.Abstract {
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
              int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged,
-             Supplier<List<String>> kpiSummary, java.time.Clock clock) {
+             Supplier<List<String>> kpiSummary, java.time.Clock clock, java.util.function.Function<String, Optional<String>> workerErrors) {
         this.kpiSummary = kpiSummary;
+        this.workerErrors = workerErrors;
         this.operations = operations;
         this.roomService = roomService;
         this.schedulers = schedulers;
@@ -458,19 +461,19 @@ final class FleetApi extends Handler.Abstract {
                         Problem.of("maxsurge", surge.get(), "must be a percentage in 1..100"));
             }
         }
-        finished(operations.update(request.param("scheduler"), configText(request), maxSurge));
+        finished(request.param("scheduler"), operations.update(request.param("scheduler"), configText(request), maxSurge));
         return Answer.ok(SUCCESS);
     }
 
     private Answer image(Request request) throws Exception {
         JsonNode body = request.json(Set.of("image"));
-        finished(operations.updateImage(request.param("scheduler"), optionalText(body, "image")));
+        finished(request.param("scheduler"), operations.updateImage(request.param("scheduler"), optionalText(body, "image")));
         return Answer.ok(SUCCESS);
     }
 
     private Answer min(Request request) throws Exception {
         JsonNode body = request.json(Set.of("min"));
-        finished(operations.updateMin(request.param("scheduler"), optionalInt(body, "min")));
+        finished(request.param("scheduler"), operations.updateMin(request.param("scheduler"), optionalInt(body, "min")));
         return Answer.ok(SUCCESS);
     }
 
@@ -489,6 +492,7 @@ final class FleetApi extends Handler.Abstract {
         body.put("roomsAtOccupied", status.rooms().occupied());
         body.put("roomsAtReady", status.rooms().ready());
         body.put("roomsAtTerminating", status.rooms().terminating());
+        workerErrors.apply(scheduler).ifPresent(error -> body.put("error", error));
         return Answer.ok(body);
     }
 
@@ -543,7 +547,7 @@ final class FleetApi extends Handler.Abstract {
         String text = optionalText(body, "version").orElseThrow(() -> ApiException.unprocessable(ErrorCode.MISSING_FIELD.name(),
                 message(ErrorCode.MISSING_FIELD), Problem.of("version", Problem.MISSING, "required")));
         UpdateHandle handle = operations.rollback(request.param("scheduler"), version("version", text));
-        finished(handle);
+        finished(request.param("scheduler"), handle);
         return Answer.ok(Map.of("version", handle.version().toString()));
     }
 
@@ -680,14 +684,30 @@ final class FleetApi extends Handler.Abstract {
         return ApiException.unprocessable("INVALID_FIELD", "invalid request body", Problem.of(field, abbreviate(value.toString()), why));
     }
 
-    /** Waits for an update's rolling replace; anything but DEPLOYED is an error naming what happened. */
-    private void finished(UpdateHandle handle) throws Exception {
+    /**
+     * Waits for an update's rolling replace; anything but DEPLOYED is an error naming what happened — read back
+     * from the releases, so it says whether the previous config really was restored (a restore can be refused,
+     * e.g. when another instance took the scheduler's lock meanwhile).
+     */
+    private void finished(String scheduler, UpdateHandle handle) throws Exception {
         OperationStatus status = await(handle.outcome());
-        if (status != OperationStatus.DEPLOYED) {
-            throw new ApiException(500, "UPDATE_" + status.name(), "the rolling update did not finish",
-                    List.of(Problem.of("version", handle.version(), "ended " + status
-                            + "; the previous config was restored as a newer major version")));
+        if (status == OperationStatus.DEPLOYED) {
+            return;
         }
+        String what;
+        try {
+            Optional<dev.hotspare.fleet.spi.Release> restored = operations.releases(scheduler).stream()
+                    .filter(r -> r.version().compareTo(handle.version()) > 0).reduce((first, second) -> second);
+            what = restored.map(r -> "ended " + status + "; the previous config was saved again as " + r.version()
+                            + (r.status() == OperationStatus.DEPLOYED ? " and every room is back on it"
+                            : " (" + r.status() + ": its rooms may not all be back on it)"))
+                    .orElse("ended " + status + "; the previous config could NOT be restored (another instance took the "
+                            + "scheduler's lock, or a store failed): the scheduler stays on " + handle.version());
+        } catch (RuntimeException e) {
+            what = "ended " + status + "; whether the previous config was restored is unknown (the releases could not be read)";
+        }
+        throw new ApiException(500, "UPDATE_" + status.name(), "the rolling update did not finish",
+                List.of(Problem.of("version", handle.version(), what)));
     }
 
     private <T> T await(CompletableFuture<T> future) throws Exception {

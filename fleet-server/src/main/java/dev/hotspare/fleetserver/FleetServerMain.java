@@ -109,13 +109,28 @@ public final class FleetServerMain {
             return EXIT_CANNOT_START;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable stop = () -> {
+            if (stopping.compareAndSet(false, true)) {
+                service.close();
+                out.println("fleet-service stopped. KPIs (also at GET /kpis while running):");
+                service.kpiSummary().forEach(line -> out.println("  " + line));
+                out.flush();
+                stopped.countDown();
+            }
+        };
+        // SIGTERM and Ctrl-C stop the service gracefully and end the program with status 0 (the JVM's own handling
+        // would exit 143 / 130 after the shutdown hooks). The hook stays for other ways the JVM may end.
+        for (String signal : List.of("TERM", "INT")) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> new Thread(stop, "fleet-service-shutdown").start());
+            } catch (IllegalArgumentException e) {
+                // not available on this platform: the shutdown hook still stops the service
+            }
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            service.close();
-            out.println("fleet-service stopped. KPIs (also at GET /kpis while running):");
-            service.kpiSummary().forEach(line -> out.println("  " + line));
-            out.flush();
-            stopped.countDown();
-        }, "fleet-service-shutdown"));
+            stop.run();
+        }, "fleet-service-shutdown-hook"));
         out.println("fleet-service listening on http://" + service.address().getHostString() + ":" + service.port()
                 + " (" + settings.describeStores() + "); stop with SIGTERM or Ctrl-C");
         out.flush();

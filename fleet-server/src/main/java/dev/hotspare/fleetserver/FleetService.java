@@ -97,7 +97,8 @@ public final class FleetService implements AutoCloseable {
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
-                this::syncWorker, () -> KpiSummary.lines(b.meters), b.tasks.clock());
+                this::syncWorker, () -> KpiSummary.lines(b.meters), b.tasks.clock(),
+                scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError));
     }
 
     /**
@@ -194,8 +195,11 @@ public final class FleetService implements AutoCloseable {
     }
 
     /**
-     * Stops accepting requests, stops the worker (waiting up to the shutdown timeout for running replaces and
-     * removals, whose locks are then released) and closes what was registered with {@link Builder#onClose}.
+     * Stops gracefully within the shutdown timeout (default 30 s): stops accepting connections and answers new
+     * requests 503, lets the requests in flight finish — rolling updates get half the grace period to finish, then
+     * are cancelled so that they roll back, and near its end whatever still runs stops where it is (its release is
+     * marked INTERRUPTED) — answers their clients, stops the worker (whose replaces and removals release their
+     * locks as they end), and closes what was registered with {@link Builder#onClose}.
      */
     @Override
     public synchronized void close() {
@@ -204,15 +208,36 @@ public final class FleetService implements AutoCloseable {
         }
         closed = true;
         if (server != null) {
+            long started = System.nanoTime();
+            long grace = settings.shutdownTimeout.toNanos();
+            Thread stages = new Thread(() -> {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(grace / 2);
+                    LOG.info("shutting down: cancelling the rolling updates still running, so they roll back");
+                    fleet.updates().cancelRunning();
+                    TimeUnit.NANOSECONDS.sleep(grace * 2 / 5);
+                    LOG.warn("shutting down: grace period nearly over; stopping what still runs (marked INTERRUPTED)");
+                    fleet.updates().stopRunning();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "fleet-service-shutdown-stages");
+            stages.setDaemon(true);
+            stages.start();
             try {
                 // Stops accepting, answers new requests on open connections 503, and waits up to the shutdown
                 // timeout for the requests in flight.
                 server.stop();
             } catch (Exception e) {
                 LOG.warn("stopping the HTTP server failed", e);
+            } finally {
+                stages.interrupt();
             }
+            fleet.updates().stopRunning();
+            Duration left = settings.shutdownTimeout.minusNanos(System.nanoTime() - started);
+            Duration wait = left.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : left;
             try {
-                if (!fleet.shutdown(settings.shutdownTimeout).get(settings.shutdownTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)) {
+                if (!fleet.shutdown(wait).get(wait.toMillis() + 1_000, TimeUnit.MILLISECONDS)) {
                     LOG.warn("worker did not finish within {}; its leases end by TTL", settings.shutdownTimeout);
                 }
             } catch (InterruptedException e) {

@@ -51,6 +51,10 @@ final class OperationContext {
     final Duration lockWait;
     final Duration pollInterval;
     final dev.hotspare.fleet.FleetLimits limits;
+    /** Cancel flags of the rolling updates running now (a shutdown cancels them). */
+    final java.util.Set<AtomicBoolean> runningUpdates = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Set once the owner stops for good: rollbacks stop too, and what they leave is marked INTERRUPTED. */
+    final AtomicBoolean stopping = new AtomicBoolean();
 
     OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
                      EventDispatcher events, Function<ConfigDocument, List<Problem>> validator, Duration replaceTimeout,
