@@ -362,6 +362,11 @@ public final class Documents {
             if (message.contains("Missing required creator property")) {
                 return List.of(Problem.of(path, Problem.MISSING, "required field is missing"));
             }
+            if (mismatch.getTargetType() != null && message.startsWith("Cannot ")) {
+                // Jackson's text names the Java type ("Cannot deserialize value of type `dev.hotspare...`"): say
+                // what was expected in the document's terms instead.
+                return List.of(Problem.of(path, "<invalid>", "expected " + describeType(mismatch.getTargetType())));
+            }
             return List.of(Problem.of(path, "<invalid>", message));
         }
         if (e instanceof JsonMappingException mapping) {
@@ -420,7 +425,10 @@ public final class Documents {
             case "int", "Integer", "long", "Long" -> "a whole number";
             case "double", "Double", "BigDecimal" -> "a number";
             case "boolean", "Boolean" -> "true or false";
-            default -> "a value of type " + type.getSimpleName();
+            case "String" -> "text";
+            default -> type.isArray() || java.util.Collection.class.isAssignableFrom(type) ? "a list"
+                    : type.getName().startsWith("java.") && !java.util.Map.class.isAssignableFrom(type)
+                    ? "a value of another kind" : "an object";
         };
     }
 
