@@ -228,16 +228,17 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private static List<ClaimArrival> readTrace(Path file) {
+        String text;
         try {
-            List<ClaimArrival> arrivals = ClaimTraces.parseCsv(dev.hotspare.json.Documents.readText(file).lines().toList());
-            if (arrivals.size() > MAX_CLAIMS) {
-                throw new ValidationException(Problem.of("--trace", file, "has " + arrivals.size() + " claims; the limit is " + MAX_CLAIMS));
-            }
-            return arrivals;
-        } catch (NoSuchFileException e) {
-            throw new ValidationException(Problem.of("--trace", file, "file not found"));
-        } catch (IOException e) {
-            throw new ValidationException(Problem.of("--trace", file, "cannot read: " + e.getMessage()));
+            text = dev.hotspare.json.Documents.readText(file);
+        } catch (ValidationException e) {
+            // Documents names the file as the value; name the option too.
+            throw new ValidationException(e.problems().stream().map(p -> new Problem("--trace", p.value(), p.message())).toList());
         }
+        List<ClaimArrival> arrivals = ClaimTraces.parseCsv(text.lines().toList());
+        if (arrivals.size() > MAX_CLAIMS) {
+            throw new ValidationException(Problem.of("--trace", file, "has " + arrivals.size() + " claims; the limit is " + MAX_CLAIMS));
+        }
+        return arrivals;
     }
 }

@@ -21,6 +21,13 @@ class CliHardeningTest {
         assertThat(run.err()).contains(lines).doesNotContain("Exception", "java.", "dev.hotspare", "\tat ");
     }
 
+    /** {@code hotspare validate} says "invalid" (its own exit status, problems on stdout), never Java. */
+    private static void assertInvalid(CliRun run, String... lines) {
+        assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(ValidateCommand.EXIT_INVALID);
+        assertThat(run.out()).contains(lines).doesNotContain("Exception", "java.", "dev.hotspare", "\tat ");
+        assertThat(run.err()).doesNotContain("Exception", "\tat ");
+    }
+
     @Test
     void anOptionValueOfTheWrongKindNamesTheValueNotTheJavaType() {
         assertBadInput(CliRun.run("simulate", "--hold", "abc"), "bad value 'abc': must be an ISO-8601 duration such as PT40M");
@@ -62,7 +69,7 @@ class CliHardeningTest {
         Path config = dir.resolve("big.yaml");
         Files.writeString(config, "name: big\ngame: big\nimage: big:1\noccupiedTimeout: 9223372036854775807\nautoscaling: {min: 2147483647}\n");
         CliRun run = CliRun.run("validate", config.toString());
-        assertBadInput(run, "autoscaling.min: bad value '2147483647': must be at most 10000 (the limit of rooms per scheduler)",
+        assertInvalid(run, "autoscaling.min: bad value '2147483647': must be at most 10000 (the limit of rooms per scheduler)",
                 "occupiedTimeout: bad value '9223372036854775807': must be at most 604800 seconds");
     }
 
@@ -70,19 +77,19 @@ class CliHardeningTest {
     void yamlAliasesDuplicateKeysAndSecondDocumentsAreInvalidInTheCliToo(@TempDir Path dir) throws IOException {
         Path alias = dir.resolve("alias.yaml");
         Files.writeString(alias, "name: pong\ngame: &g pong\nimage: *g\n");
-        assertBadInput(CliRun.run("validate", alias.toString()), "is not accepted");
+        assertInvalid(CliRun.run("validate", alias.toString()), "is not accepted");
         Path twice = dir.resolve("twice.yaml");
         Files.writeString(twice, "name: pong\ngame: pong\nimage: pong:1\nimage: pong:2\n");
-        assertBadInput(CliRun.run("validate", twice.toString()), "Duplicate field 'image'");
+        assertInvalid(CliRun.run("validate", twice.toString()), "Duplicate field 'image'");
         Path two = dir.resolve("two.yaml");
         Files.writeString(two, "name: pong\ngame: pong\nimage: pong:1\n---\nname: other\n");
-        assertBadInput(CliRun.run("validate", two.toString()), "Trailing token");
+        assertInvalid(CliRun.run("validate", two.toString()), "Trailing token");
     }
 
     @Test
     void anInputFileLargerThanTheLimitIsRefusedBeforeItIsRead(@TempDir Path dir) throws IOException {
         Path huge = dir.resolve("huge.yaml");
         Files.write(huge, new byte[dev.hotspare.json.Documents.MAX_DOCUMENT_CHARS + 1]);
-        assertBadInput(CliRun.run("validate", huge.toString()), "the limit is " + dev.hotspare.json.Documents.MAX_DOCUMENT_CHARS + " bytes");
+        assertInvalid(CliRun.run("validate", huge.toString()), "the limit is " + dev.hotspare.json.Documents.MAX_DOCUMENT_CHARS + " bytes");
     }
 }
