@@ -13,7 +13,7 @@ def req(method, path, body=None, timeout=120):
     except urllib.error.HTTPError as e: code = e.code
     except Exception as e: code = type(e).__name__
     return code, time.monotonic() - t0
-redis = subprocess.Popen(["os.environ.get("REDIS_SERVER", "redis-server")", "--port", str(RPORT), "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+redis = subprocess.Popen([os.environ.get("REDIS_SERVER", "redis-server"), "--port", str(RPORT), "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
 time.sleep(0.5)
 svc = subprocess.Popen(["java", "-jar", JAR, "--port", str(PORT), "--redis-uri", f"redis://127.0.0.1:{RPORT}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 for line in svc.stdout:
@@ -53,7 +53,7 @@ times = sorted(r[1] for r in results)
 codes = {}
 for c, _ in results: codes[c] = codes.get(c, 0) + 1
 print(f"[{LABEL}] Redis down, 300 concurrent pings: answers {codes}, time p50 {statistics.median(times):.2f}s max {times[-1]:.2f}s; JVM threads 5 s in: {peak}; /healthcheck {hc[0]} after {hc[1]:.2f}s; all done after {time.monotonic()-t0:.1f}s")
-redis = subprocess.Popen(["os.environ.get("REDIS_SERVER", "redis-server")", "--port", str(RPORT), "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+redis = subprocess.Popen([os.environ.get("REDIS_SERVER", "redis-server"), "--port", str(RPORT), "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
 t0 = time.monotonic()
 while True:
     c, _ = req("PUT", "/scheduler/pong/rooms/r1/ping", json.dumps({"timestamp": int(time.time()), "status": "ready"}), timeout=90)
