@@ -111,6 +111,18 @@ public record SchedulerConfig(
         return SchedulerConfigValidator.problems(this, triggerTypes);
     }
 
+    /**
+     * Every problem with this config under {@code limits} (counts, durations and quantities), each with its field
+     * path and bad value; empty when valid.
+     *
+     * @param triggerTypes trigger type names that are known (built-ins plus registered plug-ins)
+     * @param limits       the bounds of counts and durations
+     * @return the problems, in rule order
+     */
+    public List<Problem> validate(Set<String> triggerTypes, FleetLimits limits) {
+        return SchedulerConfigValidator.problems(this, triggerTypes, limits);
+    }
+
     /** {@link #validate(Set)} against the built-in trigger types. */
     public List<Problem> validate() {
         return validate(TriggerTypes.BUILT_IN);

@@ -76,17 +76,28 @@ public final class SchedulerConfigs {
     public static Check check(Path file, Set<String> triggerTypes) {
         String text;
         try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            return new Check(Optional.empty(), List.of(Problem.of("", file, "file not found")));
-        } catch (IOException e) {
-            return new Check(Optional.empty(), List.of(Problem.of("", file, "cannot read file: " + e.getMessage())));
+            text = Documents.readText(file);
+        } catch (ValidationException e) {
+            return new Check(Optional.empty(), e.problems());
         }
         return check(text, Documents.formatOf(file), triggerTypes);
     }
 
-    /** Checks {@code text} without throwing. */
+    /** Checks {@code text} without throwing, under the default {@link FleetLimits}. */
     public static Check check(String text, Documents.Format format, Set<String> triggerTypes) {
+        return check(text, format, triggerTypes, FleetLimits.DEFAULT);
+    }
+
+    /**
+     * Checks {@code text} without throwing.
+     *
+     * @param text         the document
+     * @param format       its format
+     * @param triggerTypes the known trigger type names
+     * @param limits       the bounds of counts and durations
+     * @return the outcome, with every problem
+     */
+    public static Check check(String text, Documents.Format format, Set<String> triggerTypes, FleetLimits limits) {
         JsonNode tree;
         try {
             tree = Documents.reader(format).readTree(text);
@@ -108,7 +119,7 @@ public final class SchedulerConfigs {
             List<Problem> all = ConfigShape.firstPerPath(structural.list(), Documents.problemsOf(e));
             return new Check(Optional.empty(), all);
         }
-        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(triggerTypes));
+        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(triggerTypes, limits));
         return new Check(Optional.of(config), all);
     }
 }

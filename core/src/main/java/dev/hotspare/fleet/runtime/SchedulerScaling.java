@@ -48,7 +48,15 @@ public final class SchedulerScaling {
         if (amount < 1) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaleup", amount, "must be at least 1"));
         }
+        c.limits.stepProblem("scaleup", amount).ifPresent(p -> {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, p);
+        });
         SchedulerRecord current = c.existing(name);
+        int rooms = FleetPlanner.liveRooms(c.driver().list(name)).size();
+        c.limits.roomsProblem("scaleup", (long) rooms + amount).ifPresent(p -> {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaleup", amount,
+                    "would make " + ((long) rooms + amount) + " rooms; the limit of rooms per scheduler is " + c.limits.maxRooms()));
+        });
         try {
             c.actions.scaleUp(name, current.version(), amount, FleetPlan.ScaleReason.MANUAL);
         } catch (RuntimeException e) {
@@ -68,6 +76,14 @@ public final class SchedulerScaling {
         if (amount < 1) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaledown", amount, "must be at least 1"));
         }
+        c.limits.stepProblem("scaledown", amount).ifPresent(p -> {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, p);
+        });
+        return removeRooms(name, amount);
+    }
+
+    /** Removes up to {@code amount} rooms (an amount already bounded by the rooms that exist). */
+    private CompletableFuture<Integer> removeRooms(String name, int amount) {
         SchedulerRecord current = c.existing(name);
         LockScope scope = c.locks.newScope();
         CompletableFuture<Integer> removed = new CompletableFuture<>();
@@ -104,13 +120,22 @@ public final class SchedulerScaling {
         if (replicas < 0) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("replicas", replicas, "must not be negative"));
         }
-        c.existing(name);
+        c.limits.roomsProblem("replicas", replicas).ifPresent(p -> {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, p);
+        });
+        SchedulerRecord record = c.existing(name);
         int current = FleetPlanner.liveRooms(c.driver().list(name)).size();
         if (replicas > current) {
-            return CompletableFuture.completedFuture(scaleUp(name, replicas - current));
+            // Bounded by the rooms per scheduler; created in steps of at most the scale step.
+            try {
+                c.actions.scaleUp(name, record.version(), replicas - current, FleetPlan.ScaleReason.MANUAL);
+            } catch (RuntimeException e) {
+                throw OperationContext.translate(e);
+            }
+            return CompletableFuture.completedFuture(replicas - current);
         }
         if (replicas < current) {
-            return scaleDown(name, current - replicas).thenApply(n -> -n);
+            return removeRooms(name, current - replicas).thenApply(n -> -n);
         }
         return CompletableFuture.completedFuture(0);
     }
