@@ -147,9 +147,8 @@ public final class PoolService implements AutoCloseable {
 
     /** Ends a claim; its member is deleted and the pool refills. */
     public boolean release(String name) {
-        ClaimHandle handle = handles.getOrDefault(name,
-                new ClaimHandle(spec.name(), name, now(), new CompletableFuture<>()));
-        boolean wasLive = controller.release(handle);
+        handles.remove(name);
+        boolean wasLive = controller.release(name);
         if (wasLive) {
             log.line(now(), "release", name + " released by the user; its member is deleted, the pool refills");
         } else {
