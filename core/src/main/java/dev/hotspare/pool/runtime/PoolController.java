@@ -11,6 +11,7 @@ import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.TypicalDurations;
 import dev.hotspare.pool.WaitStage;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
@@ -323,6 +324,18 @@ public final class PoolController implements AutoCloseable {
         }
         requestReconcile();
         return deleted;
+    }
+
+    /**
+     * How long installs and resumes have taken in this pool, as this controller observed them (the median of the
+     * latest few of each); what the expected ready times of waiting claims are computed from.
+     *
+     * @return the typical durations; empty parts until one transition of that kind was seen
+     */
+    public TypicalDurations typicalDurations() {
+        synchronized (transitions) {
+            return transitions.typical();
+        }
     }
 
     /**
