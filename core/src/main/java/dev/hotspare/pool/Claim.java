@@ -34,6 +34,12 @@ public record Claim(String name, Instant createdAt, Optional<Duration> lifetime,
      * Validates the claim: name and creation time required, positive lifetime, member and assignment time
      * together, ready only once assigned and not before.
      *
+     * @param name unique within the pool
+     * @param createdAt when it was made; with {@code name} it defines the claims' total order
+     * @param lifetime how long it wants its member (capped by the pool's maximum)
+     * @param assignedMember the member it was given
+     * @param assignedAt when it was given one
+     * @param readyAt when its member was confirmed on both records and handed over; never before
      * @throws dev.hotspare.validation.ValidationException with one problem per bad field
      */
     public Claim {

@@ -87,6 +87,9 @@ public sealed interface ClaimReason permits ClaimReason.WaitingForResume, ClaimR
         /**
          * Checks the fields.
          *
+         * @param member the member it waits for
+         * @param since when the resume started (or was asked for)
+         * @param expectedReadyAt when it is expected to run, from the resumes the pool has seen; empty when none yet
          * @throws NullPointerException if a field is null
          */
         public WaitingForResume {
@@ -124,6 +127,9 @@ public sealed interface ClaimReason permits ClaimReason.WaitingForResume, ClaimR
         /**
          * Checks the fields.
          *
+         * @param member the member it waits for; empty when this very pass creates it
+         * @param since when the member was created
+         * @param expectedReadyAt when it is expected to be installed, from the installs the pool has seen; empty when none yet
          * @throws NullPointerException if a field is null
          */
         public Provisioning {
@@ -241,6 +247,7 @@ public sealed interface ClaimReason permits ClaimReason.WaitingForResume, ClaimR
         /**
          * Checks the field.
          *
+         * @param member the member it is about to get
          * @throws NullPointerException if it is null
          */
         public Assigning {
@@ -270,6 +277,9 @@ public sealed interface ClaimReason permits ClaimReason.WaitingForResume, ClaimR
         /**
          * Checks the fields.
          *
+         * @param member its member
+         * @param assignedAt when it was assigned
+         * @param readyAt when it was handed over; empty until the controller confirmed it
          * @throws NullPointerException if a field is null
          */
         public Assigned {

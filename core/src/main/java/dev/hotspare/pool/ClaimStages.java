@@ -21,6 +21,9 @@ public record ClaimStages(Duration queue, Duration resume, Duration install) {
     /**
      * Checks that no part is negative.
      *
+     * @param queue time with no member on its way for it
+     * @param resume time waiting for a member to resume
+     * @param install time waiting for a member to be installed
      * @throws dev.hotspare.validation.ValidationException naming the negative part
      */
     public ClaimStages {

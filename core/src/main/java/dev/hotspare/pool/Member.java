@@ -60,6 +60,19 @@ public record Member(
      * Checks the id and creation time and fills in defaults: unknown template version, PROVISIONING, power
      * UNSET / UNKNOWN, {@code observedPowerSince = createdAt}, absent optionals.
      *
+     * @param id unique within the pool
+     * @param createdAt creation time; with {@code id} it defines the pool's one total order
+     * @param templateVersion the template version it was created from, or {@link #UNKNOWN_TEMPLATE_VERSION}
+     * @param phase lifecycle phase
+     * @param desiredPower the power state last asked of it
+     * @param observedPower the power state it is in
+     * @param observedPowerSince when it entered {@code observedPower}
+     * @param installedAt when provisioning completed
+     * @param lastBecameRunningAt when it last entered observed RUNNING
+     * @param claimName the claim holding it
+     * @param claimedAt when it was assigned to its claim; never changes once set
+     * @param releasedAt when its claim was released: the explicit, durable mark that lets the pool delete
+     * @param orphanedSince since when its claim has been missing from the claim store, as recorded by the pool
      * @throws ValidationException when the id or creation time is missing, or a claim time is set without a claim
      */
     public Member {

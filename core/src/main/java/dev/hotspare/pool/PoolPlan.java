@@ -29,6 +29,15 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
     /**
      * Copies every list.
      *
+     * @param releases claims whose time is up, whose member is gone, or whose release was interrupted
+     * @param assignments pending claims given a running member (FIFO)
+     * @param powerChanges members whose desired power changes; only where it differs from what they have
+     * @param orphanMarks claimed members whose claim went missing (mark set) or came back (mark cleared)
+     * @param deletes members to delete
+     * @param creates members to create, each with its desired power already decided
+     * @param reasons every claim still pending after this plan, oldest first, with the one thing it waits for
+     * @param orphans every claimed member whose claim is missing, with since when and when it may be deleted
+     * @param status counts after classification, for status reporting
      * @throws NullPointerException if a list or the status is null
      */
     public PoolPlan {
@@ -224,6 +233,24 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
         /**
          * Copies the list.
          *
+         * @param size the spec's target for unclaimed members
+         * @param unclaimed unclaimed members, broken included, deleting excluded
+         * @param provisioning unclaimed members still provisioning
+         * @param standby unclaimed READY members not observed running
+         * @param running unclaimed READY members observed running
+         * @param broken unclaimed broken members
+         * @param claimed members held by a claim (released ones waiting for deletion included)
+         * @param deleting members being deleted
+         * @param pendingClaims claims still waiting for a member
+         * @param total all members
+         * @param current unclaimed members on the pool's template version
+         * @param stale unclaimed members on another recorded template version
+         * @param unknown unclaimed members with no recorded template version
+         * @param allCurrent whether every unclaimed member is current (Hive's {@code AllClustersCurrent})
+         * @param orphaned claimed members whose claim is missing
+         * @param emptyClaimRead the claim store listed no live claim while members were claimed: this pass deleted no
+         * @param poolDeleted the pool is being deleted
+         * @param deletionWaitsFor while deleting: every member still there, in total order (empty once the pool is gone,
          * @throws NullPointerException if it is null
          */
         public Status {

@@ -55,6 +55,17 @@ public record PoolSpec(
      * Validates every field at once; absent optionals, lifetime, template version and grace period take their
      * defaults.
      *
+     * @param name pool name, a DNS-1123 label (it becomes a Kubernetes label value, a key, a row)
+     * @param size target number of <em>unclaimed</em> members
+     * @param runningCount hot spares: how many unclaimed members to keep running. Not clamped to size:
+     * @param maxSize cap on all members: unclaimed + claimed + broken + deleting
+     * @param maxConcurrent cap on unclaimed members provisioning + members deleting at once
+     * @param hibernateAfter claimed members are hibernated this long after they last became running
+     * @param resumeTimeout an unclaimed member the pool wants running that has been resuming for at least this
+     * @param claimLifetime default and maximum claim lifetime
+     * @param templateVersion hash of whatever defines a member; members on another version are replaced gradually
+     * @param orphanGracePeriod how long a claimed member whose claim is missing from the claim store must stay
+     * @param deleted the pool is being deleted: it takes no new claims and serves no pending one, deletes its
      * @throws ValidationException with one problem per bad field
      */
     public PoolSpec {

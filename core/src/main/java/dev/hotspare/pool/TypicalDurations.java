@@ -21,6 +21,8 @@ public record TypicalDurations(Optional<Duration> install, Optional<Duration> re
     /**
      * Checks that neither duration is negative.
      *
+     * @param install typical time from creation to installed
+     * @param resume typical time from starting to resume to observed running
      * @throws dev.hotspare.validation.ValidationException naming the negative one
      */
     public TypicalDurations {

@@ -21,6 +21,10 @@ public record ClaimExplanation(String pool, Claim claim, ClaimReason reason, Cla
     /**
      * Checks the fields.
      *
+     * @param pool the pool
+     * @param claim the claim as the claim store has it
+     * @param reason why it is where it is: what it waits for, or the member it holds
+     * @param waited its wait by stage: so far while it waits, the whole wait once served (zero parts when this
      * @throws NullPointerException if a field is null
      */
     public ClaimExplanation {

@@ -3,10 +3,14 @@ package dev.hotspare.pool.runtime;
 /** A claim was made on a pool that is being deleted; nothing was written. */
 public final class PoolDeletedException extends IllegalStateException {
 
+    /** The pool being deleted. */
     private final String pool;
+    /** The claim refused. */
     private final String claimName;
 
     /**
+     * A refusal of claim {@code claimName} by pool {@code pool}.
+     *
      * @param pool      the pool being deleted
      * @param claimName the claim refused
      */

@@ -14,7 +14,12 @@ public sealed interface PoolCommand {
     record Release(String name) implements PoolCommand {
     }
 
-    /** {@code explain <name>}: why a claim waits (one reason, with the member and when it should be ready), or what it holds. */
+    /**
+     * {@code explain <name>}: why a claim waits (one reason, with the member and when it should be ready), or what
+     * it holds.
+     *
+     * @param name the claim
+     */
     record Explain(String name) implements PoolCommand {
     }
 

@@ -166,7 +166,12 @@ public final class PoolService implements AutoCloseable {
         return wasLive;
     }
 
-    /** Prints why claim {@code name} waits, or what it holds, with its created / assigned / ready times and its wait by stage. */
+    /**
+     * Prints why claim {@code name} waits, or what it holds, with its created / assigned / ready times and its wait
+     * by stage.
+     *
+     * @param name the claim
+     */
     public void explain(String name) {
         Optional<ClaimExplanation> explained = controller.explain(name);
         if (explained.isEmpty()) {

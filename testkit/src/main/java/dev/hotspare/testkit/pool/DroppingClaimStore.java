@@ -36,6 +36,8 @@ public final class DroppingClaimStore implements ClaimStore {
     private final Map<List<String>, Instant> absentSince = new HashMap<>();
 
     /**
+     * A store in front of {@code delegate} whose reads drop claims as described above.
+     *
      * @param delegate       the real store
      * @param random         the source of every random choice
      * @param clock          the clock absences are measured on (the pool's scheduler clock)

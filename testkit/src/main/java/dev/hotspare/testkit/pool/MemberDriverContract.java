@@ -38,6 +38,9 @@ public abstract class MemberDriverContract {
     /**
      * A second driver on the same backing system as {@code driver} (a new process, as it were), to show that what
      * was written is durable. The default returns {@code driver} itself, for backends that live in the driver.
+     *
+     * @param driver the driver under test
+     * @return a driver reading the same backing system
      */
     protected MemberDriver reopen(MemberDriver driver) {
         return driver;

@@ -36,6 +36,8 @@ public final class PoolArbitraries {
     /**
      * Pool specs small enough to exercise every limit: sizes 0..8, runningCount 0..10, optional caps and timers,
      * orphan grace periods of 0..30 minutes, and one pool in ten being deleted.
+     *
+     * @return the arbitrary
      */
     public static Arbitrary<PoolSpec> specs() {
         Arbitrary<OptionalInt> maxSize = Arbitraries.integers().between(0, 20).optional().map(o -> o.map(OptionalInt::of).orElse(OptionalInt.empty()));
@@ -56,6 +58,8 @@ public final class PoolArbitraries {
      * Whole scenarios: a spec, up to 15 members in every phase and power state — some on a stale or an unknown
      * template version, some claimed, some of those carrying a release or an orphan mark, some whose claim is
      * missing — and up to 6 pending claims. Member and claim records agree with each other.
+     *
+     * @return the arbitrary
      */
     public static Arbitrary<PoolScenario> scenarios() {
         Arbitrary<List<MemberSeed>> members = memberSeeds().list().ofMaxSize(15);
@@ -137,6 +141,8 @@ public final class PoolArbitraries {
      * them: members naming claims that do not exist, that hold other members or that are pending; members with a
      * claim but no claim time; claims naming members that do not exist, that name no claim or another claim;
      * marks on any claimed member. Member ids and claim names are unique (the runtime removes duplicates first).
+     *
+     * @return the arbitrary
      */
     public static Arbitrary<PoolScenario> inconsistentScenarios() {
         Arbitrary<List<List<Integer>>> members = Arbitraries.integers().between(0, 99).list().ofSize(8).list().ofMaxSize(10);
