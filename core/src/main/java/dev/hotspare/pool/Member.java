@@ -80,7 +80,7 @@ public record Member(
         problems.require(id != null && !id.isBlank(), "id", id == null ? Problem.MISSING : id, "required");
         problems.require(createdAt != null, "createdAt", Problem.MISSING, "required");
         problems.throwIfAny();
-        templateVersion = templateVersion == null ? UNKNOWN_TEMPLATE_VERSION : templateVersion.strip();
+        templateVersion = templateVersion == null || templateVersion.isBlank() ? UNKNOWN_TEMPLATE_VERSION : templateVersion;
         phase = phase == null ? MemberPhase.PROVISIONING : phase;
         desiredPower = desiredPower == null ? DesiredPower.UNSET : desiredPower;
         observedPower = observedPower == null ? ObservedPower.UNKNOWN : observedPower;

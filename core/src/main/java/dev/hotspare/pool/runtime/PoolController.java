@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -257,7 +258,7 @@ public final class PoolController implements AutoCloseable {
         try {
             // Only this handle's claim: a claim made later under the same name is someone else's.
             Optional<Claim> claim = claims.find(handle.pool(), handle.name());
-            if (claim.isEmpty() || !claim.get().createdAt().equals(handle.createdAt())) {
+            if (claim.isEmpty() || !isHandleOf(handle, claim.get())) {
                 handles.remove(handle.name(), handle);
                 return false;
             }
@@ -266,6 +267,14 @@ public final class PoolController implements AutoCloseable {
             LOG.warn("pool {}: withdrawing claim {} failed; release it again: {}", handle.pool(), handle.name(), e.toString());
             return false;
         }
+    }
+
+    /**
+     * Whether {@code claim} is the one {@code handle} was made for, not a later claim reusing its name. Creation
+     * times are compared to the microsecond: durable stores (PostgreSQL) keep no finer time.
+     */
+    private static boolean isHandleOf(ClaimHandle handle, Claim claim) {
+        return claim.createdAt().truncatedTo(ChronoUnit.MICROS).equals(handle.createdAt().truncatedTo(ChronoUnit.MICROS));
     }
 
     /**
@@ -407,7 +416,7 @@ public final class PoolController implements AutoCloseable {
         warnOnEmptyRead(pool, plan);
         apply(pool, plan, members, live, now);
         trackWaits(plan, live, now);
-        completeAssignedHandles(pool);
+        completeAssignedHandles(pool, live);
         lastPlan = plan;
         listener.onPlanApplied(pool, plan, now);
         if (listener != PoolListener.NONE) {
@@ -687,23 +696,30 @@ public final class PoolController implements AutoCloseable {
         }
     }
 
-    /** Handles of claims assigned by another controller (or before a restart) complete here. */
-    private void completeAssignedHandles(String pool) {
+    /**
+     * Handles of claims assigned by another controller (or before a restart) complete here. A handle ends only when
+     * its claim is missing both from this pass's read and from a lookup by name: one short read never cancels it.
+     */
+    private void completeAssignedHandles(String pool, List<Claim> live) {
         if (handles.isEmpty()) {
             return;
         }
+        Map<String, Claim> byName = new HashMap<>();
+        live.forEach(c -> byName.put(c.name(), c));
         for (ClaimHandle handle : List.copyOf(handles.values())) {
-            Optional<Claim> claim;
-            try {
-                claim = claims.find(pool, handle.name());
-            } catch (RuntimeException e) {
-                continue;
+            Claim claim = byName.get(handle.name());
+            if (claim == null) {
+                try {
+                    claim = claims.find(pool, handle.name()).orElse(null);
+                } catch (RuntimeException e) {
+                    continue;
+                }
             }
-            if (claim.isEmpty()) {
+            if (claim == null || !isHandleOf(handle, claim)) {
                 handles.remove(handle.name(), handle);
                 handle.end();
-            } else if (claim.get().assignedMember().isPresent()) {
-                driver.find(pool, claim.get().assignedMember().get()).ifPresent(member -> {
+            } else if (claim.assignedMember().isPresent()) {
+                driver.find(pool, claim.assignedMember().get()).ifPresent(member -> {
                     if (handles.remove(handle.name(), handle) && handle.settle()) {
                         handle.serve(member);
                     }
