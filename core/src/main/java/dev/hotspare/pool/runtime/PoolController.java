@@ -433,8 +433,8 @@ public final class PoolController implements AutoCloseable {
             emptyReadWarned = false;
         } else if (!emptyReadWarned) {
             emptyReadWarned = true;
-            LOG.warn("pool {}: the claim store listed no live claim while {} member(s) are claimed; deleting no claimed "
-                    + "member until it lists claims again", pool, plan.status().orphaned());
+            LOG.warn("pool {}: the claim store listed no live claim while {} member(s) are claimed; deleting none of them "
+                    + "(members carrying the release mark excepted) until it lists claims again", pool, plan.status().orphaned());
         }
     }
 
