@@ -1,4 +1,4 @@
-package dev.hotspare.pool.runtime;
+package dev.hotspare.pool.runtime.kpis;
 
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.kpi.KpiListener;
@@ -11,6 +11,8 @@ import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The pool controller's KPIs on virtual time: 40-minute installs, 5-minute resumes. */
-class PoolControllerKpisTest {
+class ClaimKpisTest {
 
     VirtualTimeScheduler time;
     InMemoryMemberDriver driver;

@@ -1,4 +1,4 @@
-package dev.hotspare.pool.runtime;
+package dev.hotspare.pool.runtime.kpis;
 
 import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.kpi.RecordingKpis.Served;
@@ -7,6 +7,9 @@ import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.pool.runtime.PoolListener;
 import dev.hotspare.time.VirtualTimeScheduler;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -21,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Invariants of the pool controller's claim KPIs over random pools and claim sequences. */
-class PoolControllerKpiProperties {
+class ClaimKpiProperties {
 
     /**
      * Every assignment is reported served exactly once (hot + warm + cold == claims assigned), with the wait
