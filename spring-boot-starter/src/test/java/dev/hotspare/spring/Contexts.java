@@ -40,6 +40,14 @@ final class Contexts {
         throw new AssertionError("the context failed, but not with a HotspareConfigurationException", failure);
     }
 
+    /**
+     * {@code runner} with {@code client} as a bean that the context does not close when it closes: for the shared
+     * test servers' clients, which Spring would otherwise close (they are {@code AutoCloseable}).
+     */
+    static <T> ApplicationContextRunner withSharedBean(ApplicationContextRunner runner, Class<T> type, T client) {
+        return runner.withBean(type, () -> client, definition -> definition.setDestroyMethodName(""));
+    }
+
     /** A name no other test (or earlier run against the same server) uses: schema names, key prefixes. */
     static String unique(String prefix) {
         return prefix + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36).toLowerCase(Locale.ROOT);

@@ -41,6 +41,8 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
     }
 
     private final Map<String, Entry> entries;
+    private final TaskScheduler tasks;
+    private final Duration retry;
     private volatile boolean running;
 
     /**
@@ -79,6 +81,8 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
             });
         }
         this.entries = java.util.Collections.unmodifiableMap(built);
+        this.tasks = tasks;
+        this.retry = resync;
     }
 
     /** Says at startup what does not survive a restart, so nobody finds out by losing claims. */
@@ -119,12 +123,39 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
         return entries;
     }
 
+    /**
+     * Starts every pool. A pool whose store does not answer does not stop the application: it is started again
+     * every resync period, once its claim store answers, and its health is DOWN meanwhile.
+     */
     @Override
     public void start() {
-        entries.values().forEach(entry -> entry.controller().start());
         running = true;
+        entries.forEach((name, entry) -> start(name, entry, false));
         if (!entries.isEmpty()) {
             LOG.info("hotspare pools started: {}", entries.keySet());
+        }
+    }
+
+    private void start(String name, Entry entry, boolean retrying) {
+        if (!running) {
+            return;
+        }
+        try {
+            if (retrying) {
+                // PoolController.start is not atomic (a failure after the driver's watch keeps that subscription):
+                // try again only once the claim store answers, so a long outage does not pile up subscriptions.
+                entry.claims().live(name);
+            }
+            entry.controller().start();
+            if (retrying) {
+                LOG.info("hotspare pool {} started: its store answers again", name);
+            }
+        } catch (RuntimeException e) {
+            if (!retrying) {
+                LOG.warn("hotspare pool {} cannot start, its store does not answer ({}); trying again every {}", name,
+                        StoreCheck.reason(e), retry);
+            }
+            tasks.schedule(retry, () -> start(name, entry, true));
         }
     }
 

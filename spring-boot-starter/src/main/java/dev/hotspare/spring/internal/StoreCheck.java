@@ -77,7 +77,7 @@ public record StoreCheck(boolean up, Map<String, Object> details) {
             }
         }
         if (network != null) {
-            return first == null || first.contains(network) ? network : first + " (" + network + ")";
+            return first == null || first.contains(network) || network.contains(first) ? network : first + " (" + network + ")";
         }
         return first == null ? "no answer" : first;
     }
