@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PostgresSchemaTest {
 
     /** Versioned migrations shipped in the jar. */
-    private static final int MIGRATIONS = 1;
+    private static final int MIGRATIONS = 2;
 
     private final DataSource ds = TestPostgres.dataSource();
     private final String schema = "hs_test_schema_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
