@@ -1,5 +1,7 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.validation.Problem;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -237,10 +239,10 @@ public final class RolloutMachine {
          * {@code suspend} acts at once and the rest waits for the next batch boundary.
          */
         void specChanged(RolloutSpec next) {
-            List<dev.hotspare.validation.Problem> unsafe = RolloutSpec.unsafeChanges(spec, next);
+            List<Problem> unsafe = RolloutSpec.unsafeChanges(spec, next);
             if (!unsafe.isEmpty()) {
                 emit(Notice.Kind.SPEC_CHANGE_REFUSED, "spec change refused, nothing changed: "
-                        + String.join("; ", unsafe.stream().map(dev.hotspare.validation.Problem::describe).toList()));
+                        + String.join("; ", unsafe.stream().map(Problem::describe).toList()));
                 return;
             }
             if (next.suspend() != spec.suspend()) {
