@@ -277,6 +277,11 @@ public final class Documents {
             return;
         }
         BeanDescription description = mapper.getDeserializationConfig().introspect(type);
+        if (description.findJsonValueAccessor() != null) {
+            // Written as a single value (@JsonValue) and read back by its own creator, which reports its own
+            // unknown fields: its Java properties say nothing about the document's.
+            return;
+        }
         java.util.Map<String, JavaType> known = new java.util.HashMap<>();
         for (BeanPropertyDefinition property : description.findProperties()) {
             known.put(property.getName(), property.getPrimaryType());

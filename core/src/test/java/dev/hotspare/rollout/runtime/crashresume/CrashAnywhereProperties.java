@@ -1,4 +1,4 @@
-package dev.hotspare.rollout.runtime;
+package dev.hotspare.rollout.runtime.crashresume;
 
 import dev.hotspare.memory.MemoryLeaderElection;
 import dev.hotspare.memory.MemoryRolloutAgentChannel;
@@ -10,6 +10,9 @@ import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.TargetRecord;
 import dev.hotspare.rollout.TargetRef;
 import dev.hotspare.rollout.TargetStatus;
+import dev.hotspare.rollout.runtime.RolloutAgent;
+import dev.hotspare.rollout.runtime.RolloutController;
+import dev.hotspare.rollout.runtime.SimulatedFleet;
 import dev.hotspare.rollout.spi.AgentOp;
 import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.rollout.spi.RolloutStore;
@@ -35,7 +38,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** §4 "crash anywhere": killing and rebuilding the controller never changes what a rollout does. */
-class RolloutControllerProperties {
+class CrashAnywhereProperties {
 
     @Provide
     Arbitrary<RolloutScenarios.Scenario> scenarios() {

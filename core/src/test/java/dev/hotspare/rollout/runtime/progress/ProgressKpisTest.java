@@ -1,4 +1,4 @@
-package dev.hotspare.rollout.runtime;
+package dev.hotspare.rollout.runtime.progress;
 
 import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.kpi.RecordingKpis.Progress;
@@ -11,6 +11,9 @@ import dev.hotspare.rollout.RolloutEvent;
 import dev.hotspare.rollout.RolloutProgress;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.Target;
+import dev.hotspare.rollout.runtime.RolloutAgent;
+import dev.hotspare.rollout.runtime.RolloutController;
+import dev.hotspare.rollout.runtime.SimulatedFleet;
 import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
@@ -22,7 +25,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Rollout progress reported by the {@link RolloutController}, on virtual time. */
-class RolloutKpisTest {
+class ProgressKpisTest {
 
     private final VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
     private final MemoryRolloutStore store = new MemoryRolloutStore();
