@@ -8,8 +8,10 @@ import java.util.List;
  * The claim arrival rate the sizer plans for, from the arrivals of a short and a long recent window: the long
  * window's rate smooths noise, the short window's sees a rise early, and a rising demand is extrapolated over the
  * lead time (by the slope between the two windows' rates), because the members a rise needs must be started a
- * lead time before the claims arrive. Falling demand is not extrapolated: the sizer then plans for the recent rate,
- * and its cooldown slows the way down.
+ * lead time before the claims arrive — once the short window holds clearly more claims than the long window's rate
+ * explains (more than two standard deviations of a Poisson count, plus one), so that noise and a steady signal
+ * never look like a rise. Falling demand is not extrapolated: the sizer then plans for the recent rate, and its
+ * cooldown slows the way down.
  *
  * @param shortRate    claims per second over the short window
  * @param longRate     claims per second over the long window
@@ -50,8 +52,13 @@ public record DemandForecast(double shortRate, double longRate, double forecastR
         double l = seconds(longWindow);
         double shortRate = inShort / s;
         double longRate = inLong / l;
+        // A rise is only extrapolated when the short window holds clearly more claims than the long window's rate
+        // predicts (beyond two standard deviations of a Poisson count, plus one for where the window edges fall):
+        // a steady signal never trips it, so the forecast of a steady rate is the rate, and grows with it.
+        double expected = longRate * s;
+        boolean rising = inShort - expected > 2 * Math.sqrt(expected) + 1;
         // The windows' centres are (l - s) / 2 apart.
-        double slope = Math.max(0, shortRate - longRate) / ((l - s) / 2);
+        double slope = rising ? (shortRate - longRate) / ((l - s) / 2) : 0;
         double forecast = Math.max(longRate, shortRate + slope * (seconds(leadTime) + s / 2));
         return new DemandForecast(shortRate, longRate, forecast);
     }
