@@ -6,6 +6,7 @@ import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
@@ -76,6 +77,11 @@ public final class HotspareMeterBinder implements MeterBinder, KpiListener {
     @Override
     public void claimServed(String pool, ClaimService service, Duration wait) {
         delegate.claimServed(pool, service, wait);
+    }
+
+    @Override
+    public void claimStages(String pool, ClaimService service, ClaimStages stages) {
+        delegate.claimStages(pool, service, stages);
     }
 
     @Override

@@ -638,7 +638,8 @@ public final class PoolController implements AutoCloseable {
             reportServed(pool, claimName, before, claimCreatedAt.get(claimName), now);
             ClaimHandle handle = handles.remove(claimName);
             if (handle != null && handle.settle()) {
-                handle.serve(before);
+                // The claimer gets the member as it now is: claimed by it, running.
+                handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
             }
         }
     }
