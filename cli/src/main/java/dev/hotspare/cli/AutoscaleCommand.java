@@ -163,6 +163,11 @@ public final class AutoscaleCommand implements Callable<Integer> {
                 .orElseGet(() -> UsageReading.unavailable("no " + metric + " value in this tick"));
     }
 
+    /** Largest room count in a tick: the default limit of rooms per scheduler. */
+    private static final int MAX_ROOMS = dev.hotspare.fleet.FleetLimits.DEFAULT.maxRooms();
+    /** Largest cpu or mem usage in a tick, in percent of the requests (100 times over). */
+    private static final BigDecimal MAX_PERCENT = BigDecimal.valueOf(10_000);
+
     private static List<Problem> checkTicks(List<Tick> ticks) {
         List<Problem> problems = new ArrayList<>();
         Instant previous = null;
@@ -184,13 +189,15 @@ public final class AutoscaleCommand implements Callable<Integer> {
                 int[] values = {r.creating(), r.ready(), r.occupied(), r.terminating()};
                 String[] names = {"creating", "ready", "occupied", "terminating"};
                 for (int k = 0; k < values.length; k++) {
-                    if (values[k] < 0) {
-                        problems.add(Problem.of(path + ".rooms." + names[k], values[k], "must not be negative"));
+                    if (values[k] < 0 || values[k] > MAX_ROOMS) {
+                        problems.add(Problem.of(path + ".rooms." + names[k], values[k], "must be in 0.." + MAX_ROOMS));
                     }
                 }
             }
-            t.cpu().filter(v -> v.signum() < 0).ifPresent(v -> problems.add(Problem.of(path + ".cpu", v, "must not be negative")));
-            t.mem().filter(v -> v.signum() < 0).ifPresent(v -> problems.add(Problem.of(path + ".mem", v, "must not be negative")));
+            t.cpu().filter(v -> v.signum() < 0 || v.compareTo(MAX_PERCENT) > 0).ifPresent(v -> problems.add(Problem.of(path + ".cpu",
+                    v.toPlainString(), "must be a percentage in 0.." + MAX_PERCENT)));
+            t.mem().filter(v -> v.signum() < 0 || v.compareTo(MAX_PERCENT) > 0).ifPresent(v -> problems.add(Problem.of(path + ".mem",
+                    v.toPlainString(), "must be a percentage in 0.." + MAX_PERCENT)));
         }
         return problems;
     }

@@ -17,9 +17,29 @@ final class CliSupport {
      */
     static int badInput(PrintWriter err, String source, ValidationException e) {
         for (Problem p : e.problems()) {
-            err.println("error: " + source + ": " + p.describe());
+            err.println("error: " + source + ": " + plain(p.describe()));
         }
         err.flush();
         return HotspareCli.EXIT_BAD_INPUT;
+    }
+
+    /** Qualified Java names ({@code java.time.Duration}, {@code com.x.SomeException: }) in a message. */
+    private static final java.util.regex.Pattern JAVA_NAME =
+            java.util.regex.Pattern.compile("(?:class |type )?`?\\b(?:[a-z][a-z0-9_]*\\.)+([A-Z][A-Za-z0-9_$]*)`?(?:: )?");
+
+    /**
+     * {@code message} without Java: qualified class names become plain words ("java.time.Duration" → "Duration",
+     * an exception's name and its colon are dropped), so no user ever reads a Java type or exception name.
+     */
+    static String plain(String message) {
+        java.util.regex.Matcher m = JAVA_NAME.matcher(message);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String simple = m.group(1);
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
+                    simple.endsWith("Exception") || simple.endsWith("Error") ? "" : simple.toLowerCase(java.util.Locale.ROOT) + " "));
+        }
+        m.appendTail(out);
+        return out.toString().replace("  ", " ").replace("( ", "(").replace(" )", ")").strip();
     }
 }

@@ -57,14 +57,16 @@ public final class RolloutPlanCommand implements Callable<Integer> {
 
     private static void printTable(PrintWriter out, RolloutPlan plan) {
         out.printf("rollout %s -> version %s%n%n", plan.rollout(), plan.targetVersion());
-        out.printf("%-3s %-32s %7s %8s %6s %11s  %s%n", "#", "stage", "targets", "parallel", "rounds", "worst case", "order");
+        out.printf("%-3s %-36s %7s %8s %6s %10s %11s  %s%n", "#", "stage", "targets", "parallel", "rounds", "op timeout",
+                "worst case", "order");
         int i = 1;
         for (RolloutPlan.Stage s : plan.stages()) {
             String order = s.batches().isEmpty()
                     ? String.join(" ", s.targets().stream().map(t -> t.name()).toList())
                     : String.join(" | ", s.batches().stream().map(b -> String.join(" ", b)).toList());
-            out.printf("%-3d %-32s %7d %8s %6d %11s  %s%n", i++, s.name(), s.targets().size(),
-                    s.parallelism() == 0 ? "-" : String.valueOf(s.parallelism()), s.rounds(), s.estimatedDuration(), abbreviate(order));
+            out.printf("%-3d %-36s %7d %8s %6d %10s %11s  %s%n", i++, s.name(), s.targets().size(),
+                    s.parallelism() == 0 ? "-" : String.valueOf(s.parallelism()), s.rounds(),
+                    s.parallelism() == 0 ? "-" : s.opTimeout().toString(), s.estimatedDuration(), abbreviate(order));
         }
         out.println();
         if (!plan.skipped().isEmpty()) {
@@ -72,10 +74,15 @@ public final class RolloutPlanCommand implements Callable<Integer> {
             plan.skipped().forEach(s -> out.printf("  %s: %s%n", s.target(), s.reason()));
             out.println();
         }
-        out.printf("prechecks worst case: %s%n", plan.precheckDuration());
-        out.printf("upgrade worst case:   %s in %d rounds%n", plan.upgradeDuration(), plan.estimatedRounds());
+        RolloutPlan.Estimate e = plan.estimate();
+        out.printf("prechecks worst case: %s (before the window if started early enough)%n", e.prechecks());
+        out.printf("window estimate:      %s = nodes %s + services %s + devices %s in %d round(s)%n", e.window(),
+                e.nodes(), e.services(), e.devices(), e.deviceRounds());
+        out.printf("rounds in all:        %d%n", plan.estimatedRounds());
         out.printf("window:               %s%s%n", plan.windowFit(),
                 plan.windowLength().map(l -> " (window " + l + " from " + plan.windowStart().orElseThrow() + ")").orElse(""));
+        plan.warnings().forEach(w -> out.printf("warning: %s%n", w));
+        plan.refusals().forEach(p -> out.printf("creating this rollout is refused: %s%n", p.describe()));
     }
 
     private static String abbreviate(String text) {

@@ -13,9 +13,11 @@ import dev.hotspare.rollout.Phase;
 import dev.hotspare.rollout.RolloutCommand;
 import dev.hotspare.rollout.RolloutEvent;
 import dev.hotspare.rollout.RolloutMachine;
+import dev.hotspare.rollout.RolloutPlanner;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.Suspension;
+import dev.hotspare.rollout.TargetRecord;
 import dev.hotspare.rollout.TargetRef;
 import dev.hotspare.rollout.TargetStatus;
 import dev.hotspare.validation.Problem;
@@ -70,12 +72,14 @@ public final class RolloutReplayCommand implements Callable<Integer> {
 
     /** The state after an event, in brief. */
     record Summary(Phase phase, Suspension suspension, boolean windowClosed, int deviceGroup, List<String> inFlight,
-                   Map<TargetStatus, Integer> targets, int deviceFailures, long droppedReports, Optional<String> leader,
-                   Optional<String> reason, List<TargetRef> notStarted) {
+                   Map<TargetStatus, Integer> targets, int deviceFailures, List<TargetRef> precheckFailures,
+                   long droppedReports, Optional<String> leader, Optional<String> reason, List<TargetRef> notStarted,
+                   boolean specChangePending) {
         static Summary of(RolloutState s) {
             return new Summary(s.phase(), s.suspension(), s.windowClosed(), s.deviceGroup(),
                     s.inFlight().stream().map(InFlightOp::opId).toList(), s.countByStatus(), s.deviceFailures(),
-                    s.droppedReports(), s.leader(), s.reason(), s.notStarted());
+                    s.precheckFailures().stream().map(TargetRecord::target).toList(), s.droppedReports(), s.leader(),
+                    s.reason(), s.notStarted(), s.pendingSpec().isPresent());
         }
     }
 
@@ -92,6 +96,10 @@ public final class RolloutReplayCommand implements Callable<Integer> {
         List<Problem> eventProblems = new ArrayList<>();
         List<TimedEvent> events = readEvents(eventsFile, eventProblems);
         inputs.fail(eventsFile.toString(), eventProblems);
+        if (rollout.isPresent() && inventory.isPresent()) {
+            // The replay starts from the rollout as created, so it is refused as creating it would be.
+            inputs.fail(specFile.toString(), RolloutPlanner.plan(rollout.get(), inventory.get()).refusals());
+        }
         if (inputs.failed()) {
             return inputs.report(spec.commandLine().getErr());
         }

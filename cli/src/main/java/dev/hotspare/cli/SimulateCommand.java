@@ -44,6 +44,16 @@ import java.util.concurrent.Callable;
 final class SimulateCommand implements Callable<Integer> {
 
     private static final Instant TRACE_START = Instant.parse("2026-01-05T00:00:00Z");
+    /** Largest Poisson rate, claims per hour. */
+    static final double MAX_RATE = 10_000;
+    /** Longest Poisson trace, days. */
+    static final int MAX_DAYS = 3_660;
+    /** Most claims one simulation replays (a trace is held in memory, and replayed once per runningCount). */
+    static final long MAX_CLAIMS = 200_000;
+    /** Largest simulated pool (every member is simulated on every step). */
+    static final int MAX_SIZE = 1_000;
+    /** Longest duration option. */
+    static final Duration MAX_DURATION = Duration.ofDays(365);
 
     @Spec
     CommandSpec spec;
@@ -93,14 +103,19 @@ final class SimulateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         int to = runningTo == null ? size : runningTo;
         Problems problems = new Problems();
-        problems.require(trace != null || rate > 0, "--rate", rate, "must be > 0 claims per hour");
-        problems.require(days > 0, "--days", days, "must be > 0");
-        problems.require(size >= 0, "--size", size, "must be >= 0");
+        problems.require(trace != null || (Double.isFinite(rate) && rate > 0 && rate <= MAX_RATE), "--rate", rate,
+                "must be a number of claims per hour in (0, " + (int) MAX_RATE + "]");
+        problems.require(days > 0 && days <= MAX_DAYS, "--days", days, "must be in 1.." + MAX_DAYS);
+        problems.require(trace != null || !(Double.isFinite(rate) && rate * 24 * days > MAX_CLAIMS), "--rate", rate,
+                "with --days " + days + " makes about " + (long) Math.min(Long.MAX_VALUE, rate * 24 * days)
+                        + " claims; the limit is " + MAX_CLAIMS + " (lower --rate or --days)");
+        problems.require(size >= 0 && size <= MAX_SIZE, "--size", size, "must be in 0.." + MAX_SIZE);
         problems.require(runningFrom >= 0, "--running-from", runningFrom, "must be >= 0");
         problems.require(to >= runningFrom, "--running-to", to, "must be >= --running-from (" + runningFrom + ")");
         problems.require(to - runningFrom <= 100, "--running-to", to, "sweeps at most 101 values");
         for (var d : List.of(Optional.of(hold), Optional.of(install), Optional.of(resume), Optional.of(hibernate), Optional.of(targetP95))) {
-            d.ifPresent(x -> problems.require(!x.isNegative(), "duration", x, "must not be negative"));
+            d.ifPresent(x -> problems.require(!x.isNegative() && x.compareTo(MAX_DURATION) <= 0, "duration", x,
+                    "must be between 0 and " + MAX_DURATION.toDays() + " days"));
         }
         if (!problems.isEmpty()) {
             return CliSupport.badInput(err, "simulate", new ValidationException(problems.list()));
@@ -128,7 +143,12 @@ final class SimulateCommand implements Callable<Integer> {
         printTable(out, reports);
         SimulationReport chosen = recommend(out, reports);
         printKpis(out, settings.withRunningCount(chosen.runningCount()), arrivals);
-        Charts.writeWaitVsCost(reports, chart);
+        try {
+            Charts.writeWaitVsCost(reports, chart);
+        } catch (IOException | RuntimeException e) {
+            return CliSupport.badInput(err, "simulate", new ValidationException(Problem.of("--chart", chart,
+                    "cannot write the chart there" + (e.getMessage() == null ? "" : ": " + CliSupport.plain(e.getMessage())))));
+        }
         out.printf("chart: %s.png, %s.svg%n", chart, chart);
         out.flush();
         return 0;
@@ -208,12 +228,17 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private static List<ClaimArrival> readTrace(Path file) {
+        String text;
         try {
-            return ClaimTraces.parseCsv(Files.readAllLines(file));
-        } catch (NoSuchFileException e) {
-            throw new ValidationException(Problem.of("--trace", file, "file not found"));
-        } catch (IOException e) {
-            throw new ValidationException(Problem.of("--trace", file, "cannot read: " + e.getMessage()));
+            text = dev.hotspare.json.Documents.readText(file);
+        } catch (ValidationException e) {
+            // Documents names the file as the value; name the option too.
+            throw new ValidationException(e.problems().stream().map(p -> new Problem("--trace", p.value(), p.message())).toList());
         }
+        List<ClaimArrival> arrivals = ClaimTraces.parseCsv(text.lines().toList());
+        if (arrivals.size() > MAX_CLAIMS) {
+            throw new ValidationException(Problem.of("--trace", file, "has " + arrivals.size() + " claims; the limit is " + MAX_CLAIMS));
+        }
+        return arrivals;
     }
 }

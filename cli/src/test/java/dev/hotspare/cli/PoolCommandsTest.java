@@ -42,6 +42,57 @@ class PoolCommandsTest {
         assertThat(plan.at("/powerChanges/2/to").asText()).isEqualTo("HIBERNATING");
         assertThat(plan.at("/creates").size()).isEqualTo(2);
         assertThat(plan.at("/status/claimed").asInt()).isEqualTo(2);
+        assertThat(plan.at("/status/current").asInt()).isEqualTo(2);
+        assertThat(plan.at("/status/allCurrent").asBoolean()).isTrue();
+        assertThat(plan.at("/reasons").size()).isZero();
+        assertThat(plan.at("/orphans").size()).isZero();
+    }
+
+    @Test
+    void planSaysWhatEachWaitingClaimWaitsForAndCountsTemplateVersions(@TempDir Path dir) throws IOException {
+        Path state = Files.writeString(dir.resolve("state.json"), """
+                {"members": [
+                  {"id": "a", "createdAt": "2026-01-01T08:00:00Z", "templateVersion": "ocp-4-16", "phase": "READY",
+                   "desiredPower": "HIBERNATING", "observedPower": "HIBERNATING", "installedAt": "2026-01-01T08:40:00Z"},
+                  {"id": "b", "createdAt": "2026-01-01T08:01:00Z", "phase": "READY",
+                   "desiredPower": "HIBERNATING", "observedPower": "HIBERNATING", "installedAt": "2026-01-01T08:41:00Z"},
+                  {"id": "c", "createdAt": "2026-01-01T08:02:00Z", "templateVersion": "ocp-4-15", "phase": "READY",
+                   "desiredPower": "HIBERNATING", "observedPower": "HIBERNATING", "installedAt": "2026-01-01T08:42:00Z"},
+                  {"id": "d", "createdAt": "2026-01-01T08:03:00Z", "templateVersion": "ocp-4-16", "phase": "READY",
+                   "desiredPower": "RUNNING", "observedPower": "RUNNING", "installedAt": "2026-01-01T08:43:00Z",
+                   "claimName": "gone", "claimedAt": "2026-01-01T09:00:00Z", "orphanedSince": "2026-01-01T11:55:00Z"}],
+                 "claims": [{"name": "pr-1", "createdAt": "2026-01-01T11:59:00Z"}]}
+                """);
+        Run run = run("plan", "--pool", "../docs/examples/pool.yaml", "--state", state.toString(), "--now", "2026-01-01T12:00:00Z");
+        assertThat(run.status()).as(run.err()).isZero();
+        JsonNode plan = Documents.jsonReader().readTree(run.out());
+        assertThat(plan.at("/reasons/0/claimName").asText()).isEqualTo("pr-1");
+        assertThat(plan.at("/reasons/0/reason/kind").asText()).isEqualTo("WAITING_FOR_RESUME");
+        assertThat(plan.at("/reasons/0/reason/member").asText()).isEqualTo("a");
+        assertThat(plan.at("/reasons/0/reason/text").asText()).startsWith("waiting for member a to resume");
+        assertThat(plan.at("/status/current").asInt()).isEqualTo(1);
+        assertThat(plan.at("/status/stale").asInt()).isEqualTo(1);
+        assertThat(plan.at("/status/unknown").asInt()).isEqualTo(1);
+        assertThat(plan.at("/status/allCurrent").asBoolean()).isFalse();
+        assertThat(plan.at("/orphans/0/memberId").asText()).isEqualTo("d");
+        assertThat(plan.at("/orphans/0/deletableAt").asText()).isEqualTo("2026-01-01T12:05:00Z");
+        assertThat(plan.at("/deletes").size()).as("an orphan inside its grace period stays").isZero();
+    }
+
+    @Test
+    void planForAPoolBeingDeleted(@TempDir Path dir) throws IOException {
+        Path pool = Files.writeString(dir.resolve("pool.yaml"), Files.readString(Path.of("../docs/examples/pool.yaml")) + "deleted: true\n");
+        Run run = run("plan", "--pool", pool.toString(), "--state", "../docs/examples/state.json", "--now", "2026-01-01T12:00:00Z");
+        assertThat(run.status()).as(run.err()).isZero();
+        JsonNode plan = Documents.jsonReader().readTree(run.out());
+        assertThat(plan.at("/assignments").size()).isZero();
+        assertThat(plan.at("/creates").size()).isZero();
+        assertThat(plan.at("/deletes").size()).isEqualTo(3);
+        assertThat(plan.at("/deletes/0/reason").asText()).isEqualTo("POOL_DELETED");
+        assertThat(plan.at("/reasons/0/reason/kind").asText()).isEqualTo("POOL_DELETING");
+        assertThat(plan.at("/status/poolDeleted").asBoolean()).isTrue();
+        assertThat(plan.at("/status/deletionWaitsFor").toString())
+                .isEqualTo("[\"ci-pool-d4\",\"ci-pool-a1\",\"ci-pool-b2\",\"ci-pool-c3\"]");
     }
 
     @Test

@@ -57,7 +57,11 @@ class RolloutCliTest {
                 "--inventory", EXAMPLES.resolve("inventory.json").toString());
         assertThat(status).as(err()).isZero();
         assertThat(out()).contains("rollout edge-2026-01 -> version 2.1.0", "nodes", "node-a node-b",
-                "group 2: tier=edge", "nic-02 | nic-03", "device/nic-04: already at version 2.1.0", "window:               FITS");
+                "group 2: !legacy,tier=edge", "nic-02 | nic-03", "device/nic-04: already at version 2.1.0",
+                "device/nic-06: not healthy", "op timeout",
+                "window estimate:      PT1H50M = nodes PT40M + services PT30M + devices PT40M in 4 round(s)",
+                "window:               FITS");
+        assertThat(out()).doesNotContain("refused", "warning");
     }
 
     @Test
@@ -76,6 +80,50 @@ class RolloutCliTest {
         assertThat(plan.get("stages")).extracting(s -> s.get("kind").asText())
                 .containsExactly("WAIT_FOR_WINDOW", "NODES", "SERVICES", "DEVICE_GROUP", "DEVICE_GROUP", "DEVICE_GROUP");
         assertThat(plan.get("windowFit").asText()).isEqualTo("FITS");
+        assertThat(plan.at("/estimate/window").asText()).isEqualTo("PT1H50M");
+        assertThat(plan.at("/estimate/deviceRounds").asInt()).isEqualTo(4);
+        assertThat(plan.at("/stages/3/opTimeout").asText()).isEqualTo("PT10M");
+        assertThat(plan.at("/stages/3/parallelism").asInt()).as("50% of one canary device, at least 1").isEqualTo(1);
+        assertThat(plan.get("refusals")).isEmpty();
+    }
+
+    @Test
+    void planShowsWhyAWindowIsTooShortAndReplayRefusesToCreateIt() throws IOException {
+        Path spec = Files.writeString(dir.resolve("short.yaml"), """
+                name: r1
+                targetVersion: 2.1.0
+                maxParallel: 1
+                prechecks: true
+                timeouts: {node: PT20M, services: PT30M, device: PT10M}
+                window: {start: "2026-01-01T22:00:00Z", end: "2026-01-01T23:00:00Z"}
+                """);
+        String inventory = EXAMPLES.resolve("inventory.json").toString();
+        assertThat(HotspareCli.run("rollout", "plan", "--spec", spec.toString(), "--inventory", inventory)).isZero();
+        assertThat(out()).contains("prechecks worst case: PT1H20M",
+                "window estimate:      PT1H50M = nodes PT40M + services PT30M + devices PT40M in 4 round(s)",
+                "window:               TOO_SHORT (window PT1H from 2026-01-01T22:00:00Z)",
+                "creating this rollout is refused: window: bad value 'PT1H': the worst case PT1H50M");
+        int status = HotspareCli.run("rollout", "replay", "--spec", spec.toString(), "--inventory", inventory,
+                "--events", EXAMPLES.resolve("events.jsonl").toString());
+        assertThat(status).isEqualTo(HotspareCli.EXIT_BAD_INPUT);
+        assertThat(err().strip()).startsWith("error: " + spec + ": window: bad value 'PT1H': the worst case PT1H50M (nodes PT40M + "
+                + "services PT30M + devices PT40M in 4 round(s)) does not fit the window");
+    }
+
+    @Test
+    void aBadSelectorIsReportedWithItsPosition() throws IOException {
+        Path spec = Files.writeString(dir.resolve("bad.yaml"), """
+                name: r1
+                targetVersion: 2.1.0
+                deviceOrder: ["tier in (canary", "zone nott in (eu)"]
+                maxParallel: 150%
+                """);
+        int status = HotspareCli.run("rollout", "plan", "--spec", spec.toString(), "--inventory", EXAMPLES.resolve("inventory.json").toString());
+        assertThat(status).isEqualTo(HotspareCli.EXIT_BAD_INPUT);
+        assertThat(err().lines()).containsExactlyInAnyOrder(
+                "error: " + spec + ": deviceOrder[0]: bad value 'tier in (canary': at position 15: unable to parse requirement: found '', expected: ',' or ')'",
+                "error: " + spec + ": deviceOrder[1]: bad value 'zone nott in (eu)': at position 5: unable to parse requirement: found 'nott', expected: in, notin, =, ==, !=, gt, lt",
+                "error: " + spec + ": maxParallel: bad value '150%': a percentage must be between 1% and 100%");
     }
 
     @Test
@@ -109,14 +157,17 @@ class RolloutCliTest {
         for (String line : out().lines().toList()) {
             steps.add(Documents.jsonReader().readTree(line));
         }
-        assertThat(steps).hasSize(16);
+        assertThat(steps).hasSize(17);
         assertThat(steps.get(1).at("/state/phase").asText()).isEqualTo("WAITING_FOR_WINDOW");
         assertThat(steps.get(2).at("/commands/0/type").asText()).isEqualTo("Emit");
         assertThat(steps.get(2).toString()).contains("\"type\":\"IssueOp\"", "edge-2026-01:upgrade:node:node-a:1");
         assertThat(steps.get(5).toString()).as("leader change re-issues the services op")
                 .contains("\"type\":\"CancelOp\"", "edge-2026-01:upgrade:services:services:2");
         assertThat(steps.get(8).at("/state/droppedReports").asInt()).isEqualTo(1);
-        assertThat(steps.get(15).at("/state/phase").asText()).isEqualTo("SUCCEEDED");
+        assertThat(steps.get(14).at("/event/type").asText()).isEqualTo("SpecChanged");
+        assertThat(steps.get(14).toString()).contains("SPEC_CHANGE_ACCEPTED", "maxFailures 1 -> 2");
+        assertThat(steps.get(16).at("/state/phase").asText()).isEqualTo("SUCCEEDED");
+        assertThat(steps.get(16).at("/state/targets/SKIPPED").asInt()).as("nic-04 at the version, nic-06 not healthy").isEqualTo(2);
     }
 
     @Test
@@ -135,7 +186,7 @@ class RolloutCliTest {
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).startsWith("error: " + events + ": line 3.at: bad value '2026-01-01T20:00:00Z': events must be in time order");
         assertThat(lines.get(1)).isEqualTo("error: " + events + ": line 4.event.type: bad value 'Launch': unknown event type; one of "
-                + "Abort, AgentReported, InventoryChanged, LeaderChanged, Resume, Start, Suspend, Tick");
+                + "Abort, AgentReported, InventoryChanged, LeaderChanged, Resume, SpecChanged, Start, Suspend, Tick");
         assertThat(lines.get(2)).startsWith("error: " + events + ": line 5: bad value '<syntax>'");
         assertThat(out()).isEmpty();
     }

@@ -174,6 +174,30 @@ public record SchedulerConfig(
         return SchedulerConfigValidator.problems(this, types);
     }
 
+    /**
+     * Every problem with this config under {@code limits} (counts, durations and quantities), each with its field
+     * path and bad value; empty when valid.
+     *
+     * @param triggerTypes trigger type names that are known (built-ins plus registered plug-ins)
+     * @param limits       the bounds of counts and durations
+     * @return the problems, in rule order
+     */
+    public List<Problem> validate(Set<String> triggerTypes, FleetLimits limits) {
+        return validate(PolicyTypes.named(triggerTypes), limits);
+    }
+
+    /**
+     * Every problem with this config under {@code limits}, policy parameters checked against what each policy
+     * declares; empty when valid.
+     *
+     * @param types  the scaling policies configs may name
+     * @param limits the bounds of counts and durations
+     * @return the problems, in rule order
+     */
+    public List<Problem> validate(PolicyTypes types, FleetLimits limits) {
+        return SchedulerConfigValidator.problems(this, types, limits);
+    }
+
     /** {@link #validate(Set)} against the built-in trigger types. */
     public List<Problem> validate() {
         return validate(TriggerTypes.BUILT_IN);

@@ -20,17 +20,24 @@ final class SchedulerConfigValidator {
     }
 
     static List<Problem> problems(SchedulerConfig config, PolicyTypes triggerTypes) {
+        return problems(config, triggerTypes, FleetLimits.DEFAULT);
+    }
+
+    static List<Problem> problems(SchedulerConfig config, PolicyTypes triggerTypes, FleetLimits limits) {
         Problems p = new Problems();
         Names.dns1123LabelProblem(config.name()).ifPresent(why -> p.add("name", valueOrMissing(config.name()), why));
         p.require(!config.game().isBlank(), "game", valueOrMissing(config.game()), "must not be empty");
         p.require(!config.image().isBlank(), "image", valueOrMissing(config.image()), "must not be empty");
         config.occupiedTimeout().ifPresent(t -> p.require(t > 0, "occupiedTimeout", t, "must be a positive number of seconds"));
         config.shutdownTimeout().ifPresent(t -> p.require(t >= 0, "shutdownTimeout", t, "must be zero or more seconds"));
+        config.occupiedTimeout().ifPresent(t -> atMostSeconds("occupiedTimeout", t, limits.maxDurationSeconds(), p));
+        config.shutdownTimeout().ifPresent(t -> atMostSeconds("shutdownTimeout", t, limits.maxDurationSeconds(), p));
         ports(config.ports(), p);
         resources("requests", config.requests(), p);
         resources("limits", config.limits(), p);
         env(config.env(), p);
         autoscaling(config, triggerTypes, p);
+        bounds(config.autoscaling(), limits, p);
         config.forwarders().forEach((plugin, byName) -> byName.forEach((name, settings) ->
                 p.require(!name.isBlank(), "forwarders." + plugin, name, "forwarder name must not be empty")));
         PolicyRules.forwarders(config, p);
@@ -56,6 +63,47 @@ final class SchedulerConfigValidator {
     private static void resources(String path, Resources resources, Problems p) {
         resources.cpu().ifPresent(q -> p.require(!q.isNegative(), path + ".cpu", q, "must not be negative"));
         resources.memory().ifPresent(q -> p.require(!q.isNegative(), path + ".memory", q, "must not be negative"));
+        resources.cpu().filter(Quantity::isPositive).ifPresent(q -> within(path + ".cpu", q, FleetLimits.MIN_CPU, FleetLimits.MAX_CPU,
+                "cores (1m to 10000)", p));
+        resources.memory().filter(Quantity::isPositive).ifPresent(q -> within(path + ".memory", q, FleetLimits.MIN_MEMORY,
+                FleetLimits.MAX_MEMORY, "bytes (1 to 1Pi)", p));
+    }
+
+    private static void within(String path, Quantity q, java.math.BigDecimal min, java.math.BigDecimal max, String unit, Problems p) {
+        if (q.value().compareTo(min) < 0 || q.value().compareTo(max) > 0) {
+            p.add(path, q, "must be 0 or between " + min.toPlainString() + " and " + max.toPlainString() + " " + unit);
+        }
+    }
+
+    private static void atMostSeconds(String path, long seconds, long limit, Problems p) {
+        if (seconds > limit) {
+            p.add(path, seconds, "must be at most " + limit + " seconds (the limit of durations)");
+        }
+    }
+
+    /** The limits on counts and durations (FleetLimits): what one config may ask the fleet to hold or do. */
+    private static void bounds(Autoscaling a, FleetLimits limits, Problems p) {
+        limits.roomsProblem("autoscaling.min", a.min()).ifPresent(pr -> p.addAll(List.of(pr)));
+        limits.roomsProblem("autoscaling.max", a.max()).ifPresent(pr -> p.addAll(List.of(pr)));
+        for (String direction : List.of("up", "down")) {
+            ScalingSpec spec = direction.equals("up") ? a.up() : a.down();
+            String path = "autoscaling." + direction;
+            atMostSeconds(path + ".cooldown", spec.cooldown(), limits.maxDurationSeconds(), p);
+            spec.delta().ifPresent(d -> limits.stepProblem(path + ".delta", d).ifPresent(pr -> p.addAll(List.of(pr))));
+            spec.trigger().ifPresent(t -> triggerTime(path + ".trigger.time", t.time(), limits, p));
+            for (int i = 0; i < spec.metricsTrigger().size(); i++) {
+                MetricsTrigger t = spec.metricsTrigger().get(i);
+                String tp = path + ".metricsTrigger[" + i + "]";
+                triggerTime(tp + ".time", t.time(), limits, p);
+                t.delta().ifPresent(d -> limits.stepProblem(tp + ".delta", d).ifPresent(pr -> p.addAll(List.of(pr))));
+            }
+        }
+    }
+
+    private static void triggerTime(String path, long seconds, FleetLimits limits, Problems p) {
+        if (seconds > limits.maxTriggerTimeSeconds()) {
+            p.add(path, seconds, "must be at most " + limits.maxTriggerTimeSeconds() + " seconds (the limit of a trigger's window)");
+        }
     }
 
     private static void env(List<EnvVar> env, Problems p) {

@@ -112,18 +112,16 @@ public final class SchedulerConfigs {
     public static Check check(Path file, PolicyTypes types) {
         String text;
         try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            return new Check(Optional.empty(), List.of(Problem.of("", file, "file not found")));
-        } catch (IOException e) {
-            return new Check(Optional.empty(), List.of(Problem.of("", file, "cannot read file: " + e.getMessage())));
+            text = Documents.readText(file);
+        } catch (ValidationException e) {
+            return new Check(Optional.empty(), e.problems());
         }
         return check(text, Documents.formatOf(file), types);
     }
 
-    /** Checks {@code text} without throwing. */
+    /** Checks {@code text} without throwing, under the default {@link FleetLimits}. */
     public static Check check(String text, Documents.Format format, Set<String> triggerTypes) {
-        return check(text, format, PolicyTypes.named(triggerTypes));
+        return check(text, format, PolicyTypes.named(triggerTypes), FleetLimits.DEFAULT);
     }
 
     /**
@@ -135,6 +133,33 @@ public final class SchedulerConfigs {
      * @return the config, if it could be bound, and every problem
      */
     public static Check check(String text, Documents.Format format, PolicyTypes types) {
+        return check(text, format, types, FleetLimits.DEFAULT);
+    }
+
+    /**
+     * Checks {@code text} without throwing, under {@code limits}.
+     *
+     * @param text         the document
+     * @param format       JSON or YAML
+     * @param triggerTypes the known trigger type names
+     * @param limits       the bounds of counts and durations
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(String text, Documents.Format format, Set<String> triggerTypes, FleetLimits limits) {
+        return check(text, format, PolicyTypes.named(triggerTypes), limits);
+    }
+
+    /**
+     * Checks {@code text} without throwing, under {@code limits}, policy parameters checked against what each
+     * policy declares.
+     *
+     * @param text   the document
+     * @param format JSON or YAML
+     * @param types  the scaling policies configs may name
+     * @param limits the bounds of counts and durations
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(String text, Documents.Format format, PolicyTypes types, FleetLimits limits) {
         JsonNode tree;
         try {
             tree = Documents.reader(format).readTree(text);
@@ -156,7 +181,7 @@ public final class SchedulerConfigs {
             List<Problem> all = ConfigShape.firstPerPath(structural.list(), Documents.problemsOf(e));
             return new Check(Optional.empty(), all);
         }
-        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(types));
+        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(types, limits));
         return new Check(Optional.of(config), all);
     }
 }

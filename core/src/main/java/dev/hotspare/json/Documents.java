@@ -1,6 +1,9 @@
 package dev.hotspare.json;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
@@ -28,6 +31,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.hotspare.validation.Problem;
+import org.yaml.snakeyaml.LoaderOptions;
 import dev.hotspare.validation.Suggestions;
 import dev.hotspare.validation.ValidationException;
 
@@ -51,15 +55,42 @@ public final class Documents {
     /** Document formats hotspare reads. */
     public enum Format { JSON, YAML }
 
-    private static final ObjectMapper JSON = configure(JsonMapper.builder().build());
-    private static final ObjectMapper YAML = configure(new ObjectMapper(
-            new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)));
+    /** Largest document read (characters): the HTTP body limit's order, with room for a large config. */
+    public static final int MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;
+    /** Deepest nesting of objects and lists read. */
+    public static final int MAX_NESTING_DEPTH = 64;
+
+    private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxDocumentLength(MAX_DOCUMENT_CHARS).maxNestingDepth(MAX_NESTING_DEPTH)
+            .maxStringLength(MAX_DOCUMENT_CHARS).maxNumberLength(100).maxNameLength(10_000).build();
+
+    private static final ObjectMapper JSON = configure(JsonMapper.builder(JsonFactory.builder()
+            .streamReadConstraints(LIMITS).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build()).build());
+    private static final ObjectMapper YAML = configure(new ObjectMapper(new StrictYamlFactory(YAMLFactory.builder()
+            .loaderOptions(loaderOptions()).streamReadConstraints(LIMITS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER))));
     private static final ObjectReader JSON_READER = JSON.reader();
     private static final ObjectWriter JSON_WRITER = JSON.writer();
     private static final ObjectReader YAML_READER = YAML.reader();
     private static final ObjectWriter YAML_WRITER = YAML.writer();
 
     private Documents() {
+    }
+
+    /**
+     * SnakeYAML's own limits, so that the cost of reading stays proportional to the input: no alias expansion, a
+     * bounded size and depth, comments skipped rather than collected.
+     */
+    private static LoaderOptions loaderOptions() {
+        LoaderOptions options = new LoaderOptions();
+        options.setCodePointLimit(MAX_DOCUMENT_CHARS);
+        options.setNestingDepthLimit(MAX_NESTING_DEPTH);
+        options.setMaxAliasesForCollections(0);
+        options.setAllowDuplicateKeys(false);
+        options.setAllowRecursiveKeys(false);
+        options.setProcessComments(false);
+        return options;
     }
 
     /**
@@ -117,15 +148,43 @@ public final class Documents {
      *                             an unknown field (with a suggestion), a value of the wrong type
      */
     public static <T> T read(Path file, Class<T> type) {
-        String text;
+        return read(readText(file), formatOf(file), type);
+    }
+
+    /**
+     * The text of {@code file} (UTF-8), refusing files larger than {@link #MAX_DOCUMENT_CHARS} bytes before reading
+     * them, so a huge or endless file (a device, a pipe) costs nothing.
+     *
+     * @param file the file
+     * @return its text
+     * @throws ValidationException naming the file when it is missing, unreadable, not a regular file or too large
+     */
+    public static String readText(Path file) {
         try {
-            text = Files.readString(file);
+            if (!Files.exists(file)) {
+                throw new ValidationException(Problem.of("", file, "file not found"));
+            }
+            if (!Files.isRegularFile(file)) {
+                throw new ValidationException(Problem.of("", file, "not a regular file"));
+            }
+            long size = Files.size(file);
+            if (size > MAX_DOCUMENT_CHARS) {
+                throw new ValidationException(Problem.of("", file, "file is " + size + " bytes; the limit is " + MAX_DOCUMENT_CHARS + " bytes"));
+            }
+            return Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new ValidationException(Problem.of("", file, "file not found"));
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new ValidationException(Problem.of("", file, "not UTF-8 text"));
         } catch (IOException e) {
-            throw new ValidationException(Problem.of("", file, "cannot read file: " + e.getMessage()));
+            throw new ValidationException(Problem.of("", file, "cannot read file: " + describe(e)));
         }
-        return read(text, formatOf(file), type);
+    }
+
+    /** An I/O failure in words, without the exception's class name. */
+    private static String describe(IOException e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? "input/output error" : message;
     }
 
     /** Reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}. */
@@ -218,6 +277,11 @@ public final class Documents {
             return;
         }
         BeanDescription description = mapper.getDeserializationConfig().introspect(type);
+        if (description.findJsonValueAccessor() != null) {
+            // Written as a single value (@JsonValue) and read back by its own creator, which reports its own
+            // unknown fields: its Java properties say nothing about the document's.
+            return;
+        }
         java.util.Map<String, JavaType> known = new java.util.HashMap<>();
         for (BeanPropertyDefinition property : description.findProperties()) {
             known.put(property.getName(), property.getPrimaryType());
@@ -303,6 +367,11 @@ public final class Documents {
             if (message.contains("Missing required creator property")) {
                 return List.of(Problem.of(path, Problem.MISSING, "required field is missing"));
             }
+            if (mismatch.getTargetType() != null && message.startsWith("Cannot ")) {
+                // Jackson's text names the Java type ("Cannot deserialize value of type `dev.hotspare...`"): say
+                // what was expected in the document's terms instead.
+                return List.of(Problem.of(path, "<invalid>", "expected " + describeType(mismatch.getTargetType())));
+            }
             return List.of(Problem.of(path, "<invalid>", message));
         }
         if (e instanceof JsonMappingException mapping) {
@@ -361,7 +430,10 @@ public final class Documents {
             case "int", "Integer", "long", "Long" -> "a whole number";
             case "double", "Double", "BigDecimal" -> "a number";
             case "boolean", "Boolean" -> "true or false";
-            default -> "a value of type " + type.getSimpleName();
+            case "String" -> "text";
+            default -> type.isArray() || java.util.Collection.class.isAssignableFrom(type) ? "a list"
+                    : type.getName().startsWith("java.") && !java.util.Map.class.isAssignableFrom(type)
+                    ? "a value of another kind" : "an object";
         };
     }
 
@@ -379,6 +451,9 @@ public final class Documents {
                 .registerModule(new Jdk8Module())
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                // A second YAML document, or anything after the JSON value, would be silently ignored.
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                 .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)

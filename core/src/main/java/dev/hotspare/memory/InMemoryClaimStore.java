@@ -76,6 +76,21 @@ public final class InMemoryClaimStore implements ClaimStore {
     }
 
     @Override
+    public boolean markReady(String pool, String claimName, Instant readyAt) {
+        Objects.requireNonNull(readyAt, "readyAt");
+        synchronized (this) {
+            Map<String, Claim> forPool = claims.get(pool);
+            Claim claim = forPool == null ? null : forPool.get(claimName);
+            if (claim == null || claim.assignedAt().isEmpty() || claim.isReady() || readyAt.isBefore(claim.assignedAt().get())) {
+                return false;
+            }
+            forPool.put(claimName, claim.ready(readyAt));
+        }
+        notifyWatchers(pool);
+        return true;
+    }
+
+    @Override
     public boolean release(String pool, String claimName) {
         synchronized (this) {
             Map<String, Claim> forPool = claims.get(pool);

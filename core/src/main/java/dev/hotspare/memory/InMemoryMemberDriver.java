@@ -136,6 +136,34 @@ public final class InMemoryMemberDriver implements MemberDriver {
     }
 
     @Override
+    public void markReleased(String pool, String memberId, Instant releasedAt) {
+        Objects.requireNonNull(releasedAt, "releasedAt");
+        update(pool, memberId, m -> m.released(releasedAt));
+    }
+
+    @Override
+    public void markOrphaned(String pool, String memberId, Optional<Instant> since) {
+        Objects.requireNonNull(since, "since");
+        update(pool, memberId, m -> m.orphanedSince().equals(since) ? m : m.withOrphanedSince(since));
+    }
+
+    /** One write that changes a member's record but not its lifecycle; no write when nothing changes. */
+    private void update(String pool, String memberId, java.util.function.UnaryOperator<Member> change) {
+        Member updated;
+        synchronized (this) {
+            Slot slot = require(pool, memberId);
+            Member next = change.apply(slot.member);
+            if (next.equals(slot.member)) {
+                return;
+            }
+            writes++;
+            slot.member = next;
+            updated = next;
+        }
+        publish(new MemberEvent.Updated(pool, updated));
+    }
+
+    @Override
     public synchronized List<Member> list(String pool) {
         Map<String, Slot> slots = pools.get(pool);
         if (slots == null) {

@@ -96,7 +96,11 @@ public final class MemoryRolloutAgentChannel implements RolloutAgentChannel {
         return () -> reportListeners.remove(l);
     }
 
-    /** Publishes so far, re-publishes included (for tests). */
+    /**
+     * Publishes so far, re-publishes included (for tests).
+     *
+     * @return the count
+     */
     public synchronized long publishCount() {
         return published;
     }

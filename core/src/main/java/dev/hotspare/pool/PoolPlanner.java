@@ -4,6 +4,9 @@ import dev.hotspare.pool.PoolPlan.Assignment;
 import dev.hotspare.pool.PoolPlan.Create;
 import dev.hotspare.pool.PoolPlan.Delete;
 import dev.hotspare.pool.PoolPlan.DeleteReason;
+import dev.hotspare.pool.PoolPlan.Orphan;
+import dev.hotspare.pool.PoolPlan.OrphanMark;
+import dev.hotspare.pool.PoolPlan.PendingClaim;
 import dev.hotspare.pool.PoolPlan.PowerChange;
 import dev.hotspare.pool.PoolPlan.Release;
 import dev.hotspare.pool.PoolPlan.ReleaseReason;
@@ -30,6 +33,10 @@ import java.util.Set;
  * ordered by (createdAt, id) and claims by (createdAt, name) everywhere — power planning, assignment and
  * deletion use the same order, so the pool cannot thrash between two notions of "oldest" (HIVE-1747).
  * The rules are documented step by step in {@code docs/pools.md}.
+ *
+ * <p>A claimed member is deleted only when it carries the release mark, when its claim's lifetime ran out, when
+ * its claim record names another member, or when its claim has been missing from the claim store for the whole
+ * {@code orphanGracePeriod} — never because one read of the claim store came back short.
  */
 public final class PoolPlanner {
 
@@ -37,7 +44,8 @@ public final class PoolPlanner {
     }
 
     /**
-     * Plans the next step of pool {@code spec} given what is observed.
+     * Plans the next step of pool {@code spec} given what is observed, with no typical durations known (pending
+     * claims get no expected ready time).
      *
      * @param spec    the desired pool
      * @param members every member of the pool, in any order
@@ -47,11 +55,28 @@ public final class PoolPlanner {
      * @throws ValidationException when two members share an id or two claims share a name
      */
     public static PoolPlan plan(PoolSpec spec, Collection<Member> members, Collection<Claim> claims, Instant now) {
+        return plan(spec, members, claims, now, TypicalDurations.UNKNOWN);
+    }
+
+    /**
+     * Plans the next step of pool {@code spec} given what is observed.
+     *
+     * @param spec    the desired pool
+     * @param members every member of the pool, in any order
+     * @param claims  every live claim of the pool (pending or assigned), in any order
+     * @param now     the decision time
+     * @param typical how long installs and resumes usually take; used only for the expected ready times of
+     *                pending claims, never for a decision
+     * @return the plan; empty when the pool is at its fixpoint
+     * @throws ValidationException when two members share an id or two claims share a name
+     */
+    public static PoolPlan plan(PoolSpec spec, Collection<Member> members, Collection<Claim> claims, Instant now,
+                                TypicalDurations typical) {
         Member[] ordered = members.toArray(new Member[0]);
         Arrays.sort(ordered, Member.TOTAL_ORDER);
         Claim[] orderedClaims = claims.toArray(new Claim[0]);
         Arrays.sort(orderedClaims, Claim.TOTAL_ORDER);
-        return new Pass(spec, ordered, orderedClaims, now).run();
+        return new Pass(spec, ordered, orderedClaims, now, typical).run();
     }
 
     /** One planning pass; holds the working state so each step stays a short method. */
@@ -60,30 +85,39 @@ public final class PoolPlanner {
         private final Member[] members;
         private final Claim[] claims;
         private final Instant now;
+        private final TypicalDurations typical;
 
         private final Map<String, Claim> claimByName;
+        /** member id → the live claim whose record names it. */
+        private final Map<String, Claim> claimNamingMember = new HashMap<>();
         private final Set<String> heldClaims = new HashSet<>();
 
         // Unclaimed, not deleting, in total order. `eligible` = provisioning + standby + running.
         private final List<Member> eligible = new ArrayList<>();
         private final List<Member> broken = new ArrayList<>();
         private final List<Member> claimed = new ArrayList<>();
+        private final List<Member> released = new ArrayList<>();
         private final Set<String> leaving = new HashSet<>();
-        private int provisioningPhase;
+        private int provisioningUnclaimed;
         private int deleting;
+        private boolean emptyClaimRead;
 
         private final List<Release> releases = new ArrayList<>();
+        private final Set<String> releasedClaims = new HashSet<>();
         private final List<Assignment> assignments = new ArrayList<>();
         private final List<PowerChange> powerChanges = new ArrayList<>();
+        private final List<OrphanMark> orphanMarks = new ArrayList<>();
         private final List<Delete> deletes = new ArrayList<>();
         private final List<Create> creates = new ArrayList<>();
+        private final List<Orphan> orphans = new ArrayList<>();
         private long budget;
 
-        Pass(PoolSpec spec, Member[] members, Claim[] claims, Instant now) {
+        Pass(PoolSpec spec, Member[] members, Claim[] claims, Instant now, TypicalDurations typical) {
             this.spec = spec;
             this.members = members;
             this.claims = claims;
             this.now = now;
+            this.typical = typical;
             this.claimByName = indexClaims(claims);
             requireUniqueIds(members);
         }
@@ -91,81 +125,185 @@ public final class PoolPlanner {
         PoolPlan run() {
             classify();
             budget = spec.maxConcurrent().isPresent()
-                    ? (long) spec.maxConcurrent().getAsInt() - provisioningPhase - deleting
+                    ? (long) spec.maxConcurrent().getAsInt() - provisioningUnclaimed - deleting
                     : Long.MAX_VALUE;
-            releaseExpiredAndOrphaned();
+            deleteReleased();
+            settleClaimedMembers();
+            releaseClaimsWithoutMember();
             List<Claim> pending = pendingClaims();
-            int assigned = assignFifo(pending);
-            int unassignedPending = pending.size() - assigned;
-            sizeTheUnclaimed(unassignedPending);
-            planPower(unassignedPending);
+            int assigned = spec.deleted() ? 0 : assignFifo(pending);
+            List<Claim> stillPending = pending.subList(assigned, pending.size());
+            if (spec.deleted()) {
+                deleteUnclaimed();
+            } else {
+                sizeTheUnclaimed(stillPending.size());
+                planPower(stillPending.size());
+            }
             hibernateClaimed();
-            return new PoolPlan(releases, assignments, powerChanges, deletes, creates, status(unassignedPending));
+            List<PendingClaim> reasons = reasons(stillPending);
+            return new PoolPlan(releases, assignments, powerChanges, orphanMarks, deletes, creates, reasons, orphans,
+                    status(stillPending.size()));
         }
 
         private void classify() {
+            for (Claim claim : claims) {
+                claim.assignedMember().ifPresent(member -> claimNamingMember.put(member, claim));
+            }
+            boolean anyHeld = false;
             for (Member m : members) {
                 if (m.phase() == MemberPhase.DELETING) {
                     deleting++;
                     m.claimName().ifPresent(heldClaims::add);
                     continue;
                 }
-                if (m.phase() == MemberPhase.PROVISIONING) {
-                    provisioningPhase++;
+                if (m.isReleased()) {
+                    released.add(m);
+                    m.claimName().map(claimByName::get).filter(c -> c.assignedMember().map(m.id()::equals).orElse(false))
+                            .ifPresent(c -> heldClaims.add(c.name()));
+                    continue;
                 }
-                if (m.isClaimed()) {
-                    heldClaims.add(m.claimName().get());
-                    claimed.add(m);
-                } else if (isBroken(m)) {
+                Member held = m.isClaimed() ? m : heldByStore(m);
+                if (held.isClaimed()) {
+                    Claim claim = claimByName.get(held.claimName().get());
+                    if (claim != null && held.serves(claim)) {
+                        heldClaims.add(claim.name());
+                    }
+                    claimed.add(held);
+                    anyHeld = true;
+                    continue;
+                }
+                if (isBroken(m)) {
                     broken.add(m);
                 } else {
                     eligible.add(m);
+                    if (m.phase() == MemberPhase.PROVISIONING) {
+                        provisioningUnclaimed++;
+                    }
                 }
             }
+            emptyClaimRead = anyHeld && claims.length == 0;
+        }
+
+        /**
+         * A member no claim is recorded on, but whose id a live claim record names: the claim store's assignment
+         * (compare-and-set) decides, so it counts as held by that claim. The runtime writes the claim onto the
+         * member before planning; a pure caller sees the same decision.
+         */
+        private Member heldByStore(Member m) {
+            Claim claim = claimNamingMember.get(m.id());
+            if (claim == null) {
+                return m;
+            }
+            return new Member(m.id(), m.createdAt(), m.templateVersion(), m.phase(), m.desiredPower(), m.observedPower(),
+                    m.observedPowerSince(), m.installedAt(), m.lastBecameRunningAt(), Optional.of(claim.name()),
+                    claim.assignedAt(), m.releasedAt(), Optional.empty());
         }
 
         private boolean isBroken(Member m) {
             if (m.phase() == MemberPhase.FAILED) {
                 return true;
             }
-            return m.observedPower() == ObservedPower.RESUMING && spec.resumeTimeout().isPresent()
-                    && Duration.between(m.observedPowerSince(), now).compareTo(spec.resumeTimeout().get()) > 0;
+            // Only a resume the pool asked for can time out: a member it wants hibernating may take its time.
+            return m.observedPower() == ObservedPower.RESUMING && m.desiredPower() == DesiredPower.RUNNING
+                    && spec.resumeTimeout().isPresent()
+                    && Duration.between(m.observedPowerSince(), now).compareTo(spec.resumeTimeout().get()) >= 0;
         }
 
-        /** Step 2: claims past their lifetime and members whose claim is gone; their deletes come first in the budget. */
-        private void releaseExpiredAndOrphaned() {
+        /** Step 2a: members carrying the release mark go first in the budget; an interrupted release is finished. */
+        private void deleteReleased() {
+            for (Member m : released) {
+                m.claimName().ifPresent(name -> {
+                    // Only the claim record that names this member is finished: a pending claim of the same name
+                    // is a new claim made after the release.
+                    Claim claim = claimByName.get(name);
+                    if (claim != null && claim.assignedMember().map(m.id()::equals).orElse(false)) {
+                        release(new Release(name, Optional.of(m.id()), ReleaseReason.RELEASED, "member '" + m.id()
+                                + "' carries the release mark since " + m.releasedAt().get() + "; finishing the release"));
+                    }
+                });
+                if (budget > 0) {
+                    deleteMember(m, DeleteReason.RELEASED, "released at " + m.releasedAt().get());
+                }
+            }
+        }
+
+        /** Step 2b: orphans, race losers and expired lifetimes among the claimed members. */
+        private void settleClaimedMembers() {
             for (Member m : claimed) {
                 String claimName = m.claimName().get();
                 Claim claim = claimByName.get(claimName);
-                if (claim == null) {
-                    if (budget > 0) {
-                        deleteMember(m, DeleteReason.CLAIM_GONE, "claim '" + claimName + "' no longer exists");
-                    }
+                if (claim == null || (claim.assignedMember().isEmpty() && !m.serves(claim))) {
+                    // Missing from this read, or only a newer claim reusing the name: this member's claim is not live.
+                    orphan(m, claimName);
                     continue;
                 }
                 if (claim.assignedMember().isPresent() && !claim.assignedMember().get().equals(m.id())) {
                     // Two writers raced: the claim record names another member. That one is the claim's;
                     // this member is nobody's and, having been handed out, is never reused.
                     if (budget > 0) {
-                        deleteMember(m, DeleteReason.CLAIM_GONE, "claim '" + claimName + "' holds member '"
+                        deleteMember(m, DeleteReason.CLAIM_HOLDS_ANOTHER, "claim '" + claimName + "' holds member '"
                                 + claim.assignedMember().get() + "', not this one");
                     }
                     continue;
                 }
                 Optional<Duration> lifetime = spec.claimLifetime().effective(claim.lifetime());
                 Optional<Instant> start = claim.assignedAt().or(m::claimedAt);
-                if (lifetime.isPresent() && start.isPresent() && !now.isBefore(start.get().plus(lifetime.get()))
-                        && budget > 0) {
+                if (lifetime.isPresent() && start.isPresent() && !now.isBefore(start.get().plus(lifetime.get()))) {
                     String detail = "lifetime " + lifetime.get() + " since " + start.get() + " has passed";
-                    releases.add(new Release(claimName, Optional.of(m.id()), ReleaseReason.LIFETIME_EXPIRED, detail));
-                    deleteMember(m, DeleteReason.CLAIM_EXPIRED, detail);
+                    release(new Release(claimName, Optional.of(m.id()), ReleaseReason.LIFETIME_EXPIRED, detail));
+                    if (budget > 0) {
+                        deleteMember(m, DeleteReason.CLAIM_EXPIRED, detail);
+                    } else {
+                        // Marked released by this plan; deleted as RELEASED once the budget allows.
+                        leaving.add(m.id());
+                    }
+                    continue;
                 }
+                if (m.orphanedSince().isPresent()) {
+                    orphanMarks.add(new OrphanMark(m.id(), claimName, Optional.empty(),
+                            "claim '" + claimName + "' is live again"));
+                }
+            }
+        }
+
+        /**
+         * A claimed member whose claim is not in this read: orphaned, not released. It is deleted only once its
+         * claim has been missing for the whole grace period — and never on a pass whose read listed no claim at all.
+         */
+        private void orphan(Member m, String claimName) {
+            Instant since = m.orphanedSince().orElse(now);
+            Instant deletableAt = since.plus(spec.orphanGracePeriod());
+            orphans.add(new Orphan(m.id(), claimName, since, deletableAt));
+            if (emptyClaimRead) {
+                return;
+            }
+            if (!now.isBefore(deletableAt) && budget > 0) {
+                deleteMember(m, DeleteReason.CLAIM_GONE, "claim '" + claimName + "' missing from the claim store since "
+                        + since + "; orphanGracePeriod " + spec.orphanGracePeriod() + " has passed");
+            } else if (m.orphanedSince().isEmpty()) {
+                orphanMarks.add(new OrphanMark(m.id(), claimName, Optional.of(now),
+                        "claim '" + claimName + "' missing from the claim store"));
+            }
+        }
+
+        /** Step 2c: a claim whose member vanished, or holds another claim, is released. */
+        private void releaseClaimsWithoutMember() {
+            // A member list with nothing in it while claims hold members is a read to distrust, like an empty
+            // claim list: the claims stay until a read shows their members gone.
+            if (members.length == 0) {
+                return;
             }
             for (Claim claim : claims) {
                 if (claim.assignedMember().isPresent() && !heldClaims.contains(claim.name())) {
-                    releases.add(new Release(claim.name(), claim.assignedMember(), ReleaseReason.MEMBER_GONE,
+                    release(new Release(claim.name(), claim.assignedMember(), ReleaseReason.MEMBER_GONE,
                             "member '" + claim.assignedMember().get() + "' no longer holds it"));
                 }
+            }
+        }
+
+        private void release(Release release) {
+            if (releasedClaims.add(release.claimName())) {
+                releases.add(release);
             }
         }
 
@@ -234,8 +372,7 @@ public final class PoolPlanner {
                     if (budget <= 0) {
                         break;
                     }
-                    deleteMember(m, DeleteReason.BROKEN, m.phase() == MemberPhase.FAILED
-                            ? "failed" : "resuming since " + m.observedPowerSince() + ", past resumeTimeout " + spec.resumeTimeout().orElseThrow());
+                    deleteMember(m, DeleteReason.BROKEN, brokenDetail(m));
                 }
                 return;
             }
@@ -254,13 +391,56 @@ public final class PoolPlanner {
                 return;
             }
             if (drift == 0 && provisioning == 0) {
-                for (Member m : eligible) {
-                    if (!leaving.contains(m.id()) && !m.templateVersion().equals(spec.templateVersion())) {
-                        deleteMember(m, DeleteReason.STALE_TEMPLATE, "template " + m.templateVersion()
-                                + " is not the pool's " + spec.templateVersion() + "; replacing one at a time");
-                        return;
-                    }
+                rotateOneStale();
+            }
+        }
+
+        /** Unknown template versions go before stale ones, oldest first within each; one member per pass. */
+        private void rotateOneStale() {
+            for (Member m : eligible) {
+                if (!leaving.contains(m.id()) && !m.isTemplateVersionKnown()) {
+                    deleteMember(m, DeleteReason.STALE_TEMPLATE, "no template version recorded (unknown, not "
+                            + spec.templateVersion() + "); unknown members are replaced first, one at a time");
+                    return;
                 }
+            }
+            for (Member m : eligible) {
+                if (!leaving.contains(m.id()) && !m.templateVersion().equals(spec.templateVersion())) {
+                    deleteMember(m, DeleteReason.STALE_TEMPLATE, "template " + m.templateVersion()
+                            + " is not the pool's " + spec.templateVersion() + "; replacing one at a time");
+                    return;
+                }
+            }
+        }
+
+        private String brokenDetail(Member m) {
+            return m.phase() == MemberPhase.FAILED ? "failed"
+                    : "resuming since " + m.observedPowerSince() + ", at least resumeTimeout " + spec.resumeTimeout().orElseThrow();
+        }
+
+        /** A deleted pool: unclaimed members go within the budget, broken first; claimed ones stay until released. */
+        private void deleteUnclaimed() {
+            List<Member> order = new ArrayList<>(broken);
+            List<Member> provisioning = new ArrayList<>();
+            List<Member> standby = new ArrayList<>();
+            List<Member> running = new ArrayList<>();
+            for (Member m : eligible) {
+                if (m.phase() == MemberPhase.PROVISIONING) {
+                    provisioning.add(0, m);
+                } else if (m.observedPower() == ObservedPower.RUNNING) {
+                    running.add(m);
+                } else {
+                    standby.add(m);
+                }
+            }
+            order.addAll(provisioning);
+            order.addAll(standby);
+            order.addAll(running);
+            for (Member m : order) {
+                if (budget <= 0) {
+                    return;
+                }
+                deleteMember(m, DeleteReason.POOL_DELETED, "the pool is being deleted");
             }
         }
 
@@ -299,7 +479,7 @@ public final class PoolPlanner {
             Duration after = spec.hibernateAfter().get();
             for (Member m : claimed) {
                 if (leaving.contains(m.id()) || m.observedPower() != ObservedPower.RUNNING || m.claimedAt().isEmpty()
-                        || m.desiredPower() == DesiredPower.HIBERNATING) {
+                        || m.desiredPower() == DesiredPower.HIBERNATING || hasOrphanMarkChange(m.id())) {
                     continue;
                 }
                 Instant base = m.claimedAt().get();
@@ -316,16 +496,81 @@ public final class PoolPlanner {
             }
         }
 
+        /** One action per member per plan: a member whose orphan mark changes waits a pass for its power change. */
+        private boolean hasOrphanMarkChange(String memberId) {
+            for (OrphanMark mark : orphanMarks) {
+                if (mark.memberId().equals(memberId)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         private void deleteMember(Member m, DeleteReason reason, String detail) {
             deletes.add(new Delete(m.id(), reason, detail));
             leaving.add(m.id());
             budget--;
         }
 
+        /** Each claim still pending gets one reason: the member it will most likely get, or what stops one coming. */
+        private List<PendingClaim> reasons(List<Claim> stillPending) {
+            List<Member> onTheirWay = new ArrayList<>();
+            for (Member m : eligible) {
+                if (!leaving.contains(m.id())) {
+                    onTheirWay.add(m);
+                }
+            }
+            List<PendingClaim> out = new ArrayList<>(stillPending.size());
+            for (int k = 0; k < stillPending.size(); k++) {
+                Claim claim = stillPending.get(k);
+                out.add(new PendingClaim(claim.name(), claim.createdAt(), reason(k, onTheirWay)));
+            }
+            return out;
+        }
+
+        private ClaimReason reason(int k, List<Member> onTheirWay) {
+            if (spec.deleted()) {
+                return new ClaimReason.PoolDeleting();
+            }
+            // FIFO on both sides: the k-th waiting claim most likely gets the k-th member on its way (the oldest run
+            // first, so they are ready first), then the members this pass creates.
+            if (k < onTheirWay.size()) {
+                Member m = onTheirWay.get(k);
+                if (m.phase() == MemberPhase.PROVISIONING) {
+                    return new ClaimReason.Provisioning(Optional.of(m.id()), m.createdAt(), typical.installedBy(m.createdAt()));
+                }
+                return switch (m.observedPower()) {
+                    case RUNNING -> new ClaimReason.Assigning(m.id());
+                    case RESUMING -> new ClaimReason.WaitingForResume(m.id(), m.observedPowerSince(),
+                            typical.resumedBy(m.observedPowerSince()));
+                    case HIBERNATING, HIBERNATING_IN_PROGRESS, UNKNOWN ->
+                            new ClaimReason.WaitingForResume(m.id(), now, typical.resumedBy(now));
+                };
+            }
+            int created = k - onTheirWay.size();
+            if (created < creates.size()) {
+                return new ClaimReason.Provisioning(Optional.empty(), now, typical.installedBy(now));
+            }
+            if (spec.maxSize().isPresent() && members.length + creates.size() >= spec.maxSize().getAsInt()) {
+                return new ClaimReason.AtMaxSize(spec.maxSize().getAsInt(), members.length);
+            }
+            if (spec.maxConcurrent().isPresent() && budget <= 0) {
+                int max = spec.maxConcurrent().getAsInt();
+                return new ClaimReason.MaxConcurrentExhausted(max, (int) (max - budget));
+            }
+            if (!broken.isEmpty()) {
+                return new ClaimReason.AllBroken(broken.size());
+            }
+            return new ClaimReason.Queued(k);
+        }
+
         private PoolPlan.Status status(int unassignedPending) {
             int provisioning = 0;
             int standby = 0;
             int running = 0;
+            int current = 0;
+            int stale = 0;
+            int unknown = 0;
             for (Member m : eligible) {
                 if (m.phase() == MemberPhase.PROVISIONING) {
                     provisioning++;
@@ -335,11 +580,35 @@ public final class PoolPlanner {
                     standby++;
                 }
             }
+            List<Member> unclaimedMembers = new ArrayList<>(broken);
+            Set<String> assignedNow = new HashSet<>();
+            assignments.forEach(a -> assignedNow.add(a.memberId()));
+            for (Member m : eligible) {
+                if (!assignedNow.contains(m.id())) {
+                    unclaimedMembers.add(m);
+                }
+            }
+            for (Member m : unclaimedMembers) {
+                if (!m.isTemplateVersionKnown()) {
+                    unknown++;
+                } else if (m.templateVersion().equals(spec.templateVersion())) {
+                    current++;
+                } else {
+                    stale++;
+                }
+            }
             running -= assignments.size();
-            int claimedCount = claimed.size() + assignments.size();
+            int claimedCount = claimed.size() + released.size() + assignments.size();
             int unclaimed = provisioning + standby + running + broken.size();
+            List<String> waitsFor = new ArrayList<>();
+            if (spec.deleted()) {
+                for (Member m : members) {
+                    waitsFor.add(m.id());
+                }
+            }
             return new PoolPlan.Status(spec.size(), unclaimed, provisioning, standby, running, broken.size(),
-                    claimedCount, deleting, unassignedPending, members.length);
+                    claimedCount, deleting, unassignedPending, members.length, current, stale, unknown,
+                    stale == 0 && unknown == 0, orphans.size(), emptyClaimRead, spec.deleted(), waitsFor);
         }
 
         private static Map<String, Claim> indexClaims(Claim[] claims) {

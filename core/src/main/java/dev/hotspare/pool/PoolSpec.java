@@ -16,16 +16,21 @@ import java.util.OptionalInt;
  * What a pool should look like. Immutable; build one with {@link #builder(String)} or read it from YAML/JSON
  * with {@link dev.hotspare.json.Documents#read}.
  *
- * @param name            pool name, a DNS-1123 label (it becomes a Kubernetes label value, a key, a row)
- * @param size            target number of <em>unclaimed</em> members
- * @param runningCount    hot spares: how many unclaimed members to keep running. Not clamped to size:
- *                        a larger value simply means every unclaimed member runs
- * @param maxSize         cap on all members: unclaimed + claimed + broken + deleting
- * @param maxConcurrent   cap on members provisioning + deleting at once
- * @param hibernateAfter  claimed members are hibernated this long after they last became running
- * @param resumeTimeout   an unclaimed member resuming for longer than this is broken and replaced
- * @param claimLifetime   default and maximum claim lifetime
- * @param templateVersion hash of whatever defines a member; members on another version are replaced gradually
+ * @param name              pool name, a DNS-1123 label (it becomes a Kubernetes label value, a key, a row)
+ * @param size              target number of <em>unclaimed</em> members
+ * @param runningCount      hot spares: how many unclaimed members to keep running. Not clamped to size:
+ *                          a larger value simply means every unclaimed member runs
+ * @param maxSize           cap on all members: unclaimed + claimed + broken + deleting
+ * @param maxConcurrent     cap on unclaimed members provisioning + members deleting at once
+ * @param hibernateAfter    claimed members are hibernated this long after they last became running
+ * @param resumeTimeout     an unclaimed member the pool wants running that has been resuming for at least this
+ *                          long is broken and replaced
+ * @param claimLifetime     default and maximum claim lifetime
+ * @param templateVersion   hash of whatever defines a member; members on another version are replaced gradually
+ * @param orphanGracePeriod how long a claimed member whose claim is missing from the claim store must stay
+ *                          missing before the member is deleted; zero deletes it on the first pass that misses it
+ * @param deleted           the pool is being deleted: it takes no new claims and serves no pending one, deletes its
+ *                          unclaimed members and keeps claimed ones until they are released
  */
 public record PoolSpec(
         String name,
@@ -36,11 +41,33 @@ public record PoolSpec(
         Optional<Duration> hibernateAfter,
         Optional<Duration> resumeTimeout,
         ClaimLifetime claimLifetime,
-        String templateVersion) {
+        String templateVersion,
+        Duration orphanGracePeriod,
+        boolean deleted) {
 
     /** Template version used when none is given. */
     public static final String DEFAULT_TEMPLATE_VERSION = "v1";
 
+    /** Orphan grace period used when none is given: 10 minutes. */
+    public static final Duration DEFAULT_ORPHAN_GRACE_PERIOD = Duration.ofMinutes(10);
+
+    /**
+     * Validates every field at once; absent optionals, lifetime, template version and grace period take their
+     * defaults.
+     *
+     * @param name pool name, a DNS-1123 label (it becomes a Kubernetes label value, a key, a row)
+     * @param size target number of <em>unclaimed</em> members
+     * @param runningCount hot spares: how many unclaimed members to keep running. Not clamped to size:
+     * @param maxSize cap on all members: unclaimed + claimed + broken + deleting
+     * @param maxConcurrent cap on unclaimed members provisioning + members deleting at once
+     * @param hibernateAfter claimed members are hibernated this long after they last became running
+     * @param resumeTimeout an unclaimed member the pool wants running that has been resuming for at least this
+     * @param claimLifetime default and maximum claim lifetime
+     * @param templateVersion hash of whatever defines a member; members on another version are replaced gradually
+     * @param orphanGracePeriod how long a claimed member whose claim is missing from the claim store must stay
+     * @param deleted the pool is being deleted: it takes no new claims and serves no pending one, deletes its
+     * @throws ValidationException with one problem per bad field
+     */
     public PoolSpec {
         maxSize = maxSize == null ? OptionalInt.empty() : maxSize;
         maxConcurrent = maxConcurrent == null ? OptionalInt.empty() : maxConcurrent;
@@ -48,6 +75,7 @@ public record PoolSpec(
         resumeTimeout = resumeTimeout == null ? Optional.empty() : resumeTimeout;
         claimLifetime = claimLifetime == null ? ClaimLifetime.UNLIMITED : claimLifetime;
         templateVersion = templateVersion == null ? DEFAULT_TEMPLATE_VERSION : templateVersion;
+        orphanGracePeriod = orphanGracePeriod == null ? DEFAULT_ORPHAN_GRACE_PERIOD : orphanGracePeriod;
         Problems problems = new Problems();
         Names.dns1123LabelProblem(name).ifPresent(why -> problems.add("name", name == null ? Problem.MISSING : name, why));
         problems.require(size >= 0, "size", size, "must be >= 0");
@@ -57,7 +85,30 @@ public record PoolSpec(
         hibernateAfter.ifPresent(d -> problems.require(d.compareTo(Duration.ZERO) > 0, "hibernateAfter", d, "must be a positive duration"));
         resumeTimeout.ifPresent(d -> problems.require(d.compareTo(Duration.ZERO) > 0, "resumeTimeout", d, "must be a positive duration"));
         problems.require(!templateVersion.isBlank(), "templateVersion", templateVersion, "must not be blank");
+        problems.require(!orphanGracePeriod.isNegative(), "orphanGracePeriod", orphanGracePeriod,
+                "must not be negative (PT0S deletes an orphaned member at once)");
         problems.throwIfAny();
+    }
+
+    /**
+     * A live pool with the default orphan grace period: the field list before {@code orphanGracePeriod} and
+     * {@code deleted} existed.
+     *
+     * @param name            pool name
+     * @param size            target number of unclaimed members
+     * @param runningCount    hot spares
+     * @param maxSize         cap on all members
+     * @param maxConcurrent   cap on provisioning + deleting
+     * @param hibernateAfter  hibernation delay of claimed members
+     * @param resumeTimeout   resume time after which an unclaimed member is broken
+     * @param claimLifetime   default and maximum claim lifetime
+     * @param templateVersion the members' template version
+     */
+    public PoolSpec(String name, int size, int runningCount, OptionalInt maxSize, OptionalInt maxConcurrent,
+                    Optional<Duration> hibernateAfter, Optional<Duration> resumeTimeout, ClaimLifetime claimLifetime,
+                    String templateVersion) {
+        this(name, size, runningCount, maxSize, maxConcurrent, hibernateAfter, resumeTimeout, claimLifetime,
+                templateVersion, DEFAULT_ORPHAN_GRACE_PERIOD, false);
     }
 
     @JsonCreator
@@ -70,7 +121,9 @@ public record PoolSpec(
             @JsonProperty("hibernateAfter") Duration hibernateAfter,
             @JsonProperty("resumeTimeout") Duration resumeTimeout,
             @JsonProperty("claimLifetime") ClaimLifetime claimLifetime,
-            @JsonProperty("templateVersion") String templateVersion) {
+            @JsonProperty("templateVersion") String templateVersion,
+            @JsonProperty("orphanGracePeriod") Duration orphanGracePeriod,
+            @JsonProperty("deleted") Boolean deleted) {
         Problems problems = new Problems();
         problems.require(name != null, "name", Problem.MISSING, "required");
         problems.require(size != null, "size", Problem.MISSING, "required");
@@ -81,7 +134,8 @@ public record PoolSpec(
                     runningCount == null ? 0 : runningCount,
                     maxSize == null ? OptionalInt.empty() : OptionalInt.of(maxSize),
                     maxConcurrent == null ? OptionalInt.empty() : OptionalInt.of(maxConcurrent),
-                    Optional.ofNullable(hibernateAfter), Optional.ofNullable(resumeTimeout), claimLifetime, templateVersion);
+                    Optional.ofNullable(hibernateAfter), Optional.ofNullable(resumeTimeout), claimLifetime, templateVersion,
+                    orphanGracePeriod, Boolean.TRUE.equals(deleted));
         } catch (ValidationException e) {
             problems.addAll(e.problems());
         }
@@ -89,15 +143,24 @@ public record PoolSpec(
         return spec;
     }
 
-    /** Starts a builder for a pool called {@code name}. */
+    /**
+     * Starts a builder for a pool called {@code name}.
+     *
+     * @param name the pool name (validated by {@link Builder#build()})
+     * @return a builder with every default set
+     */
     public static Builder builder(String name) {
         return new Builder(name);
     }
 
-    /** A builder seeded with this spec's values. */
+    /**
+     * A builder seeded with this spec's values.
+     *
+     * @return a builder that builds an equal spec until changed
+     */
     public Builder toBuilder() {
         Builder b = new Builder(name).size(size).runningCount(runningCount).templateVersion(templateVersion)
-                .claimLifetime(claimLifetime);
+                .claimLifetime(claimLifetime).orphanGracePeriod(orphanGracePeriod).deleted(deleted);
         maxSize.ifPresent(b::maxSize);
         maxConcurrent.ifPresent(b::maxConcurrent);
         hibernateAfter.ifPresent(b::hibernateAfter);
@@ -116,54 +179,133 @@ public record PoolSpec(
         private Optional<Duration> resumeTimeout = Optional.empty();
         private ClaimLifetime claimLifetime = ClaimLifetime.UNLIMITED;
         private String templateVersion = DEFAULT_TEMPLATE_VERSION;
+        private Duration orphanGracePeriod = DEFAULT_ORPHAN_GRACE_PERIOD;
+        private boolean deleted;
 
         private Builder(String name) {
             this.name = name;
         }
 
+        /**
+         * Target number of unclaimed members.
+         *
+         * @param size at least 0
+         * @return this builder
+         */
         public Builder size(int size) {
             this.size = size;
             return this;
         }
 
+        /**
+         * Unclaimed members kept running (hot spares).
+         *
+         * @param runningCount at least 0
+         * @return this builder
+         */
         public Builder runningCount(int runningCount) {
             this.runningCount = runningCount;
             return this;
         }
 
+        /**
+         * Cap on all members.
+         *
+         * @param maxSize at least 0
+         * @return this builder
+         */
         public Builder maxSize(int maxSize) {
             this.maxSize = OptionalInt.of(maxSize);
             return this;
         }
 
+        /**
+         * Cap on unclaimed members provisioning plus members deleting.
+         *
+         * @param maxConcurrent at least 1
+         * @return this builder
+         */
         public Builder maxConcurrent(int maxConcurrent) {
             this.maxConcurrent = OptionalInt.of(maxConcurrent);
             return this;
         }
 
+        /**
+         * Hibernate claimed members this long after they last became running or were claimed.
+         *
+         * @param hibernateAfter a positive duration
+         * @return this builder
+         */
         public Builder hibernateAfter(Duration hibernateAfter) {
             this.hibernateAfter = Optional.of(Objects.requireNonNull(hibernateAfter, "hibernateAfter"));
             return this;
         }
 
+        /**
+         * An unclaimed member the pool wants running that has been resuming this long is broken.
+         *
+         * @param resumeTimeout a positive duration
+         * @return this builder
+         */
         public Builder resumeTimeout(Duration resumeTimeout) {
             this.resumeTimeout = Optional.of(Objects.requireNonNull(resumeTimeout, "resumeTimeout"));
             return this;
         }
 
+        /**
+         * Default and maximum claim lifetime.
+         *
+         * @param claimLifetime the lifetimes
+         * @return this builder
+         */
         public Builder claimLifetime(ClaimLifetime claimLifetime) {
             this.claimLifetime = Objects.requireNonNull(claimLifetime, "claimLifetime");
             return this;
         }
 
+        /**
+         * The template version new members are made from.
+         *
+         * @param templateVersion not blank
+         * @return this builder
+         */
         public Builder templateVersion(String templateVersion) {
             this.templateVersion = Objects.requireNonNull(templateVersion, "templateVersion");
             return this;
         }
 
+        /**
+         * How long a claimed member's claim must be missing from the claim store before the member is deleted
+         * (default 10 minutes).
+         *
+         * @param orphanGracePeriod zero or more; zero deletes an orphaned member on the first pass that misses its claim
+         * @return this builder
+         */
+        public Builder orphanGracePeriod(Duration orphanGracePeriod) {
+            this.orphanGracePeriod = Objects.requireNonNull(orphanGracePeriod, "orphanGracePeriod");
+            return this;
+        }
+
+        /**
+         * Whether the pool is being deleted (default false).
+         *
+         * @param deleted true to wind the pool down
+         * @return this builder
+         */
+        public Builder deleted(boolean deleted) {
+            this.deleted = deleted;
+            return this;
+        }
+
+        /**
+         * Validates every field at once.
+         *
+         * @return the spec
+         * @throws ValidationException with one problem per bad field
+         */
         public PoolSpec build() {
             return new PoolSpec(name, size, runningCount, maxSize, maxConcurrent, hibernateAfter, resumeTimeout,
-                    claimLifetime, templateVersion);
+                    claimLifetime, templateVersion, orphanGracePeriod, deleted);
         }
     }
 }

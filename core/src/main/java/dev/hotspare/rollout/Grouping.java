@@ -33,7 +33,10 @@ final class Grouping {
         return index < spec.deviceOrder().size() ? spec.deviceOrder().get(index).describe() : "unmatched";
     }
 
-    /** Why {@code target} is not upgraded at all, or empty if it is. */
+    /**
+     * Why {@code target} is not upgraded at all, or empty if it is. Devices that are not admitted or not healthy
+     * are left out; nodes are not (their health is the precheck stage's business: it fails on them).
+     */
     static Optional<String> skipReason(RolloutSpec spec, Target target) {
         if (target.kind() == TargetKind.NODE && !spec.upgradeControlPlane()) {
             return Optional.of("control plane upgrade is off");
@@ -44,7 +47,19 @@ final class Grouping {
         if (target.version().equals(spec.targetVersion())) {
             return Optional.of("already at version " + spec.targetVersion());
         }
+        if (target.kind() == TargetKind.DEVICE) {
+            return target.unfitReason();
+        }
         return Optional.empty();
+    }
+
+    /** Nodes that fail the precheck stage before any precheck op runs: not admitted or not healthy, with why. */
+    static List<String> unfitNodes(Inventory inventory) {
+        List<String> out = new ArrayList<>();
+        for (Target node : inventory.ofKind(TargetKind.NODE)) {
+            node.unfitReason().ifPresent(why -> out.add("node " + node.name() + " is " + why));
+        }
+        return out;
     }
 
     /** EXPONENTIAL batch sizes for {@code devices} devices: 1, 2, 4, … capped at {@code maxParallel}. */

@@ -21,6 +21,11 @@ import java.util.Optional;
  */
 public record Inventory(List<Target> targets) {
 
+    /**
+     * Validates and normalises the components.
+     *
+     * @param targets nodes and devices, in any order (the rollout orders them by name itself)
+     */
     public Inventory {
         targets = targets == null ? List.of() : List.copyOf(targets);
         Problems problems = new Problems();
@@ -57,12 +62,22 @@ public record Inventory(List<Target> targets) {
         return new Inventory(targets);
     }
 
-    /** An inventory of {@code targets}. */
+    /**
+     * An inventory of {@code targets}.
+     *
+     * @param targets nodes and devices
+     * @return the validated inventory
+     */
     public static Inventory of(Target... targets) {
         return new Inventory(List.of(targets));
     }
 
-    /** The targets of {@code kind}, in name order. */
+    /**
+     * The targets of {@code kind}, in name order.
+     *
+     * @param kind NODE or DEVICE
+     * @return the targets
+     */
     public List<Target> ofKind(TargetKind kind) {
         List<Target> out = new ArrayList<>();
         for (Target t : targets) {
@@ -74,7 +89,12 @@ public record Inventory(List<Target> targets) {
         return out;
     }
 
-    /** The target named by {@code ref}, if present. */
+    /**
+     * The target named by {@code ref}, if present.
+     *
+     * @param ref kind and name
+     * @return the target
+     */
     public Optional<Target> find(TargetRef ref) {
         return targets.stream().filter(t -> t.ref().equals(ref)).findFirst();
     }

@@ -16,6 +16,12 @@ import java.util.Optional;
  */
 public record MaintenanceWindow(Instant start, Optional<Instant> end) {
 
+    /**
+     * Validates and normalises the components.
+     *
+     * @param start first instant upgrades may start
+     * @param end   instant after which nothing new starts; empty for an open-ended window
+     */
     public MaintenanceWindow {
         end = end == null ? Optional.empty() : end;
     }
@@ -25,12 +31,23 @@ public record MaintenanceWindow(Instant start, Optional<Instant> end) {
         return new MaintenanceWindow(start, Optional.ofNullable(end));
     }
 
-    /** A window from {@code start} to {@code end}. */
+    /**
+     * A window from {@code start} to {@code end}.
+     *
+     * @param start first instant upgrades may start
+     * @param end   instant after which nothing new starts
+     * @return the window
+     */
     public static MaintenanceWindow between(Instant start, Instant end) {
         return new MaintenanceWindow(start, Optional.of(end));
     }
 
-    /** A window that opens at {@code start} and never closes. */
+    /**
+     * A window that opens at {@code start} and never closes.
+     *
+     * @param start first instant upgrades may start
+     * @return the window
+     */
     public static MaintenanceWindow from(Instant start) {
         return new MaintenanceWindow(start, Optional.empty());
     }

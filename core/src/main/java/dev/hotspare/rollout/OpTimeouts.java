@@ -4,39 +4,93 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * How long one op may take before it counts as failed (and is cancelled). Prechecks use the timeout of
  * their target's kind.
  *
+ * <p>The device timeout, unless set, grows with the parallelism of the group the device is in, as the Venice
+ * rollout controller's does: {@value #DEVICE_BASE_SECONDS} s, twice that from {@value #DOUBLE_FROM} devices at
+ * once, three times from {@value #TRIPLE_FROM} (more devices upgrading at once share the same image servers
+ * and links, so each takes longer).
+ *
  * @param node     per node op; default 30 minutes
  * @param services the services op; default 30 minutes
- * @param device   per device op; default 15 minutes
+ * @param device   per device op; empty = scaled with parallelism, see {@link #device(int)}
  */
-public record OpTimeouts(Duration node, Duration services, Duration device) {
+public record OpTimeouts(Duration node, Duration services, Optional<Duration> device) {
 
+    /** Default node op timeout. */
     public static final Duration DEFAULT_NODE = Duration.ofMinutes(30);
+    /** Default services op timeout. */
     public static final Duration DEFAULT_SERVICES = Duration.ofMinutes(30);
-    public static final Duration DEFAULT_DEVICE = Duration.ofMinutes(15);
+    /** Base of the scaled device timeout, in seconds. */
+    public static final int DEVICE_BASE_SECONDS = 480;
+    /** Base of the scaled device timeout. */
+    public static final Duration DEVICE_BASE = Duration.ofSeconds(DEVICE_BASE_SECONDS);
+    /** Parallelism from which the scaled device timeout doubles. */
+    public static final int DOUBLE_FROM = 20;
+    /** Parallelism from which the scaled device timeout triples. */
+    public static final int TRIPLE_FROM = 35;
 
-    /** The defaults. */
+    /**
+     * Normalises a null device timeout to empty.
+     *
+     * @param node     per node op; default 30 minutes
+     * @param services the services op; default 30 minutes
+     * @param device   per device op; empty = scaled with parallelism, see {@link #device(int)}
+     */
+    public OpTimeouts {
+        device = device == null ? Optional.empty() : device;
+    }
+
+    /**
+     * Timeouts with an explicit device timeout.
+     *
+     * @param node     per node op
+     * @param services the services op
+     * @param device   per device op, whatever the parallelism
+     */
+    public OpTimeouts(Duration node, Duration services, Duration device) {
+        this(node, services, Optional.ofNullable(device));
+    }
+
+    /**
+     * The defaults: 30 minutes for nodes and the services op, the scaled device timeout.
+     *
+     * @return the defaults
+     */
     public static OpTimeouts defaults() {
-        return new OpTimeouts(DEFAULT_NODE, DEFAULT_SERVICES, DEFAULT_DEVICE);
+        return new OpTimeouts(DEFAULT_NODE, DEFAULT_SERVICES, Optional.empty());
     }
 
     @JsonCreator
     static OpTimeouts fromJson(@JsonProperty("node") Duration node, @JsonProperty("services") Duration services,
                                @JsonProperty("device") Duration device) {
         return new OpTimeouts(node == null ? DEFAULT_NODE : node, services == null ? DEFAULT_SERVICES : services,
-                device == null ? DEFAULT_DEVICE : device);
+                Optional.ofNullable(device));
     }
 
-    /** The timeout for an op addressed to a target of {@code kind}. */
-    public Duration forKind(TargetKind kind) {
-        return switch (kind) {
-            case NODE -> node;
-            case SERVICES -> services;
-            case DEVICE -> device;
-        };
+    /**
+     * The scaled device timeout for {@code parallelism} devices at once: 480 s, ×2 from 20, ×3 from 35.
+     *
+     * @param parallelism device ops at once
+     * @return the timeout
+     */
+    public static Duration scaledDevice(int parallelism) {
+        int factor = parallelism >= TRIPLE_FROM ? 3 : parallelism >= DOUBLE_FROM ? 2 : 1;
+        return DEVICE_BASE.multipliedBy(factor);
+    }
+
+    /**
+     * The device timeout in effect for a group running {@code parallelism} ops at once: the explicit one if
+     * set, else {@link #scaledDevice(int)}.
+     *
+     * @param parallelism device ops at once in the group
+     * @return the timeout
+     */
+    public Duration device(int parallelism) {
+        return device.orElseGet(() -> scaledDevice(parallelism));
     }
 }

@@ -23,7 +23,11 @@ public enum Phase {
     /** The maintenance window closed with targets not started; they are listed in the state. */
     DEADLINE_EXCEEDED;
 
-    /** Whether the rollout is over. */
+    /**
+     * Whether the rollout is over.
+     *
+     * @return whether this is SUCCEEDED, FAILED, ABORTED or DEADLINE_EXCEEDED
+     */
     public boolean terminal() {
         return ordinal() >= SUCCEEDED.ordinal();
     }

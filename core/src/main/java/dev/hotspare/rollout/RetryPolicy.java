@@ -14,9 +14,14 @@ import java.time.Duration;
  */
 public record RetryPolicy(int attempts, Duration delay) {
 
+    /** Default {@link #delay()}. */
     public static final Duration DEFAULT_DELAY = Duration.ofMinutes(1);
 
-    /** No retries. */
+    /**
+     * No retries.
+     *
+     * @return one attempt in total
+     */
     public static RetryPolicy none() {
         return new RetryPolicy(1, DEFAULT_DELAY);
     }

@@ -18,7 +18,8 @@ import java.util.Optional;
         @JsonSubTypes.Type(value = RolloutEvent.Resume.class, name = "Resume"),
         @JsonSubTypes.Type(value = RolloutEvent.Abort.class, name = "Abort"),
         @JsonSubTypes.Type(value = RolloutEvent.InventoryChanged.class, name = "InventoryChanged"),
-        @JsonSubTypes.Type(value = RolloutEvent.LeaderChanged.class, name = "LeaderChanged")})
+        @JsonSubTypes.Type(value = RolloutEvent.LeaderChanged.class, name = "LeaderChanged"),
+        @JsonSubTypes.Type(value = RolloutEvent.SpecChanged.class, name = "SpecChanged")})
 public sealed interface RolloutEvent {
 
     /** Begin the rollout (ignored once started). */
@@ -35,6 +36,15 @@ public sealed interface RolloutEvent {
      * @param message the agent's explanation (may be empty)
      */
     record AgentReported(TargetRef target, String opId, int attempt, OpStatus status, String message) implements RolloutEvent {
+        /**
+         * Validates and normalises the components.
+         *
+         * @param target  where the op was addressed
+         * @param opId    the op's id
+         * @param attempt the op's attempt number
+         * @param status  how it ended
+         * @param message the agent's explanation (may be empty)
+         */
         public AgentReported {
             Objects.requireNonNull(target, "target");
             Objects.requireNonNull(opId, "opId");
@@ -71,6 +81,11 @@ public sealed interface RolloutEvent {
      * @param inventory the new inventory
      */
     record InventoryChanged(Inventory inventory) implements RolloutEvent {
+        /**
+         * Validates and normalises the components.
+         *
+         * @param inventory the new inventory
+         */
         public InventoryChanged {
             Objects.requireNonNull(inventory, "inventory");
         }
@@ -82,9 +97,33 @@ public sealed interface RolloutEvent {
      * @param leader the new leader's node name (a DNS-1123 label: it becomes the services op's address), empty while there is none
      */
     record LeaderChanged(Optional<String> leader) implements RolloutEvent {
+        /**
+         * Validates and normalises the components.
+         *
+         * @param leader the new leader's node name (a DNS-1123 label: it becomes the services op's address), empty while there is none
+         */
         public LeaderChanged {
             leader = leader == null ? Optional.empty() : leader;
             leader.ifPresent(name -> Names.requireDns1123Label("leader", name));
+        }
+    }
+
+    /**
+     * The spec changed. Only {@link RolloutSpec#SAFE_FIELDS} may differ from the running spec: {@code suspend}
+     * takes effect as Suspend / Resume do; maxParallel, window.end and maxFailures at the next batch boundary.
+     * A change of any other field is refused as a whole (a {@link Notice.Kind#SPEC_CHANGE_REFUSED} notice
+     * names the fields) and nothing changes.
+     *
+     * @param spec the new spec
+     */
+    record SpecChanged(RolloutSpec spec) implements RolloutEvent {
+        /**
+         * Requires a spec.
+         *
+         * @param spec the new spec
+         */
+        public SpecChanged {
+            Objects.requireNonNull(spec, "spec");
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.validation.Problem;
+
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,13 +32,26 @@ public final class RolloutMachine {
     /**
      * The id of an op: a function of the rollout, the target, the op kind and the attempt only, so a re-issue
      * after a crash carries the same id and an agent recognises it.
+     *
+     * @param rollout the rollout's name
+     * @param target  the logical target
+     * @param kind    precheck or upgrade
+     * @param attempt the attempt number, from 1
+     * @return {@code rollout:kind:targetKind:target:attempt}
      */
     public static String opId(String rollout, TargetRef target, OpKind kind, int attempt) {
         return rollout + ":" + kind.name().toLowerCase(Locale.ROOT) + ":" + target.kind().name().toLowerCase(Locale.ROOT)
                 + ":" + target.name() + ":" + attempt;
     }
 
-    /** The state of a rollout of {@code spec} over {@code inventory} that has not started. */
+    /**
+     * The state of a rollout of {@code spec} over {@code inventory} that has not started. A spec with
+     * {@code suspend: true} starts suspended (the suspension takes effect right after Start).
+     *
+     * @param spec      what to do
+     * @param inventory over which targets
+     * @return the PENDING state
+     */
     public static RolloutState initial(RolloutSpec spec, Inventory inventory) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(inventory, "inventory");
@@ -43,24 +59,27 @@ public final class RolloutMachine {
         for (Target t : inventory.targets()) {
             records.add(fresh(spec, t, 0));
         }
-        records.add(new TargetRecord(TargetRef.services(),
-                spec.upgradeControlPlane() ? TargetStatus.PENDING : TargetStatus.SKIPPED, 0, false, "",
-                Optional.empty(), spec.upgradeControlPlane() ? Optional.empty() : Optional.of("control plane upgrade is off")));
+        records.add(TargetRecord.of(TargetRef.services(),
+                spec.upgradeControlPlane() ? TargetStatus.PENDING : TargetStatus.SKIPPED, 0, "",
+                spec.upgradeControlPlane() ? Optional.empty() : Optional.of("control plane upgrade is off")));
         records.sort(Comparator.comparing(TargetRecord::target));
-        return new RolloutState(spec, inventory, Phase.PENDING, Suspension.NONE, Optional.empty(), false, 0, 0,
-                List.of(), records, List.of(), 0, 0, Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), List.of());
+        return new RolloutState(spec, inventory, Phase.PENDING, spec.suspend() ? Suspension.REQUESTED : Suspension.NONE,
+                Optional.empty(), false, 0, 0, List.of(), records, List.of(), 0, 0, Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), List.of(), Optional.empty());
     }
 
     private static TargetRecord fresh(RolloutSpec spec, Target t, int attempts) {
         Optional<String> skip = Grouping.skipReason(spec, t);
-        return new TargetRecord(t.ref(), skip.isPresent() ? TargetStatus.SKIPPED : TargetStatus.PENDING, attempts, false,
-                t.version(), Optional.empty(), skip);
+        return TargetRecord.of(t.ref(), skip.isPresent() ? TargetStatus.SKIPPED : TargetStatus.PENDING, attempts,
+                t.version(), skip);
     }
 
     /**
      * Applies {@code event} at {@code now} to {@code state}.
      *
+     * @param state the current state
+     * @param event what happened
+     * @param now   the time of the decision
      * @return the new state and the commands to execute once it is saved
      */
     public static Decision decide(RolloutState state, RolloutEvent event, Instant now) {
@@ -78,7 +97,7 @@ public final class RolloutMachine {
             w.expireTimeouts();
             w.checkWindow();
         }
-        // Java 17: no pattern switch; the sealed hierarchy keeps this chain complete (last branch is LeaderChanged).
+        // Java 17: no pattern switch; the sealed hierarchy keeps this chain complete (last branch is SpecChanged).
         if (event instanceof RolloutEvent.Start) {
             w.start();
         } else if (event instanceof RolloutEvent.AgentReported report) {
@@ -95,6 +114,8 @@ public final class RolloutMachine {
             w.inventoryChanged(changed.inventory());
         } else if (event instanceof RolloutEvent.LeaderChanged changed) {
             w.leaderChanged(changed.leader());
+        } else if (event instanceof RolloutEvent.SpecChanged changed) {
+            w.specChanged(changed.spec());
         }
         w.advance();
         return w.decision(state, event);
@@ -102,7 +123,8 @@ public final class RolloutMachine {
 
     /** Mutable working copy of a state for the duration of one decision. */
     private static final class Work {
-        private final RolloutSpec spec;
+        private RolloutSpec spec;
+        private Optional<RolloutSpec> pendingSpec;
         private final Instant now;
         private Inventory inventory;
         private Phase phase;
@@ -125,6 +147,7 @@ public final class RolloutMachine {
 
         Work(RolloutState s, Instant now) {
             this.spec = s.spec();
+            this.pendingSpec = s.pendingSpec();
             this.now = now;
             this.inventory = s.inventory();
             this.phase = s.phase();
@@ -150,7 +173,7 @@ public final class RolloutMachine {
         Decision decision(RolloutState before, RolloutEvent event) {
             RolloutState after = new RolloutState(spec, inventory, phase, suspension, drainingTo, windowClosed,
                     deviceGroup, batchInGroup, currentBatch, List.copyOf(targets.values()), inFlight, deviceFailures,
-                    droppedReports, leader, startedAt, finishedAt, reason, notStarted);
+                    droppedReports, leader, startedAt, finishedAt, reason, notStarted, pendingSpec);
             Optional<Instant> wake = after.nextWake();
             boolean timerConsumed = event instanceof RolloutEvent.Tick || event instanceof RolloutEvent.Start;
             if (wake.isPresent() && (timerConsumed || !wake.equals(before.nextWake()))) {
@@ -167,10 +190,36 @@ public final class RolloutMachine {
             }
             startedAt = Optional.of(now);
             emit(Notice.Kind.STARTED, "rollout " + spec.name() + " to " + spec.targetVersion() + " started");
-            enter(spec.prechecks() ? Phase.PRECHECKS : Phase.WAITING_FOR_WINDOW);
+            if (!spec.prechecks()) {
+                enter(Phase.WAITING_FOR_WINDOW);
+                return;
+            }
+            enter(Phase.PRECHECKS);
+            checkNodeHealth();
+        }
+
+        /**
+         * Before any precheck op: every node must be admitted and healthy (the cluster upgrades its devices
+         * through them), else the precheck stage fails naming them.
+         */
+        private void checkNodeHealth() {
+            List<String> unfit = Grouping.unfitNodes(inventory);
+            if (unfit.isEmpty()) {
+                return;
+            }
+            for (Target node : inventory.ofKind(TargetKind.NODE)) {
+                Optional<String> why = node.unfitReason();
+                TargetRecord r = targets.get(node.ref());
+                if (why.isPresent() && r != null && r.status() == TargetStatus.PENDING) {
+                    targets.put(node.ref(), r.with(TargetStatus.FAILED, "precheck stage: " + why.get()));
+                    emit(Notice.Kind.TARGET_FAILED, node.ref(), node.ref() + " " + why.get());
+                }
+            }
+            finish(Phase.FAILED, "precheck stage failed: " + String.join("; ", unfit));
         }
 
         void suspend() {
+            spec = spec.withSuspend(true);
             if (suspension == Suspension.NONE) {
                 suspension = Suspension.REQUESTED;
                 emit(Notice.Kind.SUSPEND_REQUESTED, "suspend requested; in-flight work finishes first");
@@ -178,10 +227,86 @@ public final class RolloutMachine {
         }
 
         void resume() {
+            spec = spec.withSuspend(false);
             if (suspension != Suspension.NONE) {
                 suspension = Suspension.NONE;
                 emit(Notice.Kind.RESUMED, "resumed");
             }
+        }
+
+        /**
+         * A new spec: refused as a whole if it changes a field a running rollout cannot change; otherwise
+         * {@code suspend} acts at once and the rest waits for the next batch boundary.
+         */
+        void specChanged(RolloutSpec next) {
+            List<Problem> unsafe = RolloutSpec.unsafeChanges(spec, next);
+            if (!unsafe.isEmpty()) {
+                emit(Notice.Kind.SPEC_CHANGE_REFUSED, "spec change refused, nothing changed: "
+                        + String.join("; ", unsafe.stream().map(Problem::describe).toList()));
+                return;
+            }
+            if (next.suspend() != spec.suspend()) {
+                if (next.suspend()) {
+                    suspend();
+                } else {
+                    resume();
+                }
+            }
+            RolloutSpec wanted = spec.withBoundaryFieldsOf(next);
+            if (wanted.equals(spec)) {
+                if (pendingSpec.isPresent()) {
+                    pendingSpec = Optional.empty();
+                    emit(Notice.Kind.SPEC_CHANGE_ACCEPTED, "spec change accepted: the waiting change is withdrawn");
+                }
+                return;
+            }
+            pendingSpec = Optional.of(wanted);
+            emit(Notice.Kind.SPEC_CHANGE_ACCEPTED, "spec change accepted (" + changes(spec, wanted)
+                    + "); takes effect at the next batch boundary");
+            if (phase == Phase.PENDING) {
+                applyPendingSpec();
+            }
+        }
+
+        /** Whether a waiting spec change may take effect now: never in the middle of an EXPONENTIAL batch. */
+        private boolean atBatchBoundary() {
+            boolean batched = spec.strategy() == DeviceStrategy.EXPONENTIAL && (phase == Phase.DEVICES || phase == Phase.PRECHECKS);
+            return !batched || currentBatchDone();
+        }
+
+        private void applyPendingSpec() {
+            RolloutSpec before = spec;
+            spec = spec.withBoundaryFieldsOf(pendingSpec.orElseThrow());
+            pendingSpec = Optional.empty();
+            emit(Notice.Kind.SPEC_CHANGED, "spec change took effect: " + changes(before, spec));
+            Optional<Instant> end = spec.window().flatMap(MaintenanceWindow::end);
+            if (windowClosed && (end.isEmpty() || now.isBefore(end.get()))) {
+                windowClosed = false;
+                emit(Notice.Kind.SPEC_CHANGED, "maintenance window reopened " + end.map(e -> "until " + e).orElse("with no end"));
+            }
+            if (drainingTo.isPresent() && deviceFailures <= spec.maxFailures()) {
+                drainingTo = Optional.empty();
+                reason = Optional.empty();
+                emit(Notice.Kind.SPEC_CHANGED, deviceFailures + " device failure(s) within the new maxFailures "
+                        + spec.maxFailures() + "; halting stopped, work continues");
+            }
+            checkFailureBudget();
+        }
+
+        private static String changes(RolloutSpec from, RolloutSpec to) {
+            List<String> out = new ArrayList<>();
+            if (!from.maxParallel().equals(to.maxParallel())) {
+                out.add("maxParallel " + from.maxParallel() + " -> " + to.maxParallel());
+            }
+            if (from.maxFailures() != to.maxFailures()) {
+                out.add("maxFailures " + from.maxFailures() + " -> " + to.maxFailures());
+            }
+            Optional<Instant> fromEnd = from.window().flatMap(MaintenanceWindow::end);
+            Optional<Instant> toEnd = to.window().flatMap(MaintenanceWindow::end);
+            if (!fromEnd.equals(toEnd)) {
+                out.add("window.end " + fromEnd.map(Object::toString).orElse("none") + " -> " + toEnd.map(Object::toString).orElse("none"));
+            }
+            return out.isEmpty() ? "no change" : String.join(", ", out);
         }
 
         void report(RolloutEvent.AgentReported report) {
@@ -245,6 +370,10 @@ public final class RolloutMachine {
                     targets.put(t.ref(), fresh(spec, t, existing == null ? 0 : existing.attempts()));
                 } else if (existing.status() == TargetStatus.PENDING) {
                     targets.put(t.ref(), existing.withVersion(t.version()));
+                } else if (existing.status() == TargetStatus.SKIPPED && existing.attempts() == 0 && !existing.prechecked()) {
+                    // Skipped for what the inventory said (health, admission, version, labels), never touched:
+                    // judged again on what it says now; the stage rules below decide whether it may still join.
+                    targets.put(t.ref(), fresh(spec, t, 0));
                 }
             }
             inventory = next;
@@ -261,9 +390,15 @@ public final class RolloutMachine {
                 if (t.isEmpty()) {
                     continue;
                 }
-                Optional<String> why = Grouping.skipReason(spec, new Target(t.get().kind(), t.get().name(), t.get().labels(), r.version()));
+                Target observed = t.get();
+                Optional<String> why = Grouping.skipReason(spec, new Target(observed.kind(), observed.name(), observed.labels(),
+                        r.version(), observed.admitted(), observed.healthy()));
                 if (why.isEmpty() && spec.prechecks() && !r.prechecked() && phase.ordinal() > Phase.PRECHECKS.ordinal()) {
                     why = Optional.of("joined after the prechecks");
+                }
+                if (why.isEmpty() && r.target().kind() == TargetKind.DEVICE && phase == Phase.PRECHECKS && !r.prechecked()
+                        && groupOf(r.target()).orElse(Integer.MAX_VALUE) < deviceGroup) {
+                    why = Optional.of("joined after its device group's prechecks");
                 }
                 if (why.isEmpty() && r.target().kind() == TargetKind.NODE && phase.ordinal() > Phase.NODES.ordinal()) {
                     why = Optional.of("joined after the node stage");
@@ -301,7 +436,7 @@ public final class RolloutMachine {
                 if (!now.isBefore(op.deadline()) && inFlight.contains(op)) {
                     inFlight.remove(op);
                     commands.add(new RolloutCommand.CancelOp(op.address(), op.opId()));
-                    String why = "timed out after " + spec.timeouts().forKind(op.target().kind());
+                    String why = "timed out after " + Duration.between(op.issuedAt(), op.deadline());
                     emit(Notice.Kind.OP_TIMED_OUT, op.target(), op.opId() + " " + why);
                     failed(op, why);
                 }
@@ -337,6 +472,16 @@ public final class RolloutMachine {
 
         private void failed(InFlightOp op, String message) {
             TargetRecord r = targets.get(op.target());
+            if (op.kind() == OpKind.PRECHECK && op.target().kind() == TargetKind.DEVICE) {
+                // The device is left out; the other prechecks and the rollout go on (the failure counts
+                // against maxFailures, and the rollout ends FAILED once every stage is done).
+                targets.put(op.target(), r.withFailedPrecheck("precheck failed: " + message));
+                deviceFailures++;
+                emit(Notice.Kind.TARGET_FAILED, op.target(), op.target() + " precheck failed: " + message
+                        + "; left out of the upgrade");
+                checkFailureBudget();
+                return;
+            }
             if (op.kind() == OpKind.PRECHECK) {
                 targets.put(op.target(), r.with(TargetStatus.FAILED, "precheck failed: " + message));
                 emit(Notice.Kind.TARGET_FAILED, op.target(), op.target() + " precheck failed: " + message);
@@ -368,6 +513,11 @@ public final class RolloutMachine {
             targets.put(r.target(), r.with(TargetStatus.FAILED, message));
             deviceFailures++;
             emit(Notice.Kind.TARGET_FAILED, r.target(), r.target() + " failed: " + message);
+            checkFailureBudget();
+        }
+
+        /** Past maxFailures: halt (nothing new starts, retries are abandoned, FAILED once nothing is in flight). */
+        private void checkFailureBudget() {
             if (deviceFailures > spec.maxFailures() && drainingTo.isEmpty()) {
                 drainingTo = Optional.of(Phase.FAILED);
                 reason = Optional.of(deviceFailures + " device failures exceed maxFailures " + spec.maxFailures());
@@ -413,6 +563,9 @@ public final class RolloutMachine {
             for (int guard = 0; guard < 64; guard++) {
                 if (phase == Phase.PENDING || phase.terminal()) {
                     return;
+                }
+                if (pendingSpec.isPresent() && atBatchBoundary()) {
+                    applyPendingSpec();
                 }
                 checkWindow();
                 if (phase.terminal()) {
@@ -460,16 +613,60 @@ public final class RolloutMachine {
                 }
                 return false;
             }
-            List<TargetRecord> devices = needingPrecheck(TargetKind.DEVICE);
-            int running = running(TargetKind.DEVICE);
-            if (!devices.isEmpty() || running > 0) {
-                for (int i = 0; i < devices.size() && running < spec.maxParallel() && canStartNew(); i++, running++) {
-                    issue(devices.get(i).target(), OpKind.PRECHECK);
+            // Devices are prechecked as they will be upgraded: group by group in selector order, paced by the
+            // strategy, so the canary group is prechecked first and a failure there is known early.
+            int groups = Grouping.groupCount(spec);
+            while (deviceGroup < groups) {
+                List<TargetRecord> members = groupMembers(deviceGroup);
+                List<TargetRecord> needing = members.stream()
+                        .filter(r -> r.status() == TargetStatus.PENDING && !r.prechecked()).toList();
+                boolean busy = members.stream().anyMatch(r -> r.status() == TargetStatus.RUNNING);
+                if (needing.isEmpty() && !busy) {
+                    if (!members.isEmpty()) {
+                        emit(Notice.Kind.GROUP_FINISHED, "prechecks of device group " + (deviceGroup + 1) + " ("
+                                + Grouping.groupName(spec, deviceGroup) + ") finished");
+                    }
+                    nextGroup();
+                    continue;
+                }
+                if (canStartNew()) {
+                    startDeviceOps(members, needing, OpKind.PRECHECK);
                 }
                 return false;
             }
+            deviceGroup = 0;
+            batchInGroup = 0;
+            currentBatch = List.of();
             enter(Phase.WAITING_FOR_WINDOW);
             return true;
+        }
+
+        private void nextGroup() {
+            deviceGroup++;
+            batchInGroup = 0;
+            currentBatch = List.of();
+        }
+
+        /**
+         * Starts the next device ops of a group: LINEAR tops the pool up to the group's parallelism; EXPONENTIAL
+         * starts the next batch (1, 2, 4, … capped) once the current one has finished.
+         */
+        private void startDeviceOps(List<TargetRecord> members, List<TargetRecord> candidates, OpKind kind) {
+            int parallel = spec.maxParallel().forGroup(members.size());
+            if (spec.strategy() == DeviceStrategy.LINEAR) {
+                long busy = targets.values().stream()
+                        .filter(r -> r.target().kind() == TargetKind.DEVICE && r.status().active()).count();
+                for (int i = 0; i < candidates.size() && busy < parallel; i++, busy++) {
+                    issue(candidates.get(i).target(), kind);
+                }
+            } else if (currentBatchDone() && !candidates.isEmpty()) {
+                int size = Math.min(Grouping.exponentialBatchSize(batchInGroup, parallel), candidates.size());
+                batchInGroup++;
+                currentBatch = candidates.subList(0, size).stream().map(r -> r.target().name()).toList();
+                for (TargetRecord r : candidates.subList(0, size)) {
+                    issue(r.target(), kind);
+                }
+            }
         }
 
         private boolean stepWaitForWindow() {
@@ -521,9 +718,7 @@ public final class RolloutMachine {
                         emit(Notice.Kind.GROUP_FINISHED, "device group " + (deviceGroup + 1) + " ("
                                 + Grouping.groupName(spec, deviceGroup) + ") finished");
                     }
-                    deviceGroup++;
-                    batchInGroup = 0;
-                    currentBatch = List.of();
+                    nextGroup();
                     continue;
                 }
                 for (TargetRecord r : members) {
@@ -536,20 +731,13 @@ public final class RolloutMachine {
                     return false;
                 }
                 List<TargetRecord> pending = members.stream().filter(r -> r.status() == TargetStatus.PENDING).toList();
-                if (spec.strategy() == DeviceStrategy.LINEAR) {
-                    long busy = targets.values().stream()
-                            .filter(r -> r.target().kind() == TargetKind.DEVICE && r.status().active()).count();
-                    for (int i = 0; i < pending.size() && busy < spec.maxParallel(); i++, busy++) {
-                        issue(pending.get(i).target(), OpKind.UPGRADE);
-                    }
-                } else if (currentBatchDone() && !pending.isEmpty()) {
-                    int size = Math.min(Grouping.exponentialBatchSize(batchInGroup, spec.maxParallel()), pending.size());
-                    batchInGroup++;
-                    currentBatch = pending.subList(0, size).stream().map(r -> r.target().name()).toList();
-                    for (TargetRecord r : pending.subList(0, size)) {
-                        issue(r.target(), OpKind.UPGRADE);
-                    }
-                }
+                startDeviceOps(members, pending, OpKind.UPGRADE);
+                return false;
+            }
+            List<TargetRef> leftOut = targets.values().stream().filter(TargetRecord::failedPrecheck).map(TargetRecord::target).toList();
+            if (!leftOut.isEmpty()) {
+                finish(Phase.FAILED, "every stage finished, but " + leftOut.size() + " device(s) failed their precheck"
+                        + " and were left out of the upgrade: " + abbreviated(leftOut));
                 return false;
             }
             String failures = deviceFailures == 0 ? "" : "; " + deviceFailures + " device failure(s) tolerated by maxFailures " + spec.maxFailures();
@@ -557,10 +745,21 @@ public final class RolloutMachine {
             return false;
         }
 
+        private static String abbreviated(List<TargetRef> refs) {
+            int shown = Math.min(refs.size(), 10);
+            String names = String.join(", ", refs.subList(0, shown).stream().map(TargetRef::toString).toList());
+            return refs.size() > shown ? names + " and " + (refs.size() - shown) + " more" : names;
+        }
+
+        /** Whether every device of the current batch is done with its op (a precheck, or the upgrade and its retries). */
         private boolean currentBatchDone() {
             for (String name : currentBatch) {
                 TargetRecord r = targets.get(TargetRef.device(name));
-                if (r != null && !r.status().terminal()) {
+                if (r == null) {
+                    continue;
+                }
+                boolean done = phase == Phase.PRECHECKS ? r.status() != TargetStatus.RUNNING : r.status().terminal();
+                if (!done) {
                     return false;
                 }
             }
@@ -579,11 +778,22 @@ public final class RolloutMachine {
             int attempt = kind == OpKind.PRECHECK ? 1 : r.attempts() + 1;
             TargetRef address = target.kind() == TargetKind.SERVICES ? TargetRef.servicesOn(leader.orElseThrow()) : target;
             String opId = opId(spec.name(), target, kind, attempt);
-            inFlight.add(new InFlightOp(opId, target, address, kind, attempt, now,
-                    now.plus(spec.timeouts().forKind(target.kind()))));
+            inFlight.add(new InFlightOp(opId, target, address, kind, attempt, now, now.plus(timeoutOf(target))));
             TargetRecord updated = r.with(TargetStatus.RUNNING, null);
             targets.put(target, kind == OpKind.UPGRADE ? updated.withAttempts(attempt) : updated);
             commands.add(new RolloutCommand.IssueOp(address, opId, kind, attempt, spec.targetVersion()));
+        }
+
+        /** The op timeout for {@code target}; a device's depends on its group's parallelism. */
+        private Duration timeoutOf(TargetRef target) {
+            return switch (target.kind()) {
+                case NODE -> spec.timeouts().node();
+                case SERVICES -> spec.timeouts().services();
+                case DEVICE -> {
+                    OptionalInt group = groupOf(target);
+                    yield spec.deviceTimeout(group.isPresent() ? groupMembers(group.getAsInt()).size() : 1);
+                }
+            };
         }
 
         private Optional<InFlightOp> opFor(TargetRef target) {

@@ -1,5 +1,8 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,13 +10,19 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Computes the dry-run {@link RolloutPlan} of a spec against an inventory. Pure. */
+/** Computes the dry-run {@link RolloutPlan} of a spec against an inventory, and whether it may be created. Pure. */
 public final class RolloutPlanner {
 
     private RolloutPlanner() {
     }
 
-    /** The preview of running {@code spec} over {@code inventory}. */
+    /**
+     * The preview of running {@code spec} over {@code inventory}.
+     *
+     * @param spec      what to do
+     * @param inventory over which targets
+     * @return every stage in order, the skipped targets, the worst case in parts and the window fit
+     */
     public static RolloutPlan plan(RolloutSpec spec, Inventory inventory) {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(inventory, "inventory");
@@ -33,39 +42,7 @@ public final class RolloutPlanner {
             }
         }
         OpTimeouts timeouts = spec.timeouts();
-        int parallel = spec.maxParallel();
-        List<RolloutPlan.Stage> stages = new ArrayList<>();
-        Duration precheck = Duration.ZERO;
-        if (spec.prechecks()) {
-            if (!nodes.isEmpty()) {
-                RolloutPlan.Stage s = sequential(RolloutPlan.StageKind.PRECHECK_NODES, "precheck nodes", refs(nodes), timeouts.node());
-                stages.add(s);
-                precheck = precheck.plus(s.estimatedDuration());
-            }
-            if (!devices.isEmpty()) {
-                int rounds = ceilDiv(devices.size(), parallel);
-                RolloutPlan.Stage s = new RolloutPlan.Stage(RolloutPlan.StageKind.PRECHECK_DEVICES, "precheck devices",
-                        refs(devices), parallel, List.of(), rounds, timeouts.device().multipliedBy(rounds));
-                stages.add(s);
-                precheck = precheck.plus(s.estimatedDuration());
-            }
-        }
-        spec.window().ifPresent(w -> stages.add(new RolloutPlan.Stage(RolloutPlan.StageKind.WAIT_FOR_WINDOW,
-                "wait for window start " + w.start(), List.of(), 0, List.of(), 0, Duration.ZERO)));
-        Duration upgrade = Duration.ZERO;
-        int rounds = 0;
-        if (spec.upgradeControlPlane()) {
-            if (!nodes.isEmpty()) {
-                RolloutPlan.Stage s = sequential(RolloutPlan.StageKind.NODES, "nodes", refs(nodes), timeouts.node());
-                stages.add(s);
-                upgrade = upgrade.plus(s.estimatedDuration());
-                rounds += s.rounds();
-            }
-            stages.add(new RolloutPlan.Stage(RolloutPlan.StageKind.SERVICES, "services (on the leader)",
-                    List.of(TargetRef.services()), 1, List.of(), 1, timeouts.services()));
-            upgrade = upgrade.plus(timeouts.services());
-            rounds += 1;
-        }
+        List<List<Target>> groups = new ArrayList<>();
         for (int g = 0; g < Grouping.groupCount(spec); g++) {
             List<Target> members = new ArrayList<>();
             for (Target d : devices) {
@@ -73,31 +50,67 @@ public final class RolloutPlanner {
                     members.add(d);
                 }
             }
-            if (members.isEmpty()) {
+            groups.add(members);
+        }
+
+        List<RolloutPlan.Stage> stages = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        Duration prechecks = Duration.ZERO;
+        int precheckRounds = 0;
+        List<String> unfitNodes = Grouping.unfitNodes(inventory);
+        if (spec.prechecks()) {
+            unfitNodes.forEach(why -> warnings.add("the precheck stage will fail before any precheck op: " + why));
+            if (!nodes.isEmpty()) {
+                RolloutPlan.Stage s = sequential(RolloutPlan.StageKind.PRECHECK_NODES, "precheck nodes", refs(nodes), timeouts.node());
+                stages.add(s);
+                prechecks = prechecks.plus(s.estimatedDuration());
+                precheckRounds += s.rounds();
+            }
+            for (int g = 0; g < groups.size(); g++) {
+                if (!groups.get(g).isEmpty()) {
+                    RolloutPlan.Stage s = deviceStage(spec, RolloutPlan.StageKind.PRECHECK_DEVICES,
+                            "precheck group " + (g + 1) + ": " + Grouping.groupName(spec, g), groups.get(g));
+                    stages.add(s);
+                    prechecks = prechecks.plus(s.estimatedDuration());
+                    precheckRounds += s.rounds();
+                }
+            }
+        } else {
+            unfitNodes.forEach(why -> warnings.add(why + "; prechecks are off, so nothing stops the rollout on it"));
+        }
+        spec.window().ifPresent(w -> stages.add(new RolloutPlan.Stage(RolloutPlan.StageKind.WAIT_FOR_WINDOW,
+                "wait for window start " + w.start(), List.of(), 0, List.of(), 0, Duration.ZERO, Duration.ZERO)));
+        Duration nodeTime = Duration.ZERO;
+        Duration servicesTime = Duration.ZERO;
+        int rounds = 0;
+        if (spec.upgradeControlPlane()) {
+            if (!nodes.isEmpty()) {
+                RolloutPlan.Stage s = sequential(RolloutPlan.StageKind.NODES, "nodes", refs(nodes), timeouts.node());
+                stages.add(s);
+                nodeTime = s.estimatedDuration();
+                rounds += s.rounds();
+            }
+            stages.add(new RolloutPlan.Stage(RolloutPlan.StageKind.SERVICES, "services (on the leader)",
+                    List.of(TargetRef.services()), 1, List.of(), 1, timeouts.services(), timeouts.services()));
+            servicesTime = timeouts.services();
+            rounds += 1;
+        }
+        Duration deviceTime = Duration.ZERO;
+        int deviceRounds = 0;
+        for (int g = 0; g < groups.size(); g++) {
+            if (groups.get(g).isEmpty()) {
                 continue;
             }
-            List<List<String>> batches = new ArrayList<>();
-            int groupRounds;
-            if (spec.strategy() == DeviceStrategy.EXPONENTIAL) {
-                int next = 0;
-                for (int size : Grouping.exponentialBatchSizes(members.size(), parallel)) {
-                    batches.add(members.subList(next, next + size).stream().map(Target::name).toList());
-                    next += size;
-                }
-                groupRounds = batches.size();
-            } else {
-                groupRounds = ceilDiv(members.size(), parallel);
-            }
-            RolloutPlan.Stage s = new RolloutPlan.Stage(RolloutPlan.StageKind.DEVICE_GROUP,
-                    "group " + (g + 1) + ": " + Grouping.groupName(spec, g), refs(members), parallel, batches,
-                    groupRounds, timeouts.device().multipliedBy(groupRounds));
+            RolloutPlan.Stage s = deviceStage(spec, RolloutPlan.StageKind.DEVICE_GROUP,
+                    "group " + (g + 1) + ": " + Grouping.groupName(spec, g), groups.get(g));
             stages.add(s);
-            upgrade = upgrade.plus(s.estimatedDuration());
-            rounds += groupRounds;
+            deviceTime = deviceTime.plus(s.estimatedDuration());
+            deviceRounds += s.rounds();
         }
-        int precheckRounds = stages.stream()
-                .filter(s -> s.kind() == RolloutPlan.StageKind.PRECHECK_NODES || s.kind() == RolloutPlan.StageKind.PRECHECK_DEVICES)
-                .mapToInt(RolloutPlan.Stage::rounds).sum();
+        rounds += deviceRounds;
+        Duration window = nodeTime.plus(servicesTime).plus(deviceTime);
+        RolloutPlan.Estimate estimate = new RolloutPlan.Estimate(prechecks, nodeTime, servicesTime, deviceRounds, deviceTime, window);
+
         Optional<Instant> windowStart = spec.window().map(MaintenanceWindow::start);
         Optional<Duration> windowLength = spec.window().flatMap(w -> w.end().map(end -> Duration.between(w.start(), end)));
         RolloutPlan.WindowFit fit;
@@ -106,14 +119,64 @@ public final class RolloutPlanner {
         } else if (windowLength.isEmpty()) {
             fit = RolloutPlan.WindowFit.OPEN_ENDED;
         } else {
-            fit = upgrade.compareTo(windowLength.get()) <= 0 ? RolloutPlan.WindowFit.FITS : RolloutPlan.WindowFit.TOO_SHORT;
+            fit = window.compareTo(windowLength.get()) <= 0 ? RolloutPlan.WindowFit.FITS : RolloutPlan.WindowFit.TOO_SHORT;
         }
-        return new RolloutPlan(spec.name(), spec.targetVersion(), stages, skipped, precheck, upgrade,
-                rounds + precheckRounds, windowStart, windowLength, fit);
+        List<Problem> refusals = new ArrayList<>();
+        if (fit == RolloutPlan.WindowFit.TOO_SHORT) {
+            String parts = "nodes " + nodeTime + " + services " + servicesTime + " + devices " + deviceTime + " in "
+                    + deviceRounds + " round(s)";
+            if (spec.allowPartialWindow()) {
+                warnings.add("the worst case " + window + " (" + parts + ") does not fit the window " + windowLength.get()
+                        + "; allowPartialWindow is set, so the rest waits for another window (DEADLINE_EXCEEDED lists it)");
+            } else {
+                refusals.add(Problem.of("window", windowLength.get(), "the worst case " + window + " (" + parts
+                        + ") does not fit the window; widen the window, raise maxParallel, or set allowPartialWindow: true"
+                        + " to create the rollout anyway"));
+            }
+        }
+        return new RolloutPlan(spec.name(), spec.targetVersion(), stages, skipped, estimate, rounds + precheckRounds,
+                windowStart, windowLength, fit, warnings, refusals);
+    }
+
+    /**
+     * Refuses a rollout that is known not to fit its window (the plan's {@link RolloutPlan#refusals()}), unless
+     * the spec says {@code allowPartialWindow: true}. {@code RolloutController.create} calls it.
+     *
+     * @param spec      what to do
+     * @param inventory over which targets
+     * @return the plan, when the rollout may be created
+     * @throws ValidationException naming {@code window} with the worst case and its parts otherwise
+     */
+    public static RolloutPlan requireCreatable(RolloutSpec spec, Inventory inventory) {
+        RolloutPlan plan = plan(spec, inventory);
+        if (!plan.refusals().isEmpty()) {
+            throw new ValidationException(plan.refusals());
+        }
+        return plan;
+    }
+
+    /** A device stage (prechecks or upgrades of one group): the group's parallelism, timeout and batches. */
+    private static RolloutPlan.Stage deviceStage(RolloutSpec spec, RolloutPlan.StageKind kind, String name, List<Target> members) {
+        int parallel = spec.maxParallel().forGroup(members.size());
+        Duration timeout = spec.deviceTimeout(members.size());
+        List<List<String>> batches = new ArrayList<>();
+        int groupRounds;
+        if (spec.strategy() == DeviceStrategy.EXPONENTIAL) {
+            int next = 0;
+            for (int size : Grouping.exponentialBatchSizes(members.size(), parallel)) {
+                batches.add(members.subList(next, next + size).stream().map(Target::name).toList());
+                next += size;
+            }
+            groupRounds = batches.size();
+        } else {
+            groupRounds = ceilDiv(members.size(), parallel);
+        }
+        return new RolloutPlan.Stage(kind, name, refs(members), parallel, batches, groupRounds, timeout,
+                timeout.multipliedBy(groupRounds));
     }
 
     private static RolloutPlan.Stage sequential(RolloutPlan.StageKind kind, String name, List<TargetRef> targets, Duration timeout) {
-        return new RolloutPlan.Stage(kind, name, targets, 1, List.of(), targets.size(), timeout.multipliedBy(targets.size()));
+        return new RolloutPlan.Stage(kind, name, targets, 1, List.of(), targets.size(), timeout, timeout.multipliedBy(targets.size()));
     }
 
     private static List<TargetRef> refs(List<Target> targets) {

@@ -11,6 +11,13 @@ import java.util.Objects;
  */
 public record RolloutProgress(Phase phase, int done, int total) {
 
+    /**
+     * Validates and normalises the components.
+     *
+     * @param phase the rollout's phase
+     * @param done  targets nothing more will happen to (succeeded, failed, skipped, cancelled, removed)
+     * @param total every target of the rollout
+     */
     public RolloutProgress {
         Objects.requireNonNull(phase, "phase");
         if (done < 0 || total < done) {
@@ -18,7 +25,12 @@ public record RolloutProgress(Phase phase, int done, int total) {
         }
     }
 
-    /** The progress of {@code state}. */
+    /**
+     * The progress of {@code state}.
+     *
+     * @param state a rollout's state
+     * @return its phase and targets done / total
+     */
     public static RolloutProgress of(RolloutState state) {
         int done = 0;
         for (TargetRecord target : state.targets()) {

@@ -27,7 +27,12 @@ public final class RolloutStateJson {
         }
     }
 
-    /** {@code state} as one line of JSON. */
+    /**
+     * {@code state} as one line of JSON.
+     *
+     * @param state the state
+     * @return {@code {"formatVersion": 1, "state": {…}}}
+     */
     public static String write(RolloutState state) {
         return Documents.toJsonLine(new Document(FORMAT_VERSION, state));
     }
@@ -35,6 +40,8 @@ public final class RolloutStateJson {
     /**
      * Reads a state written by {@link #write}.
      *
+     * @param json the document
+     * @return the state
      * @throws ValidationException if the text is not a state document, or has another format version
      */
     public static RolloutState read(String json) {

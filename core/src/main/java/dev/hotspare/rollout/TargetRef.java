@@ -18,27 +18,52 @@ public record TargetRef(TargetKind kind, String name) implements Comparable<Targ
     private static final Comparator<TargetRef> ORDER =
             Comparator.comparing(TargetRef::kind).thenComparing(TargetRef::name);
 
+    /**
+     * Validates and normalises the components.
+     *
+     * @param kind what the target is
+     * @param name its name (a DNS-1123 label)
+     */
     public TargetRef {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(name, "name");
     }
 
-    /** A node target. */
+    /**
+     * A node target.
+     *
+     * @param name the node's name
+     * @return the reference
+     */
     public static TargetRef node(String name) {
         return new TargetRef(TargetKind.NODE, name);
     }
 
-    /** A device target. */
+    /**
+     * A device target.
+     *
+     * @param name the device's name
+     * @return the reference
+     */
     public static TargetRef device(String name) {
         return new TargetRef(TargetKind.DEVICE, name);
     }
 
-    /** The services agent running on {@code leaderNode}. */
+    /**
+     * The services agent running on {@code leaderNode}.
+     *
+     * @param leaderNode the leader's node name
+     * @return the address of its services agent
+     */
     public static TargetRef servicesOn(String leaderNode) {
         return new TargetRef(TargetKind.SERVICES, leaderNode);
     }
 
-    /** The logical services target recorded in a rollout's state. */
+    /**
+     * The logical services target recorded in a rollout's state.
+     *
+     * @return {@code services/services}
+     */
     public static TargetRef services() {
         return new TargetRef(TargetKind.SERVICES, SERVICES_NAME);
     }

@@ -19,12 +19,20 @@ public enum TargetStatus {
     /** Removed from the inventory before it finished. */
     REMOVED;
 
-    /** Whether nothing more will happen to the target. */
+    /**
+     * Whether nothing more will happen to the target.
+     *
+     * @return whether this is neither PENDING, RUNNING nor RETRY_WAIT
+     */
     public boolean terminal() {
         return this != PENDING && this != RUNNING && this != RETRY_WAIT;
     }
 
-    /** Whether the target occupies an op slot (in flight, or between attempts). */
+    /**
+     * Whether the target occupies an op slot (in flight, or between attempts).
+     *
+     * @return whether this is RUNNING or RETRY_WAIT
+     */
     public boolean active() {
         return this == RUNNING || this == RETRY_WAIT;
     }

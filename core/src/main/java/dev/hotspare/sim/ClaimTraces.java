@@ -87,4 +87,81 @@ public final class ClaimTraces {
         out.sort(Comparator.comparing(ClaimArrival::at));
         return out;
     }
+
+    /** Claims per hour in office hours on the diurnal trace: the CI pool's peak, 9 to 17 on weekdays. */
+    public static final double DIURNAL_PEAK_PER_HOUR = 11;
+    /** Claims per hour outside office hours and on weekends on the diurnal trace: about 8 over a 16-hour night. */
+    public static final double DIURNAL_QUIET_PER_HOUR = 0.5;
+
+    /**
+     * A CI workload's week: {@value #DIURNAL_PEAK_PER_HOUR} claims per hour from 09:00 to 17:00 (UTC) on weekdays,
+     * {@value #DIURNAL_QUIET_PER_HOUR} per hour at night and on weekends (about 8 over a night), each held for
+     * {@code hold}. A Poisson process whose rate follows the clock; deterministic for a given {@code seed}.
+     *
+     * @param start  the first instant of the trace
+     * @param length how long the trace runs
+     * @param hold   how long each claim keeps its member
+     * @param seed   the random seed
+     * @return the claims, in arrival order
+     */
+    public static List<ClaimArrival> diurnal(Instant start, Duration length, Duration hold, long seed) {
+        return varying(start, length, hold, seed, DIURNAL_PEAK_PER_HOUR, at -> {
+            java.time.ZonedDateTime t = at.atZone(java.time.ZoneOffset.UTC);
+            boolean weekday = t.getDayOfWeek().getValue() <= 5;
+            return weekday && t.getHour() >= 9 && t.getHour() < 17 ? DIURNAL_PEAK_PER_HOUR : DIURNAL_QUIET_PER_HOUR;
+        });
+    }
+
+    /**
+     * Bursts on a low base: {@code basePerHour} claims per hour at random, plus bursts arriving at random about
+     * every {@code burstEvery}, each of 5 to 15 claims within 10 minutes (a pipeline fanning out), each claim held
+     * for {@code hold}. Deterministic for a given {@code seed}.
+     *
+     * @param start       the first instant of the trace
+     * @param length      how long the trace runs
+     * @param hold        how long each claim keeps its member
+     * @param basePerHour the background rate, claims per hour
+     * @param burstEvery  the mean time between bursts
+     * @param seed        the random seed
+     * @return the claims, in arrival order
+     */
+    public static List<ClaimArrival> bursty(Instant start, Duration length, Duration hold, double basePerHour,
+                                            Duration burstEvery, long seed) {
+        List<ClaimArrival> out = new ArrayList<>(poisson(basePerHour, start, length, hold, seed));
+        Random random = new Random(seed ^ 0x5DEECE66DL);
+        Instant end = start.plus(length);
+        double meanGap = burstEvery.toSeconds();
+        Instant t = start;
+        while (true) {
+            t = t.plusSeconds(Math.max(1, Math.round(-Math.log(1.0 - random.nextDouble()) * meanGap)));
+            if (!t.isBefore(end)) {
+                break;
+            }
+            int size = 5 + random.nextInt(11);
+            for (int i = 0; i < size; i++) {
+                Instant at = t.plusMillis((long) (random.nextDouble() * Duration.ofMinutes(10).toMillis()));
+                if (at.isBefore(end)) {
+                    out.add(new ClaimArrival(at, hold));
+                }
+            }
+        }
+        out.sort(Comparator.comparing(ClaimArrival::at));
+        return out;
+    }
+
+    /**
+     * A Poisson process whose rate (claims per hour, at most {@code maxPerHour}) follows {@code perHour}, by
+     * thinning: candidates at the maximum rate, each kept with probability rate / maximum.
+     */
+    private static List<ClaimArrival> varying(Instant start, Duration length, Duration hold, long seed, double maxPerHour,
+                                              java.util.function.ToDoubleFunction<Instant> perHour) {
+        Random keep = new Random(seed * 31 + 7);
+        List<ClaimArrival> out = new ArrayList<>();
+        for (ClaimArrival candidate : poisson(maxPerHour, start, length, hold, seed)) {
+            if (keep.nextDouble() * maxPerHour < perHour.applyAsDouble(candidate.at())) {
+                out.add(candidate);
+            }
+        }
+        return out;
+    }
 }

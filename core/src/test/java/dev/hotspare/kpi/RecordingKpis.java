@@ -4,6 +4,7 @@ import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.rollout.RolloutProgress;
@@ -21,6 +22,9 @@ public final class RecordingKpis implements KpiListener {
     }
 
     public record Served(String pool, ClaimService service, Duration waited) implements Call {
+    }
+
+    public record Stages(String pool, ClaimService service, ClaimStages stages) implements Call {
     }
 
     public record Members(String pool, Map<MemberState, Integer> counts) implements Call {
@@ -74,6 +78,11 @@ public final class RecordingKpis implements KpiListener {
     @Override
     public synchronized void claimServed(String pool, ClaimService service, Duration wait) {
         calls.add(new Served(pool, service, wait));
+    }
+
+    @Override
+    public synchronized void claimStages(String pool, ClaimService service, ClaimStages stages) {
+        calls.add(new Stages(pool, service, stages));
     }
 
     @Override

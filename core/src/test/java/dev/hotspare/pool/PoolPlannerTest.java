@@ -60,17 +60,17 @@ class PoolPlannerTest {
             List<Member> members = List.of(running("r", 1), hibernating("s", 2), provisioning("p", 3), failed, deleting, held);
             PoolPlan.Status status = plan(spec().size(4).build(), members,
                     List.of(Claim.pending("claim-a", at(4), Optional.empty()).assigned("c", at(5))), 10).status();
-            assertThat(status).isEqualTo(new PoolPlan.Status(4, 4, 1, 1, 1, 1, 1, 1, 0, 6));
+            assertThat(status).isEqualTo(new PoolPlan.Status(4, 4, 1, 1, 1, 1, 1, 1, 0, 6, 4, 0, 0, true, 0, false, false, List.of()));
         }
 
         @Test
-        void memberResumingPastResumeTimeoutIsBrokenAndReplaced() {
+        void memberResumingForResumeTimeoutIsBrokenAndReplaced() {
             Member stuck = hibernating("a", 0).withDesiredPower(DesiredPower.RUNNING).withObservedPower(ObservedPower.RESUMING, at(10));
             PoolSpec s = spec().size(1).resumeTimeout(Duration.ofMinutes(15)).build();
-            assertThat(plan(s, List.of(stuck), List.of(), 25).deletes()).isEmpty();
-            PoolPlan late = plan(s, List.of(stuck), List.of(), 26);
-            assertThat(late.status().broken()).isEqualTo(1);
-            assertThat(late.deletes()).extracting(PoolPlan.Delete::reason).containsExactly(DeleteReason.BROKEN);
+            assertThat(plan(s, List.of(stuck), List.of(), 24).deletes()).isEmpty();
+            PoolPlan atTimeout = plan(s, List.of(stuck), List.of(), 25);
+            assertThat(atTimeout.status().broken()).as("resuming for exactly resumeTimeout is broken").isEqualTo(1);
+            assertThat(atTimeout.deletes()).extracting(PoolPlan.Delete::reason).containsExactly(DeleteReason.BROKEN);
         }
     }
 
@@ -101,12 +101,6 @@ class PoolPlannerTest {
             assertThat(plan(s, List.of(held), List.of(claim), 240).releases()).hasSize(1);
         }
 
-        @Test
-        void memberWhoseClaimIsGoneIsDeleted() {
-            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(claimed(running("m", 0), "gone", 1)), List.of(), 5);
-            assertThat(plan.deletes()).extracting(PoolPlan.Delete::reason).containsExactly(DeleteReason.CLAIM_GONE);
-            assertThat(plan.releases()).isEmpty();
-        }
 
         @Test
         void memberNamingAClaimThatHoldsAnotherMemberIsDeleted() {
@@ -115,22 +109,29 @@ class PoolPlannerTest {
             Claim claim = Claim.pending("job", at(4), Optional.empty()).assigned("winner", at(5));
             PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(loser, winner), List.of(claim), 6);
             assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId, PoolPlan.Delete::reason)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("loser", DeleteReason.CLAIM_GONE));
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("loser", DeleteReason.CLAIM_HOLDS_ANOTHER));
             assertThat(plan.releases()).isEmpty();
         }
 
         @Test
         void claimWhoseMemberVanishedIsReleased() {
             Claim claim = Claim.pending("job", at(0), Optional.empty()).assigned("vanished", at(1));
-            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(), List.of(claim), 5);
+            PoolPlan plan = plan(spec().size(1).runningCount(0).build(), List.of(hibernating("other", 0)), List.of(claim), 5);
             assertThat(plan.releases()).extracting(PoolPlan.Release::reason).containsExactly(ReleaseReason.MEMBER_GONE);
+        }
+
+        @Test
+        void anEmptyMemberListReleasesNoAssignedClaim() {
+            Claim claim = Claim.pending("job", at(0), Optional.empty()).assigned("m", at(1));
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(), List.of(claim), 5);
+            assertThat(plan.releases()).as("a read that lists no member at all is not trusted to say members are gone").isEmpty();
         }
 
         @Test
         void releasesComeFirstInTheConcurrencyBudget() {
             PoolSpec s = spec().size(2).runningCount(0).maxConcurrent(1).build();
-            PoolPlan plan = plan(s, List.of(claimed(running("m", 0), "gone", 1)), List.of(), 5);
-            assertThat(plan.deletes()).hasSize(1);
+            PoolPlan plan = plan(s, List.of(claimed(running("m", 0), "gone", 1).released(at(4))), List.of(), 5);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::reason).containsExactly(DeleteReason.RELEASED);
             assertThat(plan.creates()).isEmpty();
         }
     }
@@ -295,6 +296,300 @@ class PoolPlannerTest {
         void unclaimedMembersNeverHibernateBecauseOfHibernateAfter() {
             PoolSpec s = spec().size(1).runningCount(1).hibernateAfter(Duration.ofMinutes(1)).build();
             assertThat(plan(s, List.of(running("a", 0)), List.of(), 600).isEmpty()).isTrue();
+        }
+    }
+
+    @Nested
+    class ReleaseMarks {
+        final Claim job = Claim.pending("job", at(0), Optional.empty()).assigned("m", at(1));
+
+        @Test
+        void aMemberCarryingTheReleaseMarkIsDeletedAndAnInterruptedReleaseFinished() {
+            Member marked = claimed(running("m", 0), "job", 1).released(at(4));
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(marked), List.of(job), 5);
+            assertThat(plan.releases()).extracting(PoolPlan.Release::claimName, PoolPlan.Release::reason)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("job", ReleaseReason.RELEASED));
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId, PoolPlan.Delete::reason)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("m", DeleteReason.RELEASED));
+        }
+
+        @Test
+        void aReleasedMemberWaitsForTheBudgetAndIsNeverReused() {
+            Member marked = claimed(running("m", 0), "job", 1).released(at(4));
+            PoolSpec s = spec().size(1).runningCount(1).maxConcurrent(1).build();
+            PoolPlan plan = plan(s, List.of(marked, provisioning("p", 2)), List.of(Claim.pending("next", at(3), Optional.empty())), 5);
+            assertThat(plan.deletes()).isEmpty();
+            assertThat(plan.assignments()).isEmpty();
+            assertThat(plan.status().claimed()).isEqualTo(1);
+        }
+
+        @Test
+        void aNewClaimReusingTheNameOfAReleasedOneIsServedNotReleased() {
+            Member marked = claimed(running("m", 0), "job", 1).released(at(4));
+            Claim again = Claim.pending("job", at(6), Optional.empty());
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(marked, running("r", 2)), List.of(again), 7);
+            assertThat(plan.releases()).isEmpty();
+            assertThat(plan.assignments()).extracting(PoolPlan.Assignment::claimName, PoolPlan.Assignment::memberId)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("job", "r"));
+        }
+
+        @Test
+        void anExpiredClaimIsReleasedEvenWhenTheBudgetCannotDeleteItsMemberYet() {
+            PoolSpec s = spec().size(1).runningCount(0).maxConcurrent(1)
+                    .claimLifetime(new ClaimLifetime(Optional.of(Duration.ofMinutes(30)), Optional.empty())).build();
+            PoolPlan plan = plan(s, List.of(claimed(running("m", 0), "job", 1), provisioning("p", 2)), List.of(job), 31);
+            assertThat(plan.releases()).extracting(PoolPlan.Release::reason).containsExactly(ReleaseReason.LIFETIME_EXPIRED);
+            assertThat(plan.deletes()).isEmpty();
+            assertThat(plan.powerChanges()).extracting(PoolPlan.PowerChange::memberId).doesNotContain("m");
+        }
+    }
+
+    @Nested
+    class Orphans {
+        final PoolSpec s = spec().size(0).runningCount(0).build();
+
+        @Test
+        void aClaimedMemberWhoseClaimIsMissingIsOrphanedNotDeleted() {
+            PoolPlan plan = plan(s, List.of(claimed(running("m", 0), "gone", 1)), List.of(Claim.pending("other", at(2), Optional.empty())), 5);
+            assertThat(plan.deletes()).isEmpty();
+            assertThat(plan.orphanMarks()).containsExactly(new PoolPlan.OrphanMark("m", "gone", Optional.of(at(5)),
+                    "claim 'gone' missing from the claim store"));
+            assertThat(plan.orphans()).containsExactly(new PoolPlan.Orphan("m", "gone", at(5), at(15)));
+            assertThat(plan.status().orphaned()).isEqualTo(1);
+        }
+
+        @Test
+        void anOrphanIsDeletedOnceItsClaimHasBeenMissingForTheGracePeriod() {
+            Member orphan = claimed(running("m", 0), "gone", 1).withOrphanedSince(Optional.of(at(5)));
+            List<Claim> others = List.of(Claim.pending("other", at(2), Optional.empty()));
+            PoolPlan early = plan(s, List.of(orphan), others, 14);
+            assertThat(early.deletes()).isEmpty();
+            assertThat(early.orphanMarks()).as("the mark is already there").isEmpty();
+            assertThat(plan(s, List.of(orphan), others, 15).deletes()).extracting(PoolPlan.Delete::memberId, PoolPlan.Delete::reason)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("m", DeleteReason.CLAIM_GONE));
+        }
+
+        @Test
+        void aZeroGracePeriodDeletesAnOrphanOnTheFirstPassThatMissesItsClaim() {
+            PoolSpec zero = s.toBuilder().orphanGracePeriod(Duration.ZERO).build();
+            PoolPlan plan = plan(zero, List.of(claimed(running("m", 0), "gone", 1)), List.of(Claim.pending("other", at(2), Optional.empty())), 5);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::reason).containsExactly(DeleteReason.CLAIM_GONE);
+            assertThat(plan.orphanMarks()).isEmpty();
+        }
+
+        @Test
+        void aClaimSeenAgainClearsTheMark() {
+            Member orphan = claimed(running("m", 0), "job", 1).withOrphanedSince(Optional.of(at(5)));
+            Claim back = Claim.pending("job", at(0), Optional.empty()).assigned("m", at(1));
+            PoolPlan plan = plan(s, List.of(orphan), List.of(back), 20);
+            assertThat(plan.deletes()).isEmpty();
+            assertThat(plan.orphanMarks()).extracting(PoolPlan.OrphanMark::memberId, PoolPlan.OrphanMark::since)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("m", Optional.empty()));
+            assertThat(plan.orphans()).isEmpty();
+        }
+
+        @Test
+        void aReadWithNoClaimAtAllDeletesNoClaimedMemberWhateverTheGrace() {
+            PoolSpec zero = s.toBuilder().orphanGracePeriod(Duration.ZERO).build();
+            Member longGone = claimed(running("a", 0), "one", 1).withOrphanedSince(Optional.of(at(2)));
+            Member fresh = claimed(running("b", 0), "two", 1);
+            PoolPlan plan = plan(zero, List.of(longGone, fresh), List.of(), 500);
+            assertThat(plan.deletes()).isEmpty();
+            assertThat(plan.orphanMarks()).as("no mark set or cleared on a read not to be trusted").isEmpty();
+            assertThat(plan.status().emptyClaimRead()).isTrue();
+            assertThat(plan.orphans()).extracting(PoolPlan.Orphan::memberId).containsExactly("a", "b");
+        }
+
+        @Test
+        void aPendingClaimMadeAfterTheMemberWasClaimedIsANewClaimNotTheMembers() {
+            Member old = claimed(running("m", 0), "job", 10);
+            Claim again = Claim.pending("job", at(20), Optional.empty());
+            PoolPlan plan = plan(s, List.of(old, running("r", 1)), List.of(again), 21);
+            assertThat(plan.orphans()).extracting(PoolPlan.Orphan::memberId).containsExactly("m");
+            assertThat(plan.assignments()).extracting(PoolPlan.Assignment::memberId).containsExactly("r");
+        }
+    }
+
+    @Nested
+    class Budget {
+        @Test
+        void claimedMembersStillProvisioningLeaveTheBudgetAlone() {
+            Member claimedInstalling = provisioning("c", 0).assignedTo("job", at(1));
+            Claim job = Claim.pending("job", at(1), Optional.empty()).assigned("c", at(1));
+            PoolSpec s = spec().size(1).runningCount(0).maxConcurrent(1).build();
+            assertThat(plan(s, List.of(claimedInstalling), List.of(job), 2).creates()).hasSize(1);
+            Member released = claimed(running("r", 0), "done", 1).released(at(2));
+            assertThat(plan(s.toBuilder().size(0).build(), List.of(claimedInstalling, released), List.of(job), 3).deletes())
+                    .extracting(PoolPlan.Delete::memberId).containsExactly("r");
+        }
+    }
+
+    @Nested
+    class Templates {
+        Member unknown(String id, int minute) {
+            return new Member(id, at(minute), null, MemberPhase.READY, DesiredPower.HIBERNATING, ObservedPower.HIBERNATING,
+                    at(minute), Optional.of(at(minute)), Optional.empty(), Optional.empty(), Optional.empty());
+        }
+
+        Member stale(String id, int minute) {
+            return new Member(id, at(minute), "v0", MemberPhase.READY, DesiredPower.HIBERNATING, ObservedPower.HIBERNATING,
+                    at(minute), Optional.of(at(minute)), Optional.empty(), Optional.empty(), Optional.empty());
+        }
+
+        @Test
+        void aMemberWithNoRecordedTemplateVersionIsUnknownNotCurrent() {
+            assertThat(unknown("u", 0).templateVersion()).isEqualTo(Member.UNKNOWN_TEMPLATE_VERSION);
+            PoolPlan.Status status = plan(spec().size(3).runningCount(0).build(),
+                    List.of(hibernating("a", 0), stale("b", 1), unknown("c", 2)), List.of(), 5).status();
+            assertThat(List.of(status.current(), status.stale(), status.unknown())).containsExactly(1, 1, 1);
+            assertThat(status.allCurrent()).isFalse();
+            assertThat(plan(spec().size(1).runningCount(0).build(), List.of(hibernating("a", 0)), List.of(), 5).status().allCurrent()).isTrue();
+        }
+
+        @Test
+        void unknownMembersAreReplacedBeforeStaleOnesOldestFirst() {
+            List<Member> members = List.of(stale("s", 0), unknown("u2", 2), unknown("u1", 1));
+            PoolPlan plan = plan(spec().size(3).runningCount(0).build(), members, List.of(), 5);
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId, PoolPlan.Delete::reason)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("u1", DeleteReason.STALE_TEMPLATE));
+        }
+    }
+
+    @Nested
+    class ResumeTimeout {
+        @Test
+        void aMemberThePoolWantsHibernatingIsNeverBrokenForASlowResume() {
+            Member slow = hibernating("a", 0).withObservedPower(ObservedPower.RESUMING, at(10));
+            PoolSpec s = spec().size(1).runningCount(0).resumeTimeout(Duration.ofMinutes(15)).build();
+            PoolPlan plan = plan(s, List.of(slow), List.of(), 100);
+            assertThat(plan.status().broken()).isZero();
+            assertThat(plan.deletes()).isEmpty();
+        }
+    }
+
+    @Nested
+    class Deletion {
+        final PoolSpec deleted = spec().size(3).runningCount(1).maxConcurrent(3).deleted(true).build();
+
+        @Test
+        void aDeletedPoolServesNoClaimCreatesNothingAndDeletesUnclaimedMembersWithinTheBudget() {
+            Member held = claimed(running("c", 0), "job", 1);
+            List<Member> members = List.of(running("r", 1), hibernating("s", 2), provisioning("p", 3), held);
+            List<Claim> claims = List.of(Claim.pending("job", at(0), Optional.empty()).assigned("c", at(1)),
+                    Claim.pending("late", at(4), Optional.empty()));
+            PoolPlan plan = plan(deleted, members, claims, 5);
+            assertThat(plan.assignments()).isEmpty();
+            assertThat(plan.creates()).isEmpty();
+            assertThat(plan.powerChanges()).isEmpty();
+            assertThat(plan.deletes()).extracting(PoolPlan.Delete::memberId, PoolPlan.Delete::reason).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("p", DeleteReason.POOL_DELETED),
+                    org.assertj.core.groups.Tuple.tuple("s", DeleteReason.POOL_DELETED));
+            assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::reason).containsExactly(new ClaimReason.PoolDeleting());
+            assertThat(plan.status().poolDeleted()).isTrue();
+            assertThat(plan.status().deletionWaitsFor()).containsExactly("c", "r", "s", "p");
+        }
+
+        @Test
+        void claimedMembersStayUntilReleased() {
+            Member held = claimed(running("c", 0), "job", 1);
+            Claim job = Claim.pending("job", at(0), Optional.empty()).assigned("c", at(1));
+            assertThat(plan(deleted, List.of(held), List.of(job), 5).deletes()).isEmpty();
+            assertThat(plan(deleted, List.of(held.released(at(6))), List.of(), 7).deletes())
+                    .extracting(PoolPlan.Delete::reason).containsExactly(DeleteReason.RELEASED);
+            assertThat(plan(deleted, List.of(), List.of(), 8).status().deletionWaitsFor()).isEmpty();
+        }
+
+        @Test
+        void aSpecFileSaysDeletedTrue() {
+            PoolSpec read = dev.hotspare.json.Documents.read("name: ci\nsize: 2\ndeleted: true\n",
+                    dev.hotspare.json.Documents.Format.YAML, PoolSpec.class);
+            assertThat(read.deleted()).isTrue();
+            assertThat(read.orphanGracePeriod()).isEqualTo(Duration.ofMinutes(10));
+        }
+    }
+
+    @Nested
+    class Reasons {
+        final TypicalDurations typical = new TypicalDurations(Optional.of(Duration.ofMinutes(40)), Optional.of(Duration.ofMinutes(5)));
+
+        PoolPlan planWith(PoolSpec spec, List<Member> members, List<Claim> claims, int nowMinute) {
+            return PoolPlanner.plan(spec, members, claims, at(nowMinute), typical);
+        }
+
+        @Test
+        void aClaimWaitingForAResumeNamesTheMemberAndWhenItIsExpectedToRun() {
+            List<Member> members = List.of(hibernating("a", 0), hibernating("b", 1).withDesiredPower(DesiredPower.RUNNING)
+                    .withObservedPower(ObservedPower.RESUMING, at(4)));
+            List<Claim> claims = List.of(Claim.pending("x", at(5), Optional.empty()), Claim.pending("y", at(6), Optional.empty()));
+            PoolPlan plan = planWith(spec().size(2).runningCount(0).build(), members, claims, 6);
+            assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::claimName, PoolPlan.PendingClaim::reason).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("x", new ClaimReason.WaitingForResume("a", at(6), Optional.of(at(11)))),
+                    org.assertj.core.groups.Tuple.tuple("y", new ClaimReason.WaitingForResume("b", at(4), Optional.of(at(9)))));
+            assertThat(plan.reasons().get(0).reason().stage()).isEqualTo(WaitStage.RESUME);
+        }
+
+        @Test
+        void aClaimWaitingForAnInstallNamesTheMemberOrTheOneBeingCreated() {
+            List<Claim> claims = List.of(Claim.pending("x", at(5), Optional.empty()), Claim.pending("y", at(6), Optional.empty()));
+            PoolPlan plan = planWith(spec().size(0).runningCount(0).build(), List.of(provisioning("p", 2)), claims, 7);
+            assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::reason).containsExactly(
+                    new ClaimReason.Provisioning(Optional.of("p"), at(2), Optional.of(at(42))),
+                    new ClaimReason.Provisioning(Optional.empty(), at(7), Optional.of(at(47))));
+        }
+
+        @Test
+        void aClaimBlockedByMaxSizeMaxConcurrentOrBrokenMembersSaysWhich() {
+            Member held = claimed(running("c", 0), "job", 1);
+            Claim job = Claim.pending("job", at(0), Optional.empty()).assigned("c", at(1));
+            Claim x = Claim.pending("x", at(5), Optional.empty());
+            assertThat(planWith(spec().size(0).maxSize(1).build(), List.of(held), List.of(job, x), 6).reasonFor("x"))
+                    .contains(new ClaimReason.AtMaxSize(1, 1));
+            Claim y = Claim.pending("y", at(6), Optional.empty());
+            PoolPlan busy = planWith(spec().size(0).runningCount(0).maxConcurrent(1).build(), List.of(provisioning("p", 2)), List.of(x, y), 7);
+            assertThat(busy.reasonFor("x")).contains(new ClaimReason.Provisioning(Optional.of("p"), at(2), Optional.of(at(42))));
+            assertThat(busy.reasonFor("y")).contains(new ClaimReason.MaxConcurrentExhausted(1, 1));
+            Member failed = hibernating("f", 0).withPhase(MemberPhase.FAILED);
+            PoolPlan broken = planWith(spec().size(0).runningCount(0).build(), List.of(failed), List.of(x), 7);
+            assertThat(broken.reasonFor("x")).contains(new ClaimReason.AllBroken(1));
+        }
+
+        @Test
+        void withoutObservedDurationsThereIsNoExpectedTime() {
+            PoolPlan plan = plan(spec().size(1).runningCount(0).build(), List.of(hibernating("a", 0)),
+                    List.of(Claim.pending("x", at(5), Optional.empty())), 6);
+            assertThat(plan.reasonFor("x")).contains(new ClaimReason.WaitingForResume("a", at(6), Optional.empty()));
+        }
+
+        @Test
+        void reasonsAreWrittenWithTheirKindAndAText() {
+            PoolPlan plan = planWith(spec().size(1).runningCount(0).build(), List.of(hibernating("a", 0)),
+                    List.of(Claim.pending("x", at(5), Optional.empty())), 6);
+            String json = dev.hotspare.json.Documents.toJson(plan);
+            assertThat(json).contains("\"kind\" : \"WAITING_FOR_RESUME\"").contains("\"member\" : \"a\"")
+                    .contains("\"expectedReadyAt\" : \"2026-01-01T00:11:00Z\"")
+                    .contains("\"text\" : \"waiting for member a to resume");
+        }
+    }
+
+    @Nested
+    class Consistency {
+        @Test
+        void aClaimedMemberWithoutClaimedAtNamingAPendingClaimHoldsIt() {
+            Member noTime = new Member("m", at(0), "v1", MemberPhase.READY, DesiredPower.RUNNING, ObservedPower.RUNNING, at(0),
+                    Optional.of(at(0)), Optional.of(at(0)), Optional.of("job"), Optional.empty());
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(noTime), List.of(Claim.pending("job", at(1), Optional.empty())), 2);
+            assertThat(plan.status().pendingClaims()).isZero();
+            assertThat(plan.deletes()).isEmpty();
+        }
+
+        @Test
+        void aClaimRecordNamingAnUnclaimedMemberHoldsItForThatClaim() {
+            Claim x = Claim.pending("x", at(0), Optional.empty()).assigned("m", at(3));
+            PoolPlan plan = plan(spec().size(0).runningCount(0).build(), List.of(running("m", 0)),
+                    List.of(x, Claim.pending("y", at(4), Optional.empty())), 5);
+            assertThat(plan.assignments()).isEmpty();
+            assertThat(plan.releases()).isEmpty();
+            assertThat(plan.status().claimed()).isEqualTo(1);
         }
     }
 

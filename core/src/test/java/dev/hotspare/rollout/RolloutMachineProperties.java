@@ -35,7 +35,7 @@ class RolloutMachineProperties {
 
     /**
      * Totality: a random walk of arbitrary events — genuine, stale, duplicated and invented reports, ticks,
-     * suspends, resumes, aborts, leader and inventory changes — never throws, and every intermediate state
+     * suspends, resumes, aborts, leader, inventory and spec changes — never throws, and every intermediate state
      * keeps the safety invariants and survives a JSON round trip.
      */
     @Property
@@ -93,7 +93,24 @@ class RolloutMachineProperties {
             }
             return new RolloutEvent.InventoryChanged(new Inventory(targets));
         }
+        if (kind == 16) {
+            return new RolloutEvent.SpecChanged(changedSpec(s.spec(), step));
+        }
         return new RolloutEvent.Tick(RolloutScenarios.T0);
+    }
+
+    /** A spec change: mostly safe fields (maxParallel, maxFailures, window end, suspend), sometimes a refused one. */
+    private static RolloutSpec changedSpec(RolloutSpec spec, int step) {
+        RolloutSpec.Builder b = spec.toBuilder();
+        switch (step % 5) {
+            case 0 -> b.maxParallel(step % 2 == 0 ? MaxParallel.of(1 + step % 4) : MaxParallel.percentOfGroup(25 + step % 76));
+            case 1 -> b.maxFailures(step % 4);
+            case 2 -> spec.window().ifPresent(w -> b.window(new MaintenanceWindow(w.start(),
+                    Optional.of(w.start().plus(Duration.ofMinutes(1 + step % 300))))));
+            case 3 -> b.suspend(!spec.suspend());
+            default -> b.prechecks(!spec.prechecks());
+        }
+        return b.build();
     }
 
     /**

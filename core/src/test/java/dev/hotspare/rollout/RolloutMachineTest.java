@@ -158,20 +158,6 @@ class RolloutMachineTest {
     }
 
     @Test
-    void aFailedPrecheckFailsTheRolloutAndCancelsOtherPrechecks() {
-        MachineDriver d = new MachineDriver(spec().prechecks(true).maxParallel(2).build(),
-                MachineDriver.inventory(1, groups("canary", 3)));
-        d.feed(START);
-        d.succeed("node-1");
-        InFlightOp other = d.inFlight("canary-02");
-        d.fail("canary-01");
-        assertThat(d.state.phase()).isEqualTo(Phase.FAILED);
-        assertThat(d.last.commandsOf(RolloutCommand.CancelOp.class)).extracting(RolloutCommand.CancelOp::opId)
-                .containsExactly(other.opId());
-        assertThat(d.state.targets()).noneMatch(r -> r.status() == TargetStatus.SUCCEEDED);
-    }
-
-    @Test
     void upgradesWaitForTheWindowStartWithAWakeAndNoSleep() {
         Instant start = T0.plus(Duration.ofHours(2));
         MachineDriver d = new MachineDriver(spec().window(MaintenanceWindow.from(start)).build(),

@@ -29,13 +29,17 @@ class RolloutPlannerTest {
         RolloutSpec spec = RolloutSpec.builder("r1", "2.0").deviceGroup("tier", "canary").deviceGroup("tier", "edge")
                 .prechecks(true).maxParallel(3).window(MaintenanceWindow.from(START)).build();
         RolloutPlan plan = RolloutPlanner.plan(spec, inventory());
+        // Device prechecks follow the upgrade's groups: one precheck stage per group, in selector order.
         assertThat(plan.stages()).extracting(RolloutPlan.Stage::kind).containsExactly(
                 RolloutPlan.StageKind.PRECHECK_NODES, RolloutPlan.StageKind.PRECHECK_DEVICES,
+                RolloutPlan.StageKind.PRECHECK_DEVICES, RolloutPlan.StageKind.PRECHECK_DEVICES,
                 RolloutPlan.StageKind.WAIT_FOR_WINDOW, RolloutPlan.StageKind.NODES, RolloutPlan.StageKind.SERVICES,
                 RolloutPlan.StageKind.DEVICE_GROUP, RolloutPlan.StageKind.DEVICE_GROUP, RolloutPlan.StageKind.DEVICE_GROUP);
-        assertThat(plan.stages().get(3).targets()).containsExactly(TargetRef.node("node-a"), TargetRef.node("node-b"));
-        assertThat(plan.stages().get(6).targets()).extracting(TargetRef::name).containsExactly("e-1", "e-2", "e-3", "e-4");
-        assertThat(plan.stages().get(7).name()).contains("unmatched");
+        assertThat(plan.stages().get(1).name()).isEqualTo("precheck group 1: tier=canary");
+        assertThat(plan.stages().get(2).targets()).extracting(TargetRef::name).containsExactly("e-1", "e-2", "e-3", "e-4");
+        assertThat(plan.stages().get(5).targets()).containsExactly(TargetRef.node("node-a"), TargetRef.node("node-b"));
+        assertThat(plan.stages().get(8).targets()).extracting(TargetRef::name).containsExactly("e-1", "e-2", "e-3", "e-4");
+        assertThat(plan.stages().get(9).name()).contains("unmatched");
         assertThat(plan.skipped()).containsExactly(new RolloutPlan.Skipped(TargetRef.node("node-c"), "already at version 2.0"));
         assertThat(plan.windowFit()).isEqualTo(RolloutPlan.WindowFit.OPEN_ENDED);
     }
@@ -50,7 +54,7 @@ class RolloutPlannerTest {
         assertThat(edge.parallelism()).isEqualTo(3);
         assertThat(edge.batches()).isEmpty();
         // nodes 2×10 + services 20 + canary 1×5 + edge 2×5 + unmatched 1×5
-        assertThat(plan.upgradeDuration()).isEqualTo(Duration.ofMinutes(60));
+        assertThat(plan.estimate().window()).isEqualTo(Duration.ofMinutes(60));
         assertThat(plan.estimatedRounds()).isEqualTo(2 + 1 + 1 + 2 + 1);
         assertThat(plan.windowFit()).isEqualTo(RolloutPlan.WindowFit.NO_WINDOW);
     }
@@ -64,7 +68,7 @@ class RolloutPlannerTest {
         RolloutPlan plan = RolloutPlanner.plan(spec, inventory());
         RolloutPlan.Stage edge = plan.stages().stream().filter(s -> s.kind() == RolloutPlan.StageKind.DEVICE_GROUP).findFirst().orElseThrow();
         assertThat(edge.batches()).containsExactly(List.of("e-1"), List.of("e-2", "e-3"), List.of("e-4"));
-        assertThat(plan.upgradeDuration()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(plan.estimate().window()).isEqualTo(Duration.ofMinutes(30));
         assertThat(plan.windowFit()).isEqualTo(RolloutPlan.WindowFit.TOO_SHORT);
         assertThat(plan.skipped()).extracting(s -> s.target().name())
                 .containsExactlyInAnyOrder("node-a", "node-b", "node-c", "c-1", "x-1");

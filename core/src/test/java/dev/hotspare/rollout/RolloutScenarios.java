@@ -26,19 +26,25 @@ public final class RolloutScenarios {
     public record Scenario(RolloutSpec spec, Inventory inventory) {
     }
 
-    /** Specs of every shape; {@code withWindowEnd} allows windows that close. */
+    /** Device group selectors, equality-based and set-based, over the labels of {@link #inventories()}. */
+    private static final List<String> SELECTORS = List.of("tier=a", "tier in (b)", "tier=c", "tier in (b,c)",
+            "tier notin (a,b)", "!tier", "tier");
+
+    /** Specs of every shape; {@code withWindowEnd} allows windows that close (and lets them be too short). */
     public static Arbitrary<RolloutSpec> specs(boolean withWindowEnd) {
-        Arbitrary<List<String>> order = Arbitraries.of("a", "b", "c").list().uniqueElements().ofMaxSize(3);
+        Arbitrary<List<String>> order = Arbitraries.of(SELECTORS).list().uniqueElements().ofMaxSize(3);
+        Arbitrary<MaxParallel> parallel = Arbitraries.oneOf(Arbitraries.integers().between(1, 4).map(MaxParallel::of),
+                Arbitraries.of(25, 50, 100).map(MaxParallel::percentOfGroup));
         Arbitrary<RolloutSpec.Builder> base = Combinators.combine(
                 Arbitraries.of(true, false), order, Arbitraries.of(UnmatchedDevices.class),
-                Arbitraries.of(DeviceStrategy.class), Arbitraries.integers().between(1, 4), Arbitraries.of(true, false),
+                Arbitraries.of(DeviceStrategy.class), parallel, Arbitraries.of(true, false),
                 Arbitraries.integers().between(0, 3), Arbitraries.integers().between(1, 3)
-        ).as((cp, ord, unmatched, strategy, parallel, prechecks, maxFailures, attempts) -> {
+        ).as((cp, ord, unmatched, strategy, maxParallel, prechecks, maxFailures, attempts) -> {
             RolloutSpec.Builder b = RolloutSpec.builder("r1", "2.0").upgradeControlPlane(cp).unmatchedDevices(unmatched)
-                    .strategy(strategy).maxParallel(parallel).prechecks(prechecks).maxFailures(maxFailures)
-                    .retry(attempts, Duration.ofMinutes(2))
+                    .strategy(strategy).maxParallel(maxParallel).prechecks(prechecks).maxFailures(maxFailures)
+                    .retry(attempts, Duration.ofMinutes(2)).allowPartialWindow(true)
                     .timeouts(new OpTimeouts(Duration.ofMinutes(20), Duration.ofMinutes(20), Duration.ofMinutes(15)));
-            ord.forEach(label -> b.deviceGroup("tier", label));
+            ord.forEach(b::deviceGroup);
             return b;
         });
         Arbitrary<Optional<MaintenanceWindow>> windows = Arbitraries.integers().between(0, 3).flatMap(kind -> switch (kind) {
@@ -55,18 +61,24 @@ public final class RolloutScenarios {
         });
     }
 
-    /** Inventories of up to 3 nodes and 10 devices, labelled from a small set; a few targets already current. */
+    /**
+     * Inventories of up to 3 nodes and 10 devices, labelled from a small set; a few targets already current, a
+     * few devices not admitted or not healthy (nodes are healthy: an unhealthy one ends a rollout with prechecks
+     * before anything runs).
+     */
     public static Arbitrary<Inventory> inventories() {
         Arbitrary<Integer> nodes = Arbitraries.integers().between(0, 3);
         Arbitrary<List<String>> devices = Arbitraries.of(LABELS).list().ofMaxSize(10);
         Arbitrary<Integer> currentEvery = Arbitraries.of(0, 0, 0, 4);
-        return Combinators.combine(nodes, devices, currentEvery).as((n, labels, every) -> {
+        Arbitrary<Integer> unfitEvery = Arbitraries.of(0, 0, 3, 5);
+        return Combinators.combine(nodes, devices, currentEvery, unfitEvery).as((n, labels, every, unfit) -> {
             List<Target> targets = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 targets.add(Target.node("node-" + i, every > 0 && i == 1 ? "2.0" : "1.0"));
             }
             for (int i = 0; i < labels.size(); i++) {
-                targets.add(device(i, labels.get(i), every > 0 && i % every == 3 ? "2.0" : "1.0"));
+                Target d = device(i, labels.get(i), every > 0 && i % every == 3 ? "2.0" : "1.0");
+                targets.add(unfit > 0 && i % unfit == 1 ? d.withHealth(i % 2 == 0, i % 2 == 1) : d);
             }
             return new Inventory(targets);
         });
@@ -83,9 +95,9 @@ public final class RolloutScenarios {
 
     /**
      * Checks the safety invariants of §4 on a state and the ops just issued: at most maxParallel device ops and
-     * one node op in flight, one op per target, no device upgrade while the control plane is unfinished or an
-     * earlier group has unfinished devices, and (via {@code issuedIds}, every op id ever issued) no op id
-     * issued twice.
+     * one node op in flight, one op per target, no device precheck before its group's turn, no device upgrade
+     * while the control plane is unfinished or an earlier group has unfinished devices, and (via
+     * {@code issuedIds}, every op id ever issued) no op id issued twice.
      */
     public static void checkInvariants(RolloutState s, List<RolloutCommand.IssueOp> issued, Set<String> issuedIds) {
         RolloutSpec spec = s.spec();
@@ -103,8 +115,14 @@ public final class RolloutScenarios {
                 nodeOps++;
             }
         }
-        if (deviceOps > spec.maxParallel()) {
-            throw new AssertionError(deviceOps + " device ops in flight > maxParallel " + spec.maxParallel());
+        int allowed = 0;
+        for (InFlightOp op : s.inFlight()) {
+            if (op.target().kind() == TargetKind.DEVICE) {
+                allowed = Math.max(allowed, spec.maxParallel().forGroup(groupSize(s, groupOf(s, op.target()))));
+            }
+        }
+        if (deviceOps > allowed) {
+            throw new AssertionError(deviceOps + " device ops in flight > maxParallel " + spec.maxParallel() + " (" + allowed + ")");
         }
         if (nodeOps > 1) {
             throw new AssertionError(nodeOps + " node ops in flight");
@@ -114,6 +132,7 @@ public final class RolloutScenarios {
                 throw new AssertionError("op id issued twice: " + op.opId());
             }
         }
+        checkPrecheckOrder(s);
         for (InFlightOp op : s.inFlight()) {
             if (op.target().kind() != TargetKind.DEVICE || op.kind() != OpKind.UPGRADE) {
                 continue;
@@ -138,7 +157,44 @@ public final class RolloutScenarios {
         }
     }
 
-    private static int groupOf(RolloutState s, TargetRef device) {
+    /**
+     * Prechecks never run a device before its group's turn: while a device precheck is in flight, no device of
+     * an earlier group still waits for its precheck or has one running.
+     */
+    static void checkPrecheckOrder(RolloutState s) {
+        for (InFlightOp op : s.inFlight()) {
+            if (op.kind() != OpKind.PRECHECK || op.target().kind() != TargetKind.DEVICE) {
+                continue;
+            }
+            int group = groupOf(s, op.target());
+            for (TargetRecord r : s.targets()) {
+                if (r.target().kind() != TargetKind.DEVICE || r.status() == TargetStatus.SKIPPED
+                        || r.status() == TargetStatus.REMOVED || groupOf(s, r.target()) >= group) {
+                    continue;
+                }
+                boolean waiting = r.status() == TargetStatus.PENDING && !r.prechecked();
+                boolean running = s.inFlight().stream().anyMatch(o -> o.target().equals(r.target()) && o.kind() == OpKind.PRECHECK);
+                if (waiting || running) {
+                    throw new AssertionError("precheck of " + op.target() + " (group " + group + ") runs while "
+                            + r.target() + " of group " + groupOf(s, r.target()) + (waiting ? " waits for" : " runs") + " its precheck");
+                }
+            }
+        }
+    }
+
+    /** Devices of group {@code group} the rollout covers (not skipped, not removed), as the machine counts them. */
+    static int groupSize(RolloutState s, int group) {
+        int n = 0;
+        for (TargetRecord r : s.targets()) {
+            if (r.target().kind() == TargetKind.DEVICE && r.status() != TargetStatus.SKIPPED
+                    && r.status() != TargetStatus.REMOVED && groupOf(s, r.target()) == group) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    static int groupOf(RolloutState s, TargetRef device) {
         return s.inventory().find(device).map(t -> Grouping.groupOf(s.spec(), t.labels()).orElse(Integer.MAX_VALUE))
                 .orElse(Integer.MAX_VALUE);
     }

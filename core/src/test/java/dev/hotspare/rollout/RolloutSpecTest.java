@@ -23,7 +23,7 @@ class RolloutSpecTest {
         assertThat(spec).isEqualTo(RolloutSpec.builder("r1", "2.0").build());
         assertThat(spec.upgradeControlPlane()).isTrue();
         assertThat(spec.strategy()).isEqualTo(DeviceStrategy.LINEAR);
-        assertThat(spec.maxParallel()).isEqualTo(2);
+        assertThat(spec.maxParallel()).isEqualTo(MaxParallel.of(2));
         assertThat(spec.unmatchedDevices()).isEqualTo(UnmatchedDevices.UPGRADE_LAST);
         assertThat(spec.timeouts()).isEqualTo(OpTimeouts.defaults());
         assertThat(spec.retry()).isEqualTo(RetryPolicy.none());
@@ -52,7 +52,7 @@ class RolloutSpecTest {
                 """;
         RolloutSpec spec = Documents.read(yaml, Documents.Format.YAML, RolloutSpec.class);
         assertThat(spec.deviceOrder()).containsExactly(LabelSelector.of("tier", "canary"),
-                new LabelSelector(Map.of("tier", "edge", "zone", "eu")));
+                LabelSelector.matchLabels(Map.of("tier", "edge", "zone", "eu")));
         assertThat(spec.timeouts()).isEqualTo(new OpTimeouts(OpTimeouts.DEFAULT_NODE, OpTimeouts.DEFAULT_SERVICES, Duration.ofMinutes(5)));
         assertThat(spec.window()).contains(MaintenanceWindow.between(Instant.parse("2026-01-01T22:00:00Z"), Instant.parse("2026-01-02T04:00:00Z")));
         assertThat(spec.retry()).isEqualTo(new RetryPolicy(3, Duration.ofMinutes(2)));
@@ -72,7 +72,7 @@ class RolloutSpecTest {
         ValidationException e = catchThrowableOfType(ValidationException.class,
                 () -> Documents.read(json, Documents.Format.JSON, RolloutSpec.class));
         assertThat(e.problems()).extracting(Problem::path).containsExactlyInAnyOrder(
-                "name", "targetVersion", "deviceOrder[0].matchLabels", "deviceOrder[2].matchLabels", "maxParallel",
+                "name", "targetVersion", "deviceOrder[0]", "deviceOrder[2]", "maxParallel",
                 "timeouts.node", "maxFailures", "window.end", "retry.attempts", "retry.delay");
         assertThat(e.problems()).anySatisfy(p -> {
             assertThat(p.path()).isEqualTo("name");

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.MaxSurge;
 import dev.hotspare.fleet.events.EventDispatcher;
@@ -33,13 +31,17 @@ import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Suggestions;
 import dev.hotspare.validation.ValidationException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,21 +58,27 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * Maestro's HTTP routes (docs/fleet-service.md): a small router over the JDK server, the request parsing, and
- * the one place where every failure becomes Maestro's error body {@code {code, error, description, success:false}}.
- * No answer ever carries a stack trace; unexpected failures are logged here and answered with a generic 500.
+ * Maestro's HTTP routes (docs/fleet-service.md): a small router as a Jetty handler, the request parsing, and
+ * the one place where every failure of a route becomes Maestro's error body
+ * {@code {code, error, description, success:false}} (failures Jetty detects before a route runs go through
+ * {@link JsonErrorHandler}, which writes the same body). No answer ever carries a stack trace; unexpected failures
+ * are logged here and answered with a generic 500. Routes run on the server's bounded thread pool and may block.
  */
-final class FleetApi implements HttpHandler {
+final class FleetApi extends Handler.Abstract {
 
     private static final Logger LOG = LoggerFactory.getLogger(FleetApi.class);
     private static final ObjectReader JSON_READER = Documents.jsonReader();
     private static final ObjectWriter JSON_WRITER = Documents.jsonWriter();
     static final String VERSION_HEADER = "X-Maestro-Version";
+    static final String JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+    /** Largest report timestamp: the end of year 9999, in seconds since the epoch. */
+    static final long MAX_TIMESTAMP = 253_402_300_799L;
 
     private final SchedulerOperations operations;
     private final RoomService roomService;
@@ -85,6 +93,8 @@ final class FleetApi implements HttpHandler {
     private final Duration operationWait;
     private final Runnable schedulersChanged;
     private final Supplier<List<String>> kpiSummary;
+    /** What this instance's worker last failed to do for a scheduler (cleared when a tick succeeds). */
+    private final java.util.function.Function<String, Optional<String>> workerErrors;
     private final List<Route> routes = new ArrayList<>();
     /**
      * Schedulers seen to exist, for the room routes: a room pings every few seconds, and without this each ping
@@ -95,8 +105,9 @@ final class FleetApi implements HttpHandler {
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
              int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged,
-             Supplier<List<String>> kpiSummary, java.time.Clock clock) {
+             Supplier<List<String>> kpiSummary, java.time.Clock clock, java.util.function.Function<String, Optional<String>> workerErrors) {
         this.kpiSummary = kpiSummary;
+        this.workerErrors = workerErrors;
         this.operations = operations;
         this.roomService = roomService;
         this.schedulers = schedulers;
@@ -177,24 +188,72 @@ final class FleetApi implements HttpHandler {
         return Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
     }
 
+    /**
+     * Reads the body without holding a thread (a client sending half a request costs a socket, not a thread, until
+     * the idle timeout), then runs the route on a pool thread.
+     */
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            Answer answer;
-            try {
-                answer = dispatch(exchange);
-            } catch (Throwable failure) {
-                answer = error(failure, exchange);
-            }
-            respond(exchange, answer);
-        } catch (IOException e) {
-            LOG.debug("client went away before the answer was written", e);
+    public boolean handle(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+        long declared = request.getLength();
+        if (declared > maxBodyBytes) {
+            Exchange exchange = new Exchange(request, response, new byte[0]);
+            respond(exchange, error(tooLarge(String.valueOf(declared)), exchange), callback);
+            return true;
+        }
+        CompletableFuture<byte[]> body = Content.Source.asByteArrayAsync(request, maxBodyBytes);
+        if (body.isDone()) {
+            serve(request, response, callback, body);
+        } else {
+            Executor executor = request.getComponents().getExecutor();
+            body.whenComplete((bytes, failure) -> executor.execute(() -> serve(request, response, callback, body)));
+        }
+        return true;
+    }
+
+    private void serve(org.eclipse.jetty.server.Request request, Response response, Callback callback, CompletableFuture<byte[]> body) {
+        Exchange exchange;
+        try {
+            exchange = new Exchange(request, response, body.join());
+        } catch (RuntimeException failure) {
+            exchange = new Exchange(request, response, new byte[0]);
+            ApiException why = org.eclipse.jetty.server.Request.getContentBytesRead(request) > maxBodyBytes
+                    ? tooLarge("more than " + maxBodyBytes)
+                    : ApiException.badRequest("BAD_REQUEST", "bad request", Problem.of("body", "<unreadable>",
+                    "the request body could not be read (the client stopped sending it, or it was malformed)"));
+            respond(exchange, error(why, exchange), callback);
+            return;
+        }
+        Answer answer;
+        try {
+            answer = dispatch(exchange);
+        } catch (Throwable failure) {
+            answer = error(failure, exchange);
+        }
+        respond(exchange, answer, callback);
+    }
+
+    private ApiException tooLarge(String size) {
+        // The unread rest of the body is never read: the answer closes the connection.
+        return new ApiException(413, "BODY_TOO_LARGE", "request body too large",
+                List.of(Problem.of("body", size + " bytes", "the limit is " + maxBodyBytes + " bytes")));
+    }
+
+    /** The transport's request and response, with the few things the routes read from them. */
+    private record Exchange(org.eclipse.jetty.server.Request request, Response response, byte[] body) {
+        String method() {
+            return request.getMethod().toUpperCase(Locale.ROOT);
+        }
+
+        /** The decoded path; Jetty has already refused paths with bad or ambiguous escapes. */
+        String path() {
+            String path = request.getHttpURI().getDecodedPath();
+            return path == null ? "/" : path;
         }
     }
 
-    private Answer dispatch(HttpExchange exchange) throws Exception {
-        List<String> segments = segments(exchange.getRequestURI().getPath());
-        String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
+    private Answer dispatch(Exchange exchange) throws Exception {
+        List<String> segments = segments(exchange.path());
+        String method = exchange.method();
         Set<String> allowed = new LinkedHashSet<>();
         for (Route route : routes) {
             Optional<Map<String, String>> params = route.match(segments);
@@ -202,17 +261,17 @@ final class FleetApi implements HttpHandler {
                 continue;
             }
             if (route.method().equals(method)) {
-                return route.action().handle(new Request(exchange, params.get(), query(exchange.getRequestURI().getRawQuery())));
+                return route.action().handle(new Request(exchange, params.get(), query(exchange.request().getHttpURI().getQuery())));
             }
             allowed.add(route.method());
         }
         if (!allowed.isEmpty()) {
-            exchange.getResponseHeaders().set("Allow", String.join(", ", allowed));
+            exchange.response().getHeaders().put("Allow", String.join(", ", allowed));
             throw new ApiException(405, "METHOD_NOT_ALLOWED", "method not allowed",
                     List.of(Problem.of("method", method, "this route accepts " + String.join(", ", allowed))));
         }
         throw new ApiException(404, "ROUTE_NOT_FOUND", "route not found",
-                List.of(Problem.of("path", exchange.getRequestURI().getPath(), "no such route; see docs/fleet-service.md")));
+                List.of(Problem.of("path", exchange.path(), "no such route; see docs/fleet-service.md")));
     }
 
     private static Map<String, String> query(String raw) {
@@ -227,18 +286,27 @@ final class FleetApi implements HttpHandler {
             int eq = pair.indexOf('=');
             String key = eq < 0 ? pair : pair.substring(0, eq);
             String value = eq < 0 ? "" : pair.substring(eq + 1);
-            out.put(URLDecoder.decode(key, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+            out.put(decode(key), decode(value));
         }
         return out;
     }
 
+    private static String decode(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("BAD_REQUEST", "bad request",
+                    Problem.of("query", abbreviate(text), "not a valid percent-encoded query parameter"));
+        }
+    }
+
     /** One request: path parameters, query parameters and a size-limited body. */
     private final class Request {
-        private final HttpExchange exchange;
+        private final Exchange exchange;
         private final Map<String, String> params;
         private final Map<String, String> query;
 
-        Request(HttpExchange exchange, Map<String, String> params, Map<String, String> query) {
+        Request(Exchange exchange, Map<String, String> params, Map<String, String> query) {
             this.exchange = exchange;
             this.params = params;
             this.query = query;
@@ -256,26 +324,9 @@ final class FleetApi implements HttpHandler {
             return query.containsKey(name);
         }
 
-        /** The body as text; 413 beyond the limit, whether announced by Content-Length or not. */
-        String text() throws IOException {
-            String length = exchange.getRequestHeaders().getFirst("Content-Length");
-            long declared = -1;
-            if (length != null) {
-                try {
-                    declared = Long.parseLong(length.trim());
-                } catch (NumberFormatException e) {
-                    throw ApiException.badRequest("BAD_REQUEST", "bad request", Problem.of("Content-Length", length, "not a number"));
-                }
-            }
-            InputStream in = exchange.getRequestBody();
-            if (declared > maxBodyBytes) {
-                throw tooLarge(in, String.valueOf(declared));
-            }
-            byte[] bytes = in.readNBytes(maxBodyBytes + 1);
-            if (bytes.length > maxBodyBytes) {
-                throw tooLarge(in, "more than " + maxBodyBytes);
-            }
-            return new String(bytes, StandardCharsets.UTF_8);
+        /** The body as text (already read, within the size limit). */
+        String text() {
+            return new String(exchange.body(), StandardCharsets.UTF_8);
         }
 
         /** The body as a JSON object with only {@code fields}; an empty body is an empty object. */
@@ -308,22 +359,6 @@ final class FleetApi implements HttpHandler {
             return node;
         }
 
-        private ApiException tooLarge(InputStream in, String size) {
-            // Read (and drop) a bounded amount of the rest: closing a socket with unread data resets it, and the
-            // client would lose the 413. Beyond the budget the connection is simply closed.
-            try {
-                byte[] sink = new byte[8192];
-                long budget = Math.max(4L * maxBodyBytes, 4L << 20);
-                int n;
-                while (budget > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, budget))) >= 0) {
-                    budget -= n;
-                }
-            } catch (IOException e) {
-                LOG.debug("client went away while an oversized body was drained", e);
-            }
-            return new ApiException(413, "BODY_TOO_LARGE", "request body too large",
-                    List.of(Problem.of("body", size + " bytes", "the limit is " + maxBodyBytes + " bytes")));
-        }
     }
 
     // --- healthcheck ------------------------------------------------------------------------------------------
@@ -348,6 +383,12 @@ final class FleetApi implements HttpHandler {
         long timestamp = requiredLong(body, "timestamp");
         String status = requiredText(body, "status");
         Optional<Integer> runningMatches = optionalInt(body, "runningMatches");
+        if (timestamp < 0 || timestamp > MAX_TIMESTAMP) {
+            // Beyond this, stores cannot hold the instant (Redis scores are microseconds in a double).
+            throw ApiException.unprocessable("INVALID_ARGUMENT", "invalid request", Problem.of("timestamp", timestamp,
+                    "must be seconds since the epoch, 0.." + MAX_TIMESTAMP
+                            + (timestamp > 100_000_000_000L ? " (this looks like milliseconds)" : "")));
+        }
         String scheduler = existingScheduler(request);
         // Maestro's timestamps are whole seconds, while the service registers a new room as creating at the
         // instant it made it: a report counts as made at the end of its second, so a room's first ping in the
@@ -473,19 +514,19 @@ final class FleetApi implements HttpHandler {
             throw ApiException.badRequest("INVALID_MAXSURGE", "invalid maxsurge",
                     Problem.of("maxsurge", surge.get(), "must be a percentage in 1..100, e.g. 25 or 25%"));
         }
-        finished(operations.update(request.param("scheduler"), configText(request), maxSurge));
+        finished(request.param("scheduler"), operations.update(request.param("scheduler"), configText(request), maxSurge));
         return Answer.ok(SUCCESS);
     }
 
     private Answer image(Request request) throws Exception {
         JsonNode body = request.json(Set.of("image"));
-        finished(operations.updateImage(request.param("scheduler"), optionalText(body, "image")));
+        finished(request.param("scheduler"), operations.updateImage(request.param("scheduler"), optionalText(body, "image")));
         return Answer.ok(SUCCESS);
     }
 
     private Answer min(Request request) throws Exception {
         JsonNode body = request.json(Set.of("min"));
-        finished(operations.updateMin(request.param("scheduler"), optionalInt(body, "min")));
+        finished(request.param("scheduler"), operations.updateMin(request.param("scheduler"), optionalInt(body, "min")));
         return Answer.ok(SUCCESS);
     }
 
@@ -509,6 +550,7 @@ final class FleetApi implements HttpHandler {
         body.put("allocatedSlots", status.rooms().allocatedSlots());
         body.put("version", status.version().toString());
         status.rolledBackTo().ifPresent(v -> body.put("rolledBackTo", v.toString()));
+        workerErrors.apply(scheduler).ifPresent(error -> body.put("error", error));
         return Answer.ok(body);
     }
 
@@ -564,7 +606,7 @@ final class FleetApi implements HttpHandler {
         String text = optionalText(body, "version").orElseThrow(() -> ApiException.unprocessable(ErrorCode.MISSING_FIELD.name(),
                 message(ErrorCode.MISSING_FIELD), Problem.of("version", Problem.MISSING, "required")));
         UpdateHandle handle = operations.rollback(request.param("scheduler"), version("version", text));
-        finished(handle);
+        finished(request.param("scheduler"), handle);
         return Answer.ok(Map.of("version", handle.version().toString()));
     }
 
@@ -701,14 +743,30 @@ final class FleetApi implements HttpHandler {
         return ApiException.unprocessable("INVALID_FIELD", "invalid request body", Problem.of(field, abbreviate(value.toString()), why));
     }
 
-    /** Waits for an update's rolling replace; anything but DEPLOYED is an error naming what happened. */
-    private void finished(UpdateHandle handle) throws Exception {
+    /**
+     * Waits for an update's rolling replace; anything but DEPLOYED is an error naming what happened — read back
+     * from the releases, so it says whether the previous config really was restored (a restore can be refused,
+     * e.g. when another instance took the scheduler's lock meanwhile).
+     */
+    private void finished(String scheduler, UpdateHandle handle) throws Exception {
         OperationStatus status = await(handle.outcome());
-        if (status != OperationStatus.DEPLOYED) {
-            throw new ApiException(500, "UPDATE_" + status.name(), "the rolling update did not finish",
-                    List.of(Problem.of("version", handle.version(), "ended " + status
-                            + "; the previous config was restored as a newer major version")));
+        if (status == OperationStatus.DEPLOYED) {
+            return;
         }
+        String what;
+        try {
+            Optional<dev.hotspare.fleet.spi.Release> restored = operations.releases(scheduler).stream()
+                    .filter(r -> r.version().compareTo(handle.version()) > 0).reduce((first, second) -> second);
+            what = restored.map(r -> "ended " + status + "; the previous config was saved again as " + r.version()
+                            + (r.status() == OperationStatus.DEPLOYED ? " and every room is back on it"
+                            : " (" + r.status() + ": its rooms may not all be back on it)"))
+                    .orElse("ended " + status + "; the previous config could NOT be restored (another instance took the "
+                            + "scheduler's lock, or a store failed): the scheduler stays on " + handle.version());
+        } catch (RuntimeException e) {
+            what = "ended " + status + "; whether the previous config was restored is unknown (the releases could not be read)";
+        }
+        throw new ApiException(500, "UPDATE_" + status.name(), "the rolling update did not finish",
+                List.of(Problem.of("version", handle.version(), what)));
     }
 
     private <T> T await(CompletableFuture<T> future) throws Exception {
@@ -735,7 +793,7 @@ final class FleetApi implements HttpHandler {
         };
     }
 
-    private Answer error(Throwable failure, HttpExchange exchange) {
+    private Answer error(Throwable failure, Exchange exchange) {
         Throwable e = failure;
         while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
             e = e.getCause();
@@ -753,16 +811,16 @@ final class FleetApi implements HttpHandler {
             // Only close() interrupts request threads: the operation goes on under its locks, or ends by lease TTL.
             Thread.currentThread().interrupt();
             api = new ApiException(503, ErrorCode.UNAVAILABLE.name(), "the service is shutting down",
-                    List.of(Problem.of("request", exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath(),
+                    List.of(Problem.of("request", exchange.method() + " " + exchange.path(),
                             "interrupted by shutdown; check the scheduler's status and retry")));
         } else if (e instanceof StoreUnavailableException unavailable) {
-            LOG.warn("{} {}: store unavailable: {}", exchange.getRequestMethod(), exchange.getRequestURI(), unavailable.toString());
+            LOG.warn("{} {}: store unavailable: {}", exchange.method(), exchange.path(), unavailable.toString());
             api = new ApiException(503, ErrorCode.UNAVAILABLE.name(), message(ErrorCode.UNAVAILABLE),
                     List.of(Problem.of("store", unavailable.store(), "did not answer; retry later")));
         } else {
-            LOG.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            LOG.error("{} {} failed", exchange.method(), exchange.path(), e);
             api = new ApiException(500, "INTERNAL", "internal error",
-                    List.of(Problem.of("request", exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath(),
+                    List.of(Problem.of("request", exchange.method() + " " + exchange.path(),
                             "failed unexpectedly; the service log has the details")));
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -773,26 +831,26 @@ final class FleetApi implements HttpHandler {
         return new Answer(api.status(), body);
     }
 
-    private void respond(HttpExchange exchange, Answer answer) throws IOException {
+    private void respond(Exchange exchange, Answer answer, Callback callback) {
         byte[] bytes;
+        int status = answer.status();
         try {
             bytes = JSON_WRITER.writeValueAsBytes(answer.body());
         } catch (JsonProcessingException e) {
             LOG.error("cannot render answer", e);
             bytes = "{\"code\":\"INTERNAL\",\"error\":\"internal error\",\"description\":\"cannot render the answer\",\"success\":false}"
                     .getBytes(StandardCharsets.UTF_8);
-            answer = new Answer(500, null);
+            status = 500;
         }
-        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-        exchange.getResponseHeaders().set(VERSION_HEADER, apiVersion);
-        if (answer.status() == 413) {
+        Response response = exchange.response();
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON_CONTENT_TYPE);
+        response.getHeaders().put(VERSION_HEADER, apiVersion);
+        if (status == 413) {
             // The unread rest of the body would be taken for the next request.
-            exchange.getResponseHeaders().set("Connection", "close");
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
-        exchange.sendResponseHeaders(answer.status(), bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
+        response.write(true, ByteBuffer.wrap(bytes), callback);
     }
 
     private static String abbreviate(String text) {

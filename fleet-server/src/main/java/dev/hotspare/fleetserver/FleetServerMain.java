@@ -34,16 +34,24 @@ public final class FleetServerMain {
     public static final int EXIT_CANNOT_START = 1;
 
     /** Every flag: its value label (none for a switch), what it does, and a note after its variable and default. */
-    private static final Map<Option, String[]> HELP = new EnumMap<>(Map.of(
-            Option.BIND, new String[]{"ADDRESS", "Address to listen on", ""},
-            Option.PORT, new String[]{"PORT", "Port to listen on, 0 for any free one", ""},
-            Option.REDIS_URI, new String[]{"URI", "Redis for locks, room statuses and usage history, e.g. redis://localhost:6379/0", ""},
-            Option.JDBC_URL, new String[]{"URL", "PostgreSQL for schedulers and releases, e.g. jdbc:postgresql://localhost:5432/hotspare",
-                    "; user and password from " + FleetServiceSettings.JDBC_USER_VARIABLE + " / " + FleetServiceSettings.JDBC_PASSWORD_VARIABLE},
-            Option.JDBC_SCHEMA, new String[]{"SCHEMA", "PostgreSQL schema", ""},
-            Option.KUBERNETES, new String[]{null, "Rooms are pods, using the kubeconfig or in-cluster config", ""},
-            Option.NAMESPACE_PREFIX, new String[]{"PREFIX", "Prepended to the scheduler name to make its namespace", ""},
-            Option.MAX_BODY_BYTES, new String[]{"BYTES", "Largest request body; larger ones get 413", ""}));
+    private static final Map<Option, String[]> HELP = new EnumMap<>(Map.ofEntries(
+            Map.entry(Option.BIND, new String[]{"ADDRESS", "Address to listen on", ""}),
+            Map.entry(Option.PORT, new String[]{"PORT", "Port to listen on, 0 for any free one", ""}),
+            Map.entry(Option.REDIS_URI, new String[]{"URI", "Redis for locks, room statuses and usage history, e.g. redis://localhost:6379/0", ""}),
+            Map.entry(Option.JDBC_URL, new String[]{"URL", "PostgreSQL for schedulers and releases, e.g. jdbc:postgresql://localhost:5432/hotspare",
+                    "; user and password from " + FleetServiceSettings.JDBC_USER_VARIABLE + " / " + FleetServiceSettings.JDBC_PASSWORD_VARIABLE}),
+            Map.entry(Option.JDBC_SCHEMA, new String[]{"SCHEMA", "PostgreSQL schema", ""}),
+            Map.entry(Option.KUBERNETES, new String[]{null, "Rooms are pods, using the kubeconfig or in-cluster config", ""}),
+            Map.entry(Option.NAMESPACE_PREFIX, new String[]{"PREFIX", "Prepended to the scheduler name to make its namespace", ""}),
+            Map.entry(Option.MAX_BODY_BYTES, new String[]{"BYTES", "Largest request body; larger ones get 413", ""}),
+            Map.entry(Option.MAX_THREADS, new String[]{"COUNT", "Most threads serving requests; more requests wait in a queue", ""}),
+            Map.entry(Option.IDLE_TIMEOUT, new String[]{"SECONDS", "A connection silent this long (half a request, say) is closed", ""}),
+            Map.entry(Option.SHUTDOWN_TIMEOUT, new String[]{"SECONDS", "Grace period on SIGTERM for running requests and operations", ""}),
+            Map.entry(Option.STORE_TIMEOUT, new String[]{"SECONDS", "Redis command timeout, PostgreSQL connect and pool-wait timeout; a store that does not answer within it gives 503", ""}),
+            Map.entry(Option.STATEMENT_TIMEOUT, new String[]{"SECONDS", "PostgreSQL statement timeout", ""}),
+            Map.entry(Option.MAX_CLOCK_SKEW, new String[]{"SECONDS", "How far ahead of this server's clock a room report's timestamp may be", ""}),
+            Map.entry(Option.MAX_ROOMS, new String[]{"COUNT", "Most rooms per scheduler (autoscaling.min/max, replicas)", ""}),
+            Map.entry(Option.MAX_SCALE_STEP, new String[]{"COUNT", "Most rooms one scale step adds or removes (scaleup, scaledown, delta)", ""})));
 
     /** Width of help lines; longer descriptions wrap under their column. */
     private static final int HELP_WIDTH = 100;
@@ -101,13 +109,28 @@ public final class FleetServerMain {
             return EXIT_CANNOT_START;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable stop = () -> {
+            if (stopping.compareAndSet(false, true)) {
+                service.close();
+                out.println("fleet-service stopped. KPIs (also at GET /kpis while running):");
+                service.kpiSummary().forEach(line -> out.println("  " + line));
+                out.flush();
+                stopped.countDown();
+            }
+        };
+        // SIGTERM and Ctrl-C stop the service gracefully and end the program with status 0 (the JVM's own handling
+        // would exit 143 / 130 after the shutdown hooks). The hook stays for other ways the JVM may end.
+        for (String signal : List.of("TERM", "INT")) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> new Thread(stop, "fleet-service-shutdown").start());
+            } catch (IllegalArgumentException e) {
+                // not available on this platform: the shutdown hook still stops the service
+            }
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            service.close();
-            out.println("fleet-service stopped. KPIs (also at GET /kpis while running):");
-            service.kpiSummary().forEach(line -> out.println("  " + line));
-            out.flush();
-            stopped.countDown();
-        }, "fleet-service-shutdown"));
+            stop.run();
+        }, "fleet-service-shutdown-hook"));
         out.println("fleet-service listening on http://" + service.address().getHostString() + ":" + service.port()
                 + " (" + settings.describeStores() + "); stop with SIGTERM or Ctrl-C");
         out.flush();

@@ -1,11 +1,12 @@
 package dev.hotspare.fleetserver;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.hotspare.fleet.FleetLimits;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.fleet.runtime.Fleet;
+import dev.hotspare.fleet.runtime.RoomService;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
 import dev.hotspare.fleet.runtime.Worker;
 import dev.hotspare.fleet.spi.RoomStatusStore;
@@ -24,10 +25,15 @@ import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -36,11 +42,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A game-fleet service: Maestro's HTTP API (docs/fleet-service.md) over hotspare's scheduler operations, room
@@ -64,14 +66,23 @@ public final class FleetService implements AutoCloseable {
     /** The largest request body accepted by default (1 MiB: a scheduler config is a few KiB). */
     public static final int DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
+    /** Largest request line plus headers (8 KiB; larger ones get 431 or 414). */
+    public static final int MAX_HEADER_BYTES = 8 * 1024;
+
+    /** The most threads serving requests by default. */
+    public static final int DEFAULT_MAX_THREADS = 64;
+
+    /** How long a silent connection is kept by default. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
     /** The Maestro API version this service implements, sent as {@code X-Maestro-Version}. */
     public static final String DEFAULT_API_VERSION = "9.6.1";
 
     private final Builder settings;
     private final Fleet fleet;
     private final FleetApi api;
-    private HttpServer server;
-    private ExecutorService httpThreads;
+    private Server server;
+    private ServerConnector connector;
     private boolean closed;
 
     private FleetService(Builder b) {
@@ -81,12 +92,13 @@ public final class FleetService implements AutoCloseable {
                 .lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics).autoscaler(b.autoscaler)
                 .events(b.events).listener(kpis).lockListener(kpis).lockTtl(b.lockTtl).syncPeriod(b.syncPeriod)
                 .replaceTimeout(b.replaceTimeout).lockWait(b.lockWait).pollInterval(b.pollInterval)
-                .allocationTimeout(b.allocationTimeout).build();
+                .allocationTimeout(b.allocationTimeout).limits(b.limits).maxClockSkew(b.maxClockSkew).build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
-                this::syncWorker, () -> KpiSummary.lines(b.meters), b.tasks.clock());
+                this::syncWorker, () -> KpiSummary.lines(b.meters), b.tasks.clock(),
+                scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError));
     }
 
     /**
@@ -102,22 +114,40 @@ public final class FleetService implements AutoCloseable {
         if (server != null || closed) {
             throw new IllegalStateException("fleet service already started or closed");
         }
+        // A bounded pool: requests beyond it wait in Jetty's queue instead of each growing a thread. A request
+        // that waits for a rolling replace holds one of these threads; every other request is short.
+        QueuedThreadPool threads = new QueuedThreadPool(settings.maxThreads, Math.min(8, settings.maxThreads),
+                (int) Duration.ofMinutes(1).toMillis());
+        threads.setName("fleet-http");
+        threads.setDaemon(true);
+        threads.setReservedThreads(0);
+        server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(true);
+        http.setRequestHeaderSize(MAX_HEADER_BYTES);
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(settings.bind.getHostString());
+        connector.setPort(settings.bind.getPort());
+        // A client that stops sending (half a request) or reading is dropped after this long; it holds no thread
+        // while it is silent, only its socket.
+        connector.setIdleTimeout(settings.idleTimeout.toMillis());
+        server.addConnector(connector);
+        server.setErrorHandler(new JsonErrorHandler(settings.apiVersion));
+        server.setHandler(new GracefulHandler(api));
+        server.setStopTimeout(settings.shutdownTimeout.toMillis());
+        server.setStopAtShutdown(false);
         try {
-            server = HttpServer.create(settings.bind, 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on " + settings.bind, e);
+            server.start();
+        } catch (Exception e) {
+            try {
+                server.stop();
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new UncheckedIOException("cannot listen on " + settings.bind.getHostString() + ":" + settings.bind.getPort(),
+                    e instanceof java.io.IOException io ? io : new java.io.IOException(e.getMessage(), e));
         }
-        AtomicInteger threadNumber = new AtomicInteger();
-        // Unbounded in count because synchronous updates and deletes hold a thread while rooms are replaced;
-        // idle threads die after a minute.
-        httpThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "fleet-http-" + threadNumber.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(httpThreads);
-        server.createContext("/", api);
-        server.start();
         fleet.start();
         LOG.info("fleet service listening on {}", address());
         return this;
@@ -136,7 +166,7 @@ public final class FleetService implements AutoCloseable {
         if (server == null) {
             throw new IllegalStateException("fleet service not started");
         }
-        return server.getAddress();
+        return new InetSocketAddress(settings.bind.getAddress(), connector.getLocalPort());
     }
 
     /** The bound port. */
@@ -165,8 +195,11 @@ public final class FleetService implements AutoCloseable {
     }
 
     /**
-     * Stops accepting requests, stops the worker (waiting up to the shutdown timeout for running replaces and
-     * removals, whose locks are then released) and closes what was registered with {@link Builder#onClose}.
+     * Stops gracefully within the shutdown timeout (default 30 s): stops accepting connections and answers new
+     * requests 503, lets the requests in flight finish — rolling updates get half the grace period to finish, then
+     * are cancelled so that they roll back, and near its end whatever still runs stops where it is (its release is
+     * marked INTERRUPTED) — answers their clients, stops the worker (whose replaces and removals release their
+     * locks as they end), and closes what was registered with {@link Builder#onClose}.
      */
     @Override
     public synchronized void close() {
@@ -175,10 +208,36 @@ public final class FleetService implements AutoCloseable {
         }
         closed = true;
         if (server != null) {
-            server.stop(0);
-            httpThreads.shutdownNow();
+            long started = System.nanoTime();
+            long grace = settings.shutdownTimeout.toNanos();
+            Thread stages = new Thread(() -> {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(grace / 2);
+                    LOG.info("shutting down: cancelling the rolling updates still running, so they roll back");
+                    fleet.updates().cancelRunning();
+                    TimeUnit.NANOSECONDS.sleep(grace * 2 / 5);
+                    LOG.warn("shutting down: grace period nearly over; stopping what still runs (marked INTERRUPTED)");
+                    fleet.updates().stopRunning();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "fleet-service-shutdown-stages");
+            stages.setDaemon(true);
+            stages.start();
             try {
-                if (!fleet.shutdown(settings.shutdownTimeout).get(settings.shutdownTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS)) {
+                // Stops accepting, answers new requests on open connections 503, and waits up to the shutdown
+                // timeout for the requests in flight.
+                server.stop();
+            } catch (Exception e) {
+                LOG.warn("stopping the HTTP server failed", e);
+            } finally {
+                stages.interrupt();
+            }
+            fleet.updates().stopRunning();
+            Duration left = settings.shutdownTimeout.minusNanos(System.nanoTime() - started);
+            Duration wait = left.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : left;
+            try {
+                if (!fleet.shutdown(wait).get(wait.toMillis() + 1_000, TimeUnit.MILLISECONDS)) {
                     LOG.warn("worker did not finish within {}; its leases end by TTL", settings.shutdownTimeout);
                 }
             } catch (InterruptedException e) {
@@ -215,6 +274,10 @@ public final class FleetService implements AutoCloseable {
         private final List<AutoCloseable> closeables = new ArrayList<>();
         private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+        private int maxThreads = DEFAULT_MAX_THREADS;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private FleetLimits limits = FleetLimits.DEFAULT;
+        private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
         private String apiVersion = DEFAULT_API_VERSION;
         private Duration syncPeriod = Duration.ofSeconds(10);
         private Duration pollInterval = Duration.ofSeconds(1);
@@ -326,6 +389,61 @@ public final class FleetService implements AutoCloseable {
                 throw new IllegalArgumentException("maxBodyBytes: bad value '" + value + "': must be at least 1");
             }
             this.maxBodyBytes = value;
+            return this;
+        }
+
+        /**
+         * The most threads serving HTTP requests (default {@value FleetService#DEFAULT_MAX_THREADS}, at least 8);
+         * more requests wait in a queue rather than each taking a thread.
+         *
+         * @param value the thread count
+         * @return this builder
+         */
+        public Builder maxThreads(int value) {
+            if (value < 8) {
+                throw new IllegalArgumentException("maxThreads: bad value '" + value + "': must be at least 8");
+            }
+            this.maxThreads = value;
+            return this;
+        }
+
+        /**
+         * How long a connection may stay silent (not sending the rest of a request, not reading an answer) before
+         * it is closed (default 30 s).
+         *
+         * @param value the idle timeout
+         * @return this builder
+         */
+        public Builder idleTimeout(Duration value) {
+            this.idleTimeout = positive("idleTimeout", value);
+            return this;
+        }
+
+        /**
+         * The bounds of counts, durations and quantities in configs and scaling requests (default
+         * {@link FleetLimits#DEFAULT}); beyond them a request gets 422 naming the field, the value and the limit.
+         *
+         * @param value the limits
+         * @return this builder
+         */
+        public Builder limits(FleetLimits value) {
+            this.limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        /**
+         * How far ahead of this service's clock a room report's timestamp may be (default 60 s); later ones get 422,
+         * since a report from the future would make every correct report after it look stale.
+         *
+         * @param value the largest skew, zero or more
+         * @return this builder
+         */
+        public Builder maxClockSkew(Duration value) {
+            Objects.requireNonNull(value, "maxClockSkew");
+            if (value.isNegative()) {
+                throw new IllegalArgumentException("maxClockSkew: bad value '" + value + "': must not be negative");
+            }
+            this.maxClockSkew = value;
             return this;
         }
 

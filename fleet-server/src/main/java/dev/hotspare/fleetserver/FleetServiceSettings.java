@@ -24,19 +24,27 @@ import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import dev.hotspare.fleet.FleetLimits;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -56,10 +64,26 @@ import java.util.function.Supplier;
  * @param kubernetes       whether rooms are pods (kubeconfig or in-cluster config, as fabric8 finds it)
  * @param namespacePrefix  prepended to the scheduler name to make its rooms' namespace
  * @param maxBodyBytes     the largest request body
+ * @param limits           the bounds of what clients may ask for, and the timeouts that keep the service answering
  */
 public record FleetServiceSettings(String bindHost, int port, Optional<String> redisUri, Optional<String> jdbcUrl,
                                    Optional<String> jdbcUser, Optional<String> jdbcPassword, String jdbcSchema,
-                                   boolean kubernetes, String namespacePrefix, int maxBodyBytes) {
+                                   boolean kubernetes, String namespacePrefix, int maxBodyBytes, Limits limits) {
+
+    /**
+     * The bounds and timeouts of a deployment (docs/operations.md).
+     *
+     * @param maxThreads       most threads serving HTTP requests
+     * @param idleTimeout      how long a silent connection is kept
+     * @param shutdownTimeout  grace period on SIGTERM for running requests and operations
+     * @param storeTimeout     Redis command and connect timeout; PostgreSQL connect and pool-wait timeout
+     * @param statementTimeout PostgreSQL statement timeout
+     * @param maxClockSkew     how far ahead of the service's clock a room report's timestamp may be
+     * @param fleet            the bounds of counts and durations in configs and scaling requests
+     */
+    public record Limits(int maxThreads, Duration idleTimeout, Duration shutdownTimeout, Duration storeTimeout,
+                         Duration statementTimeout, Duration maxClockSkew, FleetLimits fleet) {
+    }
 
     /** One setting: its flag and the environment variable that backs it. */
     public enum Option {
@@ -70,7 +94,15 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         JDBC_SCHEMA("--jdbc-schema", "HOTSPARE_JDBC_SCHEMA", PostgresSchema.DEFAULT_SCHEMA),
         KUBERNETES("--kubernetes", "HOTSPARE_KUBERNETES", "false"),
         NAMESPACE_PREFIX("--namespace-prefix", "HOTSPARE_NAMESPACE_PREFIX", ""),
-        MAX_BODY_BYTES("--max-body-bytes", "HOTSPARE_MAX_BODY_BYTES", String.valueOf(FleetService.DEFAULT_MAX_BODY_BYTES));
+        MAX_BODY_BYTES("--max-body-bytes", "HOTSPARE_MAX_BODY_BYTES", String.valueOf(FleetService.DEFAULT_MAX_BODY_BYTES)),
+        MAX_THREADS("--max-threads", "HOTSPARE_MAX_THREADS", String.valueOf(FleetService.DEFAULT_MAX_THREADS)),
+        IDLE_TIMEOUT("--idle-timeout", "HOTSPARE_IDLE_TIMEOUT", "30"),
+        SHUTDOWN_TIMEOUT("--shutdown-timeout", "HOTSPARE_SHUTDOWN_TIMEOUT", "30"),
+        STORE_TIMEOUT("--store-timeout", "HOTSPARE_STORE_TIMEOUT", "2"),
+        STATEMENT_TIMEOUT("--statement-timeout", "HOTSPARE_STATEMENT_TIMEOUT", "10"),
+        MAX_CLOCK_SKEW("--max-clock-skew", "HOTSPARE_MAX_CLOCK_SKEW", "60"),
+        MAX_ROOMS("--max-rooms", "HOTSPARE_MAX_ROOMS", String.valueOf(FleetLimits.DEFAULT.maxRooms())),
+        MAX_SCALE_STEP("--max-scale-step", "HOTSPARE_MAX_SCALE_STEP", String.valueOf(FleetLimits.DEFAULT.maxScaleStep()));
 
         private final String flag;
         private final String variable;
@@ -159,11 +191,26 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             Names.dns1123LabelProblem(label).ifPresent(why -> problems.add(Problem.of(r.source(Option.NAMESPACE_PREFIX), prefix, why)));
         }
         int maxBody = r.integer(Option.MAX_BODY_BYTES, 1, Integer.MAX_VALUE - 1, problems);
+        int maxThreads = r.integer(Option.MAX_THREADS, 8, 10_000, problems);
+        int idle = r.integer(Option.IDLE_TIMEOUT, 1, 3_600, problems);
+        int shutdown = r.integer(Option.SHUTDOWN_TIMEOUT, 1, 3_600, problems);
+        int store = r.integer(Option.STORE_TIMEOUT, 1, 300, problems);
+        int statement = r.integer(Option.STATEMENT_TIMEOUT, 1, 3_600, problems);
+        int skew = r.integer(Option.MAX_CLOCK_SKEW, 0, 86_400, problems);
+        int maxRooms = r.integer(Option.MAX_ROOMS, 1, 1_000_000, problems);
+        int maxStep = r.integer(Option.MAX_SCALE_STEP, 1, 1_000_000, problems);
+        if (maxStep > maxRooms && problems.isEmpty()) {
+            problems.add(Problem.of(r.source(Option.MAX_SCALE_STEP), String.valueOf(maxStep),
+                    "must not exceed " + r.source(Option.MAX_ROOMS) + " (" + maxRooms + ")"));
+        }
         if (!problems.isEmpty()) {
             throw new ValidationException(problems);
         }
+        Limits limits = new Limits(maxThreads, Duration.ofSeconds(idle), Duration.ofSeconds(shutdown), Duration.ofSeconds(store),
+                Duration.ofSeconds(statement), Duration.ofSeconds(skew),
+                FleetLimits.DEFAULT.withMaxRooms(maxRooms).withMaxScaleStep(maxStep));
         return new FleetServiceSettings(bind, port, redis, jdbc, Optional.ofNullable(env.get(JDBC_USER_VARIABLE)).filter(s -> !s.isEmpty()),
-                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody);
+                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits);
     }
 
     /** Flag, else variable, else default; {@link #source} says which one a bad value came from. */
@@ -240,11 +287,26 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             opened.add(executor::shutdownNow);
             TaskScheduler tasks = TaskScheduler.system(executor, Clock.systemUTC());
             FleetService.Builder builder = FleetService.builder(tasks)
-                    .bind(new InetSocketAddress(bindHost, port)).maxBodyBytes(maxBodyBytes);
+                    .bind(new InetSocketAddress(bindHost, port)).maxBodyBytes(maxBodyBytes)
+                    .maxThreads(limits.maxThreads()).idleTimeout(limits.idleTimeout()).shutdownTimeout(limits.shutdownTimeout())
+                    .maxClockSkew(limits.maxClockSkew()).limits(limits.fleet());
             SchedulerStore schedulers = null;
             if (redisUri.isPresent()) {
-                RedisClient client = RedisClient.create(redisUri.get());
-                opened.add(client::shutdown);
+                // As docs/redis.md says: commands fail at once while Redis is unreachable instead of queueing until
+                // it is back, and no command waits longer than the store timeout; reconnects are tried often, so the
+                // service recovers by itself soon after Redis is back.
+                ClientResources resources = ClientResources.builder()
+                        .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS)).build();
+                opened.add(() -> resources.shutdown(0, 2, TimeUnit.SECONDS));
+                RedisURI uri = RedisURI.create(redisUri.get());
+                uri.setTimeout(limits.storeTimeout());
+                RedisClient client = RedisClient.create(resources, uri);
+                client.setOptions(ClientOptions.builder()
+                        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                        .timeoutOptions(TimeoutOptions.enabled(limits.storeTimeout()))
+                        .socketOptions(SocketOptions.builder().connectTimeout(limits.storeTimeout()).build())
+                        .build());
+                opened.add(() -> client.shutdown(0, 2, TimeUnit.SECONDS));
                 StatefulRedisConnection<String, String> connection = client.connect();
                 opened.add(connection);
                 builder.lockStore(new RedisLockStore(connection)).roomStatusStore(new RedisRoomStatusStore(connection))
@@ -257,7 +319,14 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                 jdbcUser.ifPresent(config::setUsername);
                 jdbcPassword.ifPresent(config::setPassword);
                 config.setMaximumPoolSize(16);
-                config.setConnectionTimeout(5_000);
+                // A lost database answers within the store timeout (no pooled connection, or a refused connect), a
+                // statement that runs too long is cancelled by the server, and a silent socket is given up.
+                long storeMillis = Math.max(250, limits.storeTimeout().toMillis());
+                config.setConnectionTimeout(storeMillis);
+                config.setValidationTimeout(Math.max(250, storeMillis / 2));
+                config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, limits.storeTimeout().toSeconds())));
+                config.addDataSourceProperty("socketTimeout", String.valueOf(limits.statementTimeout().toSeconds() + 5));
+                config.addDataSourceProperty("options", "-c statement_timeout=" + limits.statementTimeout().toMillis());
                 config.setPoolName("fleet-service");
                 HikariDataSource dataSource = new HikariDataSource(config);
                 opened.add(dataSource);

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A plain-text summary of the KPIs that {@link MicrometerKpis} recorded in a {@link MeterRegistry}: per pool
- * the claims served hot / warm / cold, the claim-wait percentiles, the members per state and the scale
+ * the claims served hot / warm / cold, the claim-wait percentiles, the wait by stage (queue, resume, install),
+ * the members per state and the scale
  * operations; then lock waits and lease losses per scheduler lock, and rollout progress. Sections with no
  * meters are left out. {@code hotspare simulate}, the fleet server and the pool-service example print it, so a
  * simulated and a live pool print the same way.
@@ -35,7 +36,12 @@ public final class KpiSummary {
     private KpiSummary() {
     }
 
-    /** The summary as lines (no trailing newline); empty when the registry has no hotspare meters. */
+    /**
+     * The summary as lines (no trailing newline); empty when the registry has no hotspare meters.
+     *
+     * @param registry the registry MicrometerKpis records into
+     * @return the summary as lines (no trailing newline); empty when the registry has no hotspare meters
+     */
     public static List<String> lines(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
         List<String> out = new ArrayList<>();
@@ -43,6 +49,7 @@ public final class KpiSummary {
             out.add("pool " + pool);
             served(registry, pool, out);
             waits(registry, pool, out);
+            stages(registry, pool, out);
             members(registry, pool, out);
             scale(registry, pool, out);
         }
@@ -51,7 +58,12 @@ public final class KpiSummary {
         return out;
     }
 
-    /** The summary as one text block, lines ending in {@code \n}. */
+    /**
+     * The summary as one text block, lines ending in {@code \n}.
+     *
+     * @param registry the registry MicrometerKpis records into
+     * @return the summary as one text block, lines ending in {@code \n}
+     */
     public static String render(MeterRegistry registry) {
         StringBuilder text = new StringBuilder();
         lines(registry).forEach(line -> text.append(line).append('\n'));
@@ -85,6 +97,22 @@ public final class KpiSummary {
             }
             line.append(" max ").append(human(max));
             out.add(line.toString());
+        }
+    }
+
+    /** The mean time a served claim spent in each stage of its wait, when the stage split was reported. */
+    private static void stages(MeterRegistry registry, String pool, List<String> out) {
+        List<String> parts = new ArrayList<>();
+        long claims = 0;
+        for (String stage : List.of("queue", "resume", "install")) {
+            Timer timer = registry.find(MicrometerKpis.CLAIM_WAIT_STAGE).tags("pool", pool, "stage", stage).timer();
+            if (timer != null && timer.count() > 0) {
+                claims = Math.max(claims, timer.count());
+                parts.add(stage + " " + human(timer.mean(TimeUnit.SECONDS)));
+            }
+        }
+        if (!parts.isEmpty()) {
+            out.add(String.format(Locale.ROOT, "  %-18s %s (mean per claim, %d claims)", "wait by stage", String.join(", ", parts), claims));
         }
     }
 

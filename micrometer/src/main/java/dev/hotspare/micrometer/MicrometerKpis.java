@@ -6,8 +6,10 @@ import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.WaitStage;
 import dev.hotspare.rollout.Phase;
 import dev.hotspare.rollout.RolloutProgress;
 import io.micrometer.core.instrument.Counter;
@@ -39,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <caption>Meters (see docs/kpis.md)</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th><th>what</th></tr>
  *   <tr><td>{@value #CLAIM_WAIT}</td><td>timer, p50/p95/p99 + percentile histogram</td><td>pool, service</td><td>wait from claim to assignment</td></tr>
+ *   <tr><td>{@value #CLAIM_WAIT_STAGE}</td><td>timer</td><td>pool, stage</td><td>each served claim's wait split into queue, resume and install</td></tr>
  *   <tr><td>{@value #CLAIMS_SERVED}</td><td>counter</td><td>pool, service</td><td>claims served hot / warm / cold</td></tr>
  *   <tr><td>{@value #MEMBERS}</td><td>gauge</td><td>pool, state</td><td>members per {@link MemberState}, fleet rooms per room status</td></tr>
  *   <tr><td>{@value #SCALE_OPERATIONS}</td><td>counter</td><td>pool, operation</td><td>create / delete / scale-up / scale-down operations</td></tr>
@@ -55,6 +58,12 @@ public final class MicrometerKpis implements KpiListener {
 
     /** Timer: claim wait, tags {@code pool}, {@code service} (hot, warm, cold). */
     public static final String CLAIM_WAIT = "hotspare.claim.wait";
+    /**
+     * Timer: each served claim's wait split by stage, tags {@code pool}, {@code stage} (queue, resume, install). Every
+     * claim records all three stages (zero where it did not wait), so each stage's count is the claims served and
+     * the three totals add up to the total claim wait.
+     */
+    public static final String CLAIM_WAIT_STAGE = "hotspare.claim.wait.stage";
     /** Counter: claims served, tags {@code pool}, {@code service}. */
     public static final String CLAIMS_SERVED = "hotspare.claims.served";
     /** Gauge: members (or fleet rooms) per state, tags {@code pool}, {@code state}. */
@@ -77,16 +86,26 @@ public final class MicrometerKpis implements KpiListener {
     private final MeterRegistry registry;
     private final Tags commonTags;
     private final Map<List<String>, Timer> claimWaits = new ConcurrentHashMap<>();
+    private final Map<List<String>, Timer> stageWaits = new ConcurrentHashMap<>();
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
     private final Map<List<String>, Timer> lockWaits = new ConcurrentHashMap<>();
     private final Map<List<String>, AtomicInteger> gauges = new ConcurrentHashMap<>();
 
-    /** Meters in {@code registry}, with no extra tags. */
+    /**
+     * Meters in {@code registry}, with no extra tags.
+     *
+     * @param registry where the meters are registered
+     */
     public MicrometerKpis(MeterRegistry registry) {
         this(registry, Tags.empty());
     }
 
-    /** Meters in {@code registry}, each also carrying {@code commonTags} (e.g. {@code source=simulation}). */
+    /**
+     * Meters in {@code registry}, each also carrying {@code commonTags} (e.g. {@code source=simulation}).
+     *
+     * @param registry where the meters are registered
+     * @param commonTags tags added to every meter (e.g. the instance)
+     */
     public MicrometerKpis(MeterRegistry registry, Iterable<Tag> commonTags) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.commonTags = Tags.of(Objects.requireNonNull(commonTags, "commonTags"));
@@ -101,6 +120,16 @@ public final class MicrometerKpis implements KpiListener {
                 .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofHours(2))
                 .register(registry)).record(wait);
         counter(CLAIMS_SERVED, "Claims served, by how", "pool", pool, "service", service.tag()).increment();
+    }
+
+    @Override
+    public void claimStages(String pool, ClaimService service, ClaimStages stages) {
+        for (WaitStage stage : WaitStage.values()) {
+            stageWaits.computeIfAbsent(List.of(pool, stage.tag()), key -> Timer.builder(CLAIM_WAIT_STAGE)
+                    .description("Part of a served claim's wait spent queueing, waiting for a resume or for an install")
+                    .tags(commonTags).tags("pool", pool, "stage", stage.tag())
+                    .register(registry)).record(stages.of(stage));
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.rollout.Phase;
@@ -66,5 +67,18 @@ class KpiSummaryTest {
                 "locks",
                 "  pong downscale     acquired 1 (mean 3.5s, max 3.5s), leases lost 1",
                 "rollout r1: devices, 4/6 targets done");
+    }
+
+    @Test
+    void aPoolThatReportsWaitStagesGetsTheirMeansPerClaim() {
+        kpis.claimServed("ci", ClaimService.WARM, Duration.ofMinutes(5));
+        kpis.claimStages("ci", ClaimService.WARM, new ClaimStages(Duration.ZERO, Duration.ofMinutes(5), Duration.ZERO));
+        kpis.claimServed("ci", ClaimService.COLD, Duration.ofMinutes(70));
+        kpis.claimStages("ci", ClaimService.COLD, new ClaimStages(Duration.ofMinutes(30), Duration.ZERO, Duration.ofMinutes(40)));
+
+        assertThat(KpiSummary.lines(registry)).contains(
+                "  wait by stage      queue 15m00s, resume 2m30s, install 20m00s (mean per claim, 2 claims)");
+        assertThat(registry.find(MicrometerKpis.CLAIM_WAIT_STAGE).tags("pool", "ci", "stage", "install").timer().totalTime(
+                java.util.concurrent.TimeUnit.MINUTES)).isEqualTo(40.0);
     }
 }

@@ -190,6 +190,37 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
     }
 
     @Override
+    public void markReleased(String pool, String memberId, Instant releasedAt) {
+        Objects.requireNonNull(releasedAt, "releasedAt");
+        mutate(pool, memberId, copy -> {
+            Map<String, String> annotations = annotations(copy);
+            if (annotations.containsKey(Kube.RELEASED_AT)) {
+                return false;
+            }
+            annotations.put(Kube.RELEASED_AT, releasedAt.toString());
+            return true;
+        });
+    }
+
+    @Override
+    public void markOrphaned(String pool, String memberId, Optional<Instant> since) {
+        Objects.requireNonNull(since, "since");
+        mutate(pool, memberId, copy -> {
+            Map<String, String> annotations = annotations(copy);
+            String wanted = since.map(Instant::toString).orElse(null);
+            if (Objects.equals(annotations.get(Kube.ORPHANED_SINCE), wanted)) {
+                return false;
+            }
+            if (wanted == null) {
+                annotations.remove(Kube.ORPHANED_SINCE);
+            } else {
+                annotations.put(Kube.ORPHANED_SINCE, wanted);
+            }
+            return true;
+        });
+    }
+
+    @Override
     public List<Member> list(String pool) {
         return view(pool).list();
     }
@@ -236,7 +267,10 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         return annotations;
     }
 
-    /** The member fields stored in labels and annotations, common to both kinds. */
+    /**
+     * The member fields stored in labels and annotations, common to both kinds: id, creation time, template
+     * version (unknown without the label), claim, claim time, release and orphan marks.
+     */
     protected static Member baseMember(HasMetadata object, Instant fallbackCreatedAt) {
         Map<String, String> labels = object.getMetadata().getLabels() == null ? Map.of() : object.getMetadata().getLabels();
         Map<String, String> annotations = object.getMetadata().getAnnotations() == null ? Map.of() : object.getMetadata().getAnnotations();
@@ -247,7 +281,8 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         Optional<Instant> claimedAt = claim.isPresent() ? parseInstant(annotations.get(Kube.CLAIMED_AT)).or(() -> Optional.of(createdAt)) : Optional.empty();
         return new Member(object.getMetadata().getName(), createdAt, labels.get(Kube.TEMPLATE_VERSION),
                 dev.hotspare.pool.MemberPhase.PROVISIONING, DesiredPower.UNSET, null, createdAt, Optional.empty(),
-                Optional.empty(), claim, claimedAt);
+                Optional.empty(), claim, claimedAt, parseInstant(annotations.get(Kube.RELEASED_AT)),
+                parseInstant(annotations.get(Kube.ORPHANED_SINCE)));
     }
 
     static Optional<Instant> parseInstant(String text) {

@@ -36,15 +36,23 @@ import java.util.function.Predicate;
  * <ul>
  *   <li>Desired power → {@code spec.powerState}: {@code Running} / {@code Hibernating}; UNSET leaves the field
  *       absent.</li>
- *   <li>Observed power ← {@code status.powerState} through a value map (default {@code Running} → RUNNING,
- *       {@code Hibernating} → HIBERNATING, {@code Resuming} → RESUMING, {@code Stopping} →
- *       HIBERNATING_IN_PROGRESS; anything else UNKNOWN); when it changed ← {@code status.powerStateLastTransitionTime}
- *       if present, else the instant this driver first saw the new value.</li>
+ *   <li>Observed power ← {@code status.powerState} through a value map. The default understands Hive's
+ *       {@code ClusterDeployment}: {@code Running} → RUNNING, {@code Hibernating} → HIBERNATING; every
+ *       resume-in-progress state ({@code Resuming}, {@code StartingMachines}, {@code WaitingForMachines},
+ *       {@code WaitingForNodes}, {@code PausingForClusterOperatorsToSettle}, {@code WaitingForClusterOperators},
+ *       {@code SyncSetsNotApplied}, {@code FailedToStartMachines}) → RESUMING, so {@code resumeTimeout} fires on a
+ *       resume that never ends; every stop-in-progress state ({@code Stopping}, {@code WaitingForMachinesToStop},
+ *       {@code FailedToStop}) → HIBERNATING_IN_PROGRESS; anything else UNKNOWN. When it changed ←
+ *       {@code status.powerStateLastTransitionTime} if present, else the instant this driver first saw the member in
+ *       that observed power (the sub-states of one resume count as one).</li>
  *   <li>Installed ← {@code spec.installed} (boolean), installed at ← {@code status.installedTimestamp}.</li>
- *   <li>Failed ← a predicate you give (default: never); deleting ← the deletion timestamp.</li>
- *   <li>Pool, member id and template version → labels; claim and claim time → annotations
- *       ({@code hotspare.dev/claim}, {@code hotspare.dev/claimed-at}); creation instant →
- *       {@code hotspare.dev/created-at}.</li>
+ *   <li>Failed ← a predicate you give; the default, {@link #hiveProvisionFailed}, is Hive's: a
+ *       {@code ProvisionStopped} or {@code ProvisionFailed} condition with status {@code True}. Deleting ← the
+ *       deletion timestamp.</li>
+ *   <li>Pool, member id and template version → labels; claim, claim time, release mark and orphan mark →
+ *       annotations ({@code hotspare.dev/claim}, {@code hotspare.dev/claimed-at}, {@code hotspare.dev/released-at},
+ *       {@code hotspare.dev/orphaned-since}); creation instant → {@code hotspare.dev/created-at}. A member without
+ *       the template-version label has an unknown template version.</li>
  * </ul>
  * All members of all pools live in one namespace, told apart by the {@code hotspare.dev/pool} label; each pool
  * has its own label-selected informer.
@@ -57,6 +65,12 @@ import java.util.function.Predicate;
 public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDriver<GenericKubernetesResource> {
 
     private static final String STORE = "kubernetes custom resource member driver";
+
+    /**
+     * The default observed-power value map: Hive's {@code ClusterDeployment} {@code status.powerState} values,
+     * every resume-in-progress state as RESUMING and every stop-in-progress state as HIBERNATING_IN_PROGRESS.
+     */
+    public static final Map<String, ObservedPower> HIVE_POWER_STATES = hivePowerStates();
 
     private final ResourceDefinitionContext context;
     private final String namespace;
@@ -180,7 +194,45 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
                 ? (samePower && previous.lastBecameRunningAt().isPresent() ? previous.lastBecameRunningAt() : Optional.of(since))
                 : previous == null ? Optional.empty() : previous.lastBecameRunningAt();
         return new Member(base.id(), base.createdAt(), base.templateVersion(), phase, desired, observed, since,
-                installedAt, lastRunning, base.claimName(), base.claimedAt());
+                installedAt, lastRunning, base.claimName(), base.claimedAt(), base.releasedAt(), base.orphanedSince());
+    }
+
+    private static Map<String, ObservedPower> hivePowerStates() {
+        Map<String, ObservedPower> states = new LinkedHashMap<>();
+        states.put("Running", ObservedPower.RUNNING);
+        states.put("Hibernating", ObservedPower.HIBERNATING);
+        for (String resuming : List.of("Resuming", "StartingMachines", "WaitingForMachines", "WaitingForNodes",
+                "PausingForClusterOperatorsToSettle", "WaitingForClusterOperators", "SyncSetsNotApplied", "FailedToStartMachines")) {
+            states.put(resuming, ObservedPower.RESUMING);
+        }
+        for (String stopping : List.of("Stopping", "WaitingForMachinesToStop", "FailedToStop")) {
+            states.put(stopping, ObservedPower.HIBERNATING_IN_PROGRESS);
+        }
+        states.put("Unknown", ObservedPower.UNKNOWN);
+        return java.util.Collections.unmodifiableMap(states);
+    }
+
+    /**
+     * Hive's notion of a failed provision: the object has a {@code status.conditions} entry of type
+     * {@code ProvisionStopped} (Hive gave up installing) or {@code ProvisionFailed} (the install failed) with status
+     * {@code True}. The default of {@link Builder#failedWhen}.
+     *
+     * @param object a member object
+     * @return whether its provision stopped or failed
+     */
+    public static boolean hiveProvisionFailed(GenericKubernetesResource object) {
+        Object conditions = read(object, List.of("status", "conditions"));
+        if (!(conditions instanceof List<?> list)) {
+            return false;
+        }
+        for (Object entry : list) {
+            if (entry instanceof Map<?, ?> condition
+                    && ("ProvisionStopped".equals(condition.get("type")) || "ProvisionFailed".equals(condition.get("type")))
+                    && "True".equals(String.valueOf(condition.get("status")))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // --- field paths -----------------------------------------------------------------------------------------
@@ -244,13 +296,11 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
         private String runningValue = "Running";
         private String hibernatingValue = "Hibernating";
         private String observedPowerField = "status.powerState";
-        private final Map<String, ObservedPower> observedPowerValues = new LinkedHashMap<>(Map.of(
-                "Running", ObservedPower.RUNNING, "Hibernating", ObservedPower.HIBERNATING,
-                "Resuming", ObservedPower.RESUMING, "Stopping", ObservedPower.HIBERNATING_IN_PROGRESS));
+        private final Map<String, ObservedPower> observedPowerValues = new LinkedHashMap<>(HIVE_POWER_STATES);
         private String observedPowerSinceField = "status.powerStateLastTransitionTime";
         private String installedField = "spec.installed";
         private String installedAtField = "status.installedTimestamp";
-        private Predicate<GenericKubernetesResource> failed = r -> false;
+        private Predicate<GenericKubernetesResource> failed = CustomResourceMemberDriver::hiveProvisionFailed;
 
         private Builder(KubernetesClient client, ResourceDefinitionContext context, String namespace) {
             super(client);
@@ -302,7 +352,13 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
             return this;
         }
 
-        /** When a member counts as failed (the pool then replaces it). */
+        /**
+         * When a member counts as failed (the pool then replaces it); replaces the default,
+         * {@link CustomResourceMemberDriver#hiveProvisionFailed}.
+         *
+         * @param predicate true for a failed member
+         * @return this builder
+         */
         public Builder failedWhen(Predicate<GenericKubernetesResource> predicate) {
             this.failed = Objects.requireNonNull(predicate, "failedWhen");
             return this;

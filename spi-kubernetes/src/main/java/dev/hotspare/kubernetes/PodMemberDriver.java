@@ -281,7 +281,7 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
         Optional<Instant> running = isReady ? Optional.of(readySince)
                 : previous == null ? Optional.empty() : previous.lastBecameRunningAt();
         return new Member(base.id(), base.createdAt(), base.templateVersion(), memberPhase, desired, observed, since,
-                installed, running, base.claimName(), base.claimedAt());
+                installed, running, base.claimName(), base.claimedAt(), base.releasedAt(), base.orphanedSince());
     }
 
     static DesiredPower parsePower(String text) {

@@ -17,11 +17,22 @@ class CustomResourceMemberDriverContractTest extends MemberDriverContract {
     private static final AtomicInteger POOLS = new AtomicInteger();
     private CustomResourceMemberDriver driver;
 
+    private final java.util.List<CustomResourceMemberDriver> reopened = new java.util.ArrayList<>();
+
     @AfterEach
     void closeDriver() {
         if (driver != null) {
             driver.close();
         }
+        reopened.forEach(CustomResourceMemberDriver::close);
+    }
+
+    /** A fresh driver on the same API server: what it reads was written to Kubernetes, not kept in a cache. */
+    @Override
+    protected MemberDriver reopen(MemberDriver first) {
+        CustomResourceMemberDriver again = ClusterDeployments.driver(kube).build();
+        reopened.add(again);
+        return again;
     }
 
     @Override

@@ -20,11 +20,23 @@ class PodMemberDriverContractTest extends MemberDriverContract {
     private static final AtomicInteger POOLS = new AtomicInteger();
     private PodMemberDriver driver;
 
+    private final java.util.List<PodMemberDriver> reopened = new java.util.ArrayList<>();
+
     @AfterEach
     void closeDriver() {
         if (driver != null) {
             driver.close();
         }
+        reopened.forEach(PodMemberDriver::close);
+    }
+
+    /** A fresh driver on the same API server: what it reads was written to Kubernetes, not kept in a cache. */
+    @Override
+    protected MemberDriver reopen(MemberDriver first) {
+        PodMemberDriver again = PodMemberDriver.builder(kube.client,
+                (scheduler, version) -> Optional.of(SchedulerConfig.of(scheduler, "game", "rooms:1", Autoscaling.NONE))).build();
+        reopened.add(again);
+        return again;
     }
 
     @Override

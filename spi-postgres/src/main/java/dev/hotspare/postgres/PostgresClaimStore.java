@@ -32,13 +32,14 @@ import javax.sql.DataSource;
  *       concurrently without waiting on each other's rows. Members take part once {@link #offerMember offered};
  *       an offered member's row is deleted when any path gives it a claim (a member serves one claim; offer it
  *       again if your pool reuses members after release).</li>
- *   <li><b>Wake-ups</b> — {@link #submit}, {@link #assign}, {@link #release}, {@link #releaseExpired} and
- *       {@link #offerMember} send {@code NOTIFY} on channel {@code <schema>_claims} with the pool as payload,
+ *   <li><b>Wake-ups</b> — {@link #submit}, {@link #assign}, {@link #markReady}, {@link #release},
+ *       {@link #releaseExpired} and {@link #offerMember} send {@code NOTIFY} on channel {@code <schema>_claims} with the pool as payload,
  *       in the same transaction (so only committed changes are announced): a controller wakes when a claim
  *       arrives or a member becomes free. {@link #watch} LISTENs on one connection while any watch is open.
  *       {@link #assignOldest} does not notify: its caller has the result, and a transaction that notifies
  *       takes PostgreSQL's global notification-queue lock at commit, which would serialise the claimers
  *       (measured: about a quarter of FIFO throughput).</li>
+ *   <li>Every claim keeps its created, assigned and ready times ({@code ready_at} since schema version 2).</li>
  *   <li>Released claims are deleted.</li>
  * </ul>
  *
@@ -56,13 +57,14 @@ import javax.sql.DataSource;
 public final class PostgresClaimStore implements ClaimStore {
 
     private static final String STORE = "postgres claim store";
-    private static final String CLAIM_COLUMNS = "name, created_at, lifetime_seconds, lifetime_nanos, member_id, assigned_at";
+    private static final String CLAIM_COLUMNS = "name, created_at, lifetime_seconds, lifetime_nanos, member_id, assigned_at, ready_at";
     private static final int ASSIGN_ATTEMPTS = 5;
 
     /** Every statement this store runs, over one schema. */
     private record Sql(String submit, String find, String live, String pending, String lockClaim, String lockMember,
                        String setMember, String takeMember, String notifyPool, String release, String assignOldest,
-                       String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember) {
+                       String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember,
+                       String markReady) {
         static Sql in(String schema) {
             String c = schema + ".claims";
             String m = schema + ".pool_members";
@@ -114,7 +116,11 @@ public final class PostgresClaimStore implements ClaimStore {
                             + "SELECT name, pg_notify(?, pool) FROM gone ORDER BY name COLLATE \"C\"",
                     // A member offered while another path gave it a claim: it is not free, drop its row.
                     "DELETE FROM " + m + " pm USING " + c + " cl "
-                            + "WHERE pm.pool = ? AND cl.pool = pm.pool AND cl.member_id = pm.member_id");
+                            + "WHERE pm.pool = ? AND cl.pool = pm.pool AND cl.member_id = pm.member_id",
+                    // Only an assigned claim, only once, never before its assignment.
+                    "WITH readied AS (UPDATE " + c + " SET ready_at = ? WHERE pool = ? AND name = ? AND member_id IS NOT NULL "
+                            + "AND ready_at IS NULL AND assigned_at <= ? RETURNING pool) "
+                            + "SELECT pg_notify(?, pool) FROM readied");
         }
 
         private static String prefixed(String prefix, String columns) {
@@ -236,6 +242,25 @@ public final class PostgresClaimStore implements ClaimStore {
             }
             notify(c, pool);
             return AssignOutcome.ASSIGNED;
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement: sets {@code ready_at} on the assigned claim if it has none yet and the time is not before
+     * its assignment, and notifies in the same transaction.
+     */
+    @Override
+    public boolean markReady(String pool, String claimName, Instant readyAt) {
+        Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(claimName, "claimName");
+        Objects.requireNonNull(readyAt, "readyAt");
+        return Jdbc.autoCommit(dataSource, STORE, "marking claim " + claimName + " of pool " + pool + " ready", c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.markReady()), readyAt, pool, claimName, readyAt, channel);
+                 ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
         });
     }
 
@@ -394,7 +419,7 @@ public final class PostgresClaimStore implements ClaimStore {
                         : Optional.of(Duration.ofSeconds(seconds, rs.getInt("lifetime_nanos")));
                 String member = rs.getString("member_id");
                 out.add(new Claim(rs.getString("name"), Jdbc.instant(rs, "created_at"), lifetime,
-                        Optional.ofNullable(member), Jdbc.optionalInstant(rs, "assigned_at")));
+                        Optional.ofNullable(member), Jdbc.optionalInstant(rs, "assigned_at"), Jdbc.optionalInstant(rs, "ready_at")));
             }
             return List.copyOf(out);
         }

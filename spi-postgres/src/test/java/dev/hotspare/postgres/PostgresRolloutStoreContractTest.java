@@ -17,7 +17,7 @@ class PostgresRolloutStoreContractTest extends RolloutStoreContract {
     protected RolloutStore newStore() {
         DataSource ds = TestSchemas.migrated(SCHEMA);
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-            s.execute("TRUNCATE " + SCHEMA + ".rollouts");
+            s.execute("TRUNCATE " + SCHEMA + ".rollout_targets, " + SCHEMA + ".rollouts");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -27,8 +27,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Migrations: idempotent, safe to run concurrently, confined to their schema, names validated. */
 class PostgresSchemaTest {
 
-    /** Versioned migrations shipped in the jar. */
-    private static final int MIGRATIONS = 2;
+    /** Versioned migrations shipped in the jar (counted, so a new migration needs no edit here). */
+    private static final int MIGRATIONS = shippedMigrations();
+
+    private static int shippedMigrations() {
+        try {
+            java.net.URL dir = PostgresSchema.class.getClassLoader().getResource("dev/hotspare/postgres/migration");
+            try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(java.nio.file.Path.of(dir.toURI()))) {
+                return (int) files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
+            }
+        } catch (java.io.IOException | java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot list the migrations", e);
+        }
+    }
 
     private final DataSource ds = TestPostgres.dataSource();
     private final String schema = "hs_test_schema_" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);

@@ -260,6 +260,19 @@ public final class EventDispatcher implements AutoCloseable {
         return executor;
     }
 
+    /**
+     * The plugin names of the {@link EventForwarderProvider}s {@link ServiceLoader} finds on {@code loader}: what a
+     * config's {@code forwarders} section may name.
+     *
+     * @param loader where plug-ins are looked up
+     * @return the plugin names
+     */
+    public static java.util.Set<String> pluginNames(ClassLoader loader) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        ServiceLoader.load(EventForwarderProvider.class, loader).iterator().forEachRemaining(p -> names.add(p.plugin()));
+        return java.util.Collections.unmodifiableSet(names);
+    }
+
     private static List<Registration> fromConfig(JsonNode forwardersSection, ClassLoader loader, ForwarderContext context) {
         Map<String, EventForwarderProvider> providers = new TreeMap<>();
         Iterator<EventForwarderProvider> found = ServiceLoader.load(EventForwarderProvider.class, loader).iterator();

@@ -56,20 +56,33 @@ public final class Fleet implements AutoCloseable {
     private Fleet(Builder b) {
         this.settings = b;
         this.locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).kpis(b.lockListener).build();
-        // Configs are checked against the autoscaler's policies: their type names and declared parameters.
+        // Configs are checked against the autoscaler's policies (their type names and declared parameters), the
+        // fleet's limits and the forwarder plug-ins on the class path.
         PolicyTypes types = b.autoscaler.policies().types();
-        Function<ConfigDocument, List<Problem>> validator = config ->
-                SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, types).problems();
+        java.util.Set<String> forwarderPlugins = EventDispatcher.pluginNames(b.plugins);
+        Function<ConfigDocument, List<Problem>> validator = config -> {
+            List<Problem> problems = new java.util.ArrayList<>(SchedulerConfigs.check(config.submitted(), Documents.Format.YAML,
+                    types, b.limits).problems());
+            // A forwarder plugin that does not exist would fail the watcher on every tick: refuse it up front.
+            config.tree().path("forwarders").fieldNames().forEachRemaining(plugin -> {
+                if (!forwarderPlugins.contains(plugin)) {
+                    problems.add(Problem.of("forwarders." + plugin, plugin, "unknown forwarder plugin; known: "
+                            + (forwarderPlugins.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(forwarderPlugins)))));
+                }
+            });
+            return problems;
+        };
         Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks).roomStatuses(b.rooms)
                 .events(b.events).validator(validator).parser(parser).autoscaler(b.autoscaler).replaceTimeout(b.replaceTimeout)
-                .lockWait(b.lockWait).pollInterval(b.pollInterval).kpis(b.listener).build();
-        this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks, parser, b.listener);
+                .lockWait(b.lockWait).pollInterval(b.pollInterval).kpis(b.listener).limits(b.limits).build();
+        this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks, parser, b.listener)
+                .withMaxClockSkew(b.maxClockSkew);
         this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks)
                 .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).parser(parser)
                 .syncPeriod(b.syncPeriod).replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval)
                 .pingTimeout(b.pingTimeout).allocationTimeout(b.allocationTimeout).pluginClassLoader(b.plugins)
-                .kpis(b.listener).build();
+                .kpis(b.listener).limits(b.limits).build();
     }
 
     /**
@@ -173,6 +186,8 @@ public final class Fleet implements AutoCloseable {
         private Duration pingTimeout = DeadRoomRules.DEFAULT_PING_TIMEOUT;
         private Duration allocationTimeout = Worker.DEFAULT_ALLOCATION_TIMEOUT;
         private ClassLoader plugins = Fleet.class.getClassLoader();
+        private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
+        private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
 
         private Builder(TaskScheduler tasks) {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
@@ -295,6 +310,31 @@ public final class Fleet implements AutoCloseable {
         /** Where event forwarder plug-ins named in scheduler configs are looked up. */
         public Builder pluginClassLoader(ClassLoader value) {
             this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
+            return this;
+        }
+
+        /**
+         * The bounds of every count, duration and quantity a config or a scaling request may ask for (default
+         * {@link dev.hotspare.fleet.FleetLimits#DEFAULT}); configs beyond them are invalid, scaling requests beyond
+         * them refused, and rooms are created in steps of at most the scale step.
+         *
+         * @param value the limits
+         * @return this builder
+         */
+        public Builder limits(dev.hotspare.fleet.FleetLimits value) {
+            this.limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        /**
+         * How far ahead of the fleet's clock a room report's timestamp may be (default
+         * {@link RoomService#DEFAULT_MAX_CLOCK_SKEW}); later reports are refused.
+         *
+         * @param value the largest skew
+         * @return this builder
+         */
+        public Builder maxClockSkew(Duration value) {
+            this.maxClockSkew = Objects.requireNonNull(value, "maxClockSkew");
             return this;
         }
 

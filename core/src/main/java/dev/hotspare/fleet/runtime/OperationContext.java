@@ -51,11 +51,17 @@ final class OperationContext {
     final Duration replaceTimeout;
     final Duration lockWait;
     final Duration pollInterval;
+    final dev.hotspare.fleet.FleetLimits limits;
+    /** Cancel flags of the rolling updates running now (a shutdown cancels them). */
+    final java.util.Set<AtomicBoolean> runningUpdates = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Set once the owner stops for good: rollbacks stop too, and what they leave is marked INTERRUPTED. */
+    final AtomicBoolean stopping = new AtomicBoolean();
 
     OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
                      EventDispatcher events, Function<ConfigDocument, List<Problem>> validator,
                      Function<ConfigDocument, dev.hotspare.fleet.SchedulerConfig> parser, Duration replaceTimeout,
-                     Duration lockWait, Duration pollInterval) {
+                     Duration lockWait, Duration pollInterval, dev.hotspare.fleet.FleetLimits limits) {
+        this.limits = limits;
         this.store = store;
         this.locks = locks;
         this.actions = actions;

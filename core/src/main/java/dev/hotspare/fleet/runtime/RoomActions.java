@@ -45,9 +45,17 @@ final class RoomActions {
     private final FleetListener listener;
     private final TaskScheduler tasks;
     private final Duration pollInterval;
+    /** Most rooms created before they are registered and reported: a scale-up of n rooms is n / chunk steps. */
+    private final int chunk;
 
     RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,
                 TaskScheduler tasks, Duration pollInterval) {
+        this(driver, statuses, events, listener, tasks, pollInterval, dev.hotspare.fleet.FleetLimits.DEFAULT.maxScaleStep());
+    }
+
+    RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,
+                TaskScheduler tasks, Duration pollInterval, int chunk) {
+        this.chunk = Math.max(1, chunk);
         this.driver = Objects.requireNonNull(driver, "driver");
         this.statuses = Objects.requireNonNull(statuses, "statuses");
         this.events = Objects.requireNonNull(events, "events");
@@ -72,8 +80,21 @@ final class RoomActions {
         return listener;
     }
 
-    /** Creates {@code count} rooms on {@code version}; returns their names. */
+    /**
+     * Creates {@code count} rooms on {@code version}, in steps of at most the chunk size (each step registered,
+     * published and reported on its own, so a large scale-up never builds up one huge batch); returns their names.
+     */
     List<String> scaleUp(String scheduler, SchedulerVersion version, int count, ScaleReason reason) {
+        List<String> created = new ArrayList<>(Math.min(count, chunk));
+        for (int done = 0; done < count; ) {
+            int step = Math.min(chunk, count - done);
+            created.addAll(scaleUpStep(scheduler, version, step, reason));
+            done += step;
+        }
+        return created;
+    }
+
+    private List<String> scaleUpStep(String scheduler, SchedulerVersion version, int count, ScaleReason reason) {
         Instant now = tasks.clock().instant();
         List<String> created = new ArrayList<>(count);
         try {

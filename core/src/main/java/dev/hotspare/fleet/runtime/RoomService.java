@@ -49,6 +49,9 @@ public final class RoomService {
 
     private static final Pattern PLAYER_EVENT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
+    /** How far ahead of the service's clock a report's timestamp may be by default. */
+    public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(60);
+
     private final RoomStatusStore rooms;
     private final SchedulerStore schedulers;
     private final LockManager locks;
@@ -59,6 +62,7 @@ public final class RoomService {
     private final Function<ConfigDocument, SchedulerConfig> parser;
     /** Parsed configs by (scheduler, version): a version's config never changes, and parsing is YAML work. */
     private final Cache<Watcher.ConfigKey, SchedulerConfig> configs = Caffeine.newBuilder().maximumSize(1_000).build();
+    private final Duration maxClockSkew;
 
     /**
      * A room service over these stores; panic scale-ups go through the same room actions as every other scale
@@ -81,6 +85,13 @@ public final class RoomService {
 
     RoomService(RoomStatusStore rooms, SchedulerStore schedulers, LockManager locks, FleetPlanner planner, RoomActions actions,
                 EventDispatcher events, TaskScheduler tasks, Function<ConfigDocument, SchedulerConfig> parser) {
+        this(rooms, schedulers, locks, planner, actions, events, tasks, parser, DEFAULT_MAX_CLOCK_SKEW);
+    }
+
+    private RoomService(RoomStatusStore rooms, SchedulerStore schedulers, LockManager locks, FleetPlanner planner, RoomActions actions,
+                        EventDispatcher events, TaskScheduler tasks, Function<ConfigDocument, SchedulerConfig> parser,
+                        Duration maxClockSkew) {
+        this.maxClockSkew = Objects.requireNonNull(maxClockSkew, "maxClockSkew");
         this.rooms = Objects.requireNonNull(rooms, "rooms");
         this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
         this.locks = Objects.requireNonNull(locks, "locks");
@@ -89,6 +100,19 @@ public final class RoomService {
         this.events = Objects.requireNonNull(events, "events");
         this.tasks = Objects.requireNonNull(tasks, "tasks");
         this.parser = Objects.requireNonNull(parser, "parser");
+    }
+
+    /**
+     * This service, refusing reports stamped more than {@code skew} after its clock.
+     *
+     * @param skew the largest skew, zero or more
+     * @return a room service sharing everything else with this one
+     */
+    public RoomService withMaxClockSkew(Duration skew) {
+        if (Objects.requireNonNull(skew, "skew").isNegative()) {
+            throw new IllegalArgumentException("skew: bad value '" + skew + "': must not be negative");
+        }
+        return new RoomService(rooms, schedulers, locks, planner, actions, events, tasks, parser, skew);
     }
 
     /**
@@ -116,10 +140,18 @@ public final class RoomService {
      * @param runningMatches the matches the room runs
      * @return the outcome, previous status and counts
      * @throws dev.hotspare.validation.ValidationException for an unknown status, a bad name or count, or a
-     *                                                     transition out of terminating
+     *                                                     transition out of terminating, or a timestamp later than
+     *                                                     the clock plus the allowed skew (such a report would make
+     *                                                     every correct report after it look stale, pinning the room)
      */
     public RoomStatusStore.RoomUpdate report(String scheduler, String room, String status, Instant timestamp,
                                              int runningMatches) {
+        Instant latest = tasks.clock().instant().plus(maxClockSkew);
+        if (timestamp.isAfter(latest)) {
+            throw new dev.hotspare.validation.ValidationException(dev.hotspare.validation.Problem.of("timestamp",
+                    timestamp.getEpochSecond(), "is more than " + maxClockSkew.toSeconds() + "s ahead of the server's clock ("
+                            + tasks.clock().instant().getEpochSecond() + "); send seconds since the epoch"));
+        }
         RoomStatusStore.RoomUpdate update = rooms.ping(scheduler, room, status, timestamp, runningMatches);
         if (update.outcome() != RoomProtocol.Outcome.APPLIED) {
             return update;

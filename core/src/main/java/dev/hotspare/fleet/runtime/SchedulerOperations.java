@@ -56,14 +56,15 @@ public final class SchedulerOperations {
 
     private SchedulerOperations(Builder b) {
         FleetListener listener = FleetListener.guarded(b.kpis);
-        RoomActions actions = new RoomActions(b.driver, b.roomStatuses, b.events, listener, b.tasks, b.pollInterval);
+        RoomActions actions = new RoomActions(b.driver, b.roomStatuses, b.events, listener, b.tasks, b.pollInterval,
+                b.limits.maxScaleStep());
         PolicyTypes types = b.autoscaler.policies().types();
         Function<ConfigDocument, List<Problem>> validator = b.validator != null ? b.validator
-                : config -> SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, types).problems();
+                : config -> SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, types, b.limits).problems();
         Function<ConfigDocument, SchedulerConfig> parser = b.parser != null ? b.parser
                 : config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         OperationContext context = new OperationContext(b.store, b.locks, actions, new FleetPlanner(b.autoscaler), b.tasks,
-                b.events, validator, parser, b.replaceTimeout, b.lockWait, b.pollInterval);
+                b.events, validator, parser, b.replaceTimeout, b.lockWait, b.pollInterval, b.limits);
         this.updates = new SchedulerUpdates(context);
         this.scaling = new SchedulerScaling(context);
         this.queries = new SchedulerQueries(context);
@@ -186,6 +187,7 @@ public final class SchedulerOperations {
         private Optional<dev.hotspare.fleet.spi.RoomStatusStore> roomStatuses = Optional.empty();
         private FleetListener kpis = FleetListener.NONE;
         private Autoscaler autoscaler = Autoscaler.standard();
+        private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
 
         private Builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
             this.store = Objects.requireNonNull(store, "store");
@@ -265,6 +267,20 @@ public final class SchedulerOperations {
          */
         public Builder kpis(FleetListener kpis) {
             this.kpis = Objects.requireNonNull(kpis, "kpis");
+            return this;
+        }
+
+        /**
+         * The bounds of counts every scaling operation checks (default {@link dev.hotspare.fleet.FleetLimits#DEFAULT}):
+         * a scale-up or scale-down above the scale step, or a result above the rooms per scheduler, is refused with
+         * {@link ErrorCode#INVALID_CONFIG} naming the field, the value and the limit. Pass the same limits to the
+         * validator.
+         *
+         * @param value the limits
+         * @return this builder
+         */
+        public Builder limits(dev.hotspare.fleet.FleetLimits value) {
+            this.limits = Objects.requireNonNull(value, "limits");
             return this;
         }
 

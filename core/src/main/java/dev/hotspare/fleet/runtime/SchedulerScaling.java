@@ -58,7 +58,15 @@ public final class SchedulerScaling {
         if (amount < 1) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaleup", amount, "must be at least 1"));
         }
+        c.limits.stepProblem("scaleup", amount).ifPresent(p -> {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, p);
+        });
         SchedulerRecord current = c.existing(name);
+        int rooms = FleetPlanner.liveRooms(c.driver().list(name)).size();
+        c.limits.roomsProblem("scaleup", (long) rooms + amount).ifPresent(p -> {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaleup", amount,
+                    "would make " + ((long) rooms + amount) + " rooms; the limit of rooms per scheduler is " + c.limits.maxRooms()));
+        });
         try {
             int count = c.planner.manualScaleUp(autoscaling(current), activeRooms(name), amount);
             if (count > 0) {
@@ -83,6 +91,14 @@ public final class SchedulerScaling {
         if (amount < 1) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaledown", amount, "must be at least 1"));
         }
+        c.limits.stepProblem("scaledown", amount).ifPresent(p -> {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, p);
+        });
+        return removeRooms(name, amount);
+    }
+
+    /** Removes up to {@code amount} rooms (an amount already bounded by the rooms that exist). */
+    private CompletableFuture<Integer> removeRooms(String name, int amount) {
         SchedulerRecord current = c.existing(name);
         Autoscaling autoscaling = autoscaling(current);
         LockScope scope = c.locks.newScope();
@@ -133,14 +149,27 @@ public final class SchedulerScaling {
         if (replicas < 0) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("replicas", replicas, "must not be negative"));
         }
+        c.limits.roomsProblem("replicas", replicas).ifPresent(p -> {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, p);
+        });
         SchedulerRecord current = c.existing(name);
-        int target = FleetPlanner.manualReplicas(autoscaling(current), replicas);
+        Autoscaling autoscaling = autoscaling(current);
+        int target = FleetPlanner.manualReplicas(autoscaling, replicas);
         int active = activeRooms(name);
         if (target > active) {
-            return CompletableFuture.completedFuture(scaleUp(name, target - active));
+            // Not bounded by the scale step of one request: RoomActions creates in steps of at most that.
+            try {
+                int count = c.planner.manualScaleUp(autoscaling, active, target - active);
+                if (count > 0) {
+                    c.actions.scaleUp(name, current.version(), count, FleetPlan.ScaleReason.MANUAL);
+                }
+                return CompletableFuture.completedFuture(count);
+            } catch (RuntimeException e) {
+                throw OperationContext.translate(e);
+            }
         }
         if (target < active) {
-            return scaleDown(name, active - target).thenApply(n -> -n);
+            return removeRooms(name, active - target).thenApply(n -> -n);
         }
         return CompletableFuture.completedFuture(0);
     }

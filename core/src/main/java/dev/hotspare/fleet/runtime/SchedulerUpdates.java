@@ -179,6 +179,7 @@ public final class SchedulerUpdates {
             SchedulerVersion saved;
             try (HeldLock scale = scope.tryAcquire(LockId.of(name, LockKind.SCALE)).orElseThrow(() -> c.locked(name, LockKind.SCALE))) {
                 current = c.store.get(name).orElseThrow(() -> c.notFound(name));
+                markInterrupted(c, name, config);
                 wanted = change.apply(current.config());
                 c.validate(wanted);
                 diff = ConfigDiff.between(current.config().tree(), wanted.tree());
@@ -206,8 +207,10 @@ public final class SchedulerUpdates {
                 return new UpdateHandle(saved, diff, CompletableFuture.completedFuture(OperationStatus.DEPLOYED), () -> { });
             }
             AtomicBoolean cancel = new AtomicBoolean();
+            c.runningUpdates.add(cancel);
             CompletableFuture<OperationStatus> outcome = replaceUnderDownscale(name, saved, current.version(),
                     current.config(), maxSurge, scope, config, cancel);
+            outcome.whenComplete((status, error) -> c.runningUpdates.remove(cancel));
             return new UpdateHandle(saved, diff, outcome, () -> cancel.set(true));
         } catch (RuntimeException e) {
             scope.close();
@@ -243,11 +246,13 @@ public final class SchedulerUpdates {
                         }
                         c.store.setStatus(name, saved, status, config.fence());
                         SchedulerVersion restored = rollbackAfterFailure(name, previousVersion, previous, config);
-                        replace(name, restored, maxSurge, () -> false, () -> config.isLost() || down.isLost())
+                        // A rollback is not cancelled, except by the owner stopping for good (its grace period over).
+                        replace(name, restored, maxSurge, c.stopping::get, () -> config.isLost() || down.isLost())
                                 .thenAccept(rollbackStatus -> {
                                     try {
                                         down.release();
-                                        c.store.setStatus(name, restored, rollbackStatus, config.fence());
+                                        c.store.setStatus(name, restored, rollbackStatus == OperationStatus.CANCELED
+                                                ? OperationStatus.INTERRUPTED : rollbackStatus, config.fence());
                                     } finally {
                                         outcome.complete(status);
                                     }
@@ -265,6 +270,46 @@ public final class SchedulerUpdates {
         // CONFIG (and anything else still held) is released on every path once the outcome is known.
         outcome.whenComplete((status, error) -> scope.close());
         return outcome;
+    }
+
+    /**
+     * Marks the releases of {@code name} still {@link OperationStatus#IN_PROGRESS} as
+     * {@link OperationStatus#INTERRUPTED}: the caller holds CONFIG, so no operation of a live owner is running on
+     * the scheduler, and an IN_PROGRESS release was left by an owner that stopped (crashed) before recording its
+     * outcome.
+     *
+     * @return how many releases were marked
+     */
+    static int markInterrupted(OperationContext c, String name, HeldLock config) {
+        int marked = 0;
+        for (Release release : c.store.releases(name)) {
+            if (release.status() == OperationStatus.IN_PROGRESS) {
+                config.ensureHeld();
+                c.store.setStatus(name, release.version(), OperationStatus.INTERRUPTED, config.fence());
+                LOG.warn("scheduler {}: release {} was left in progress by an owner that stopped; marked INTERRUPTED",
+                        name, release.version());
+                marked++;
+            }
+        }
+        return marked;
+    }
+
+    /**
+     * Asks every rolling update running in this process to stop and roll back (a shutdown's first step); their
+     * callers get CANCELED.
+     */
+    public void cancelRunning() {
+        c.runningUpdates.forEach(cancel -> cancel.set(true));
+    }
+
+    /**
+     * Stops for good (a shutdown's last step, when its grace period is nearly over): running updates are cancelled
+     * and running rollbacks stop where they are, their versions marked {@link OperationStatus#INTERRUPTED}, their
+     * locks released.
+     */
+    public void stopRunning() {
+        c.stopping.set(true);
+        cancelRunning();
     }
 
     /**

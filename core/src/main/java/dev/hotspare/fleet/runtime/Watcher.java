@@ -67,6 +67,10 @@ public final class Watcher {
     private TaskScheduler.Cancellable ticking;
     private volatile boolean stopped;
     private SchedulerVersion lastVersion;
+    /** Whether releases left IN_PROGRESS by a stopped owner were looked for since the version last changed. */
+    private boolean releasesChecked;
+    private volatile Optional<String> lastError = Optional.empty();
+    private boolean failedThisTick;
 
     Watcher(String scheduler, WorkerContext context, Cache<ConfigKey, SchedulerConfig> configs) {
         this.scheduler = scheduler;
@@ -112,8 +116,12 @@ public final class Watcher {
             }
             step("configure forwarders", () -> context.events().useSchedulerForwarders(scheduler,
                     record.config().tree().path("forwarders"), context.plugins()));
+            releasesChecked = false;
         }
         lastVersion = record.version();
+        if (!releasesChecked) {
+            step("mark interrupted releases", this::markInterruptedReleases);
+        }
         SchedulerConfig config = configs.get(new ConfigKey(scheduler, record.version()),
                 key -> context.parse(record.config()));
         LockScope scope = context.locks().newScope();
@@ -122,10 +130,14 @@ public final class Watcher {
             FleetPlan plan = plan(record, config, held);
             apply(record, config, plan, held);
         } catch (RuntimeException e) {
-            LOG.warn("watcher of {}: tick failed; retrying next tick", scheduler, e);
+            failed("tick", e);
         } finally {
             held.endOfTick();
         }
+        if (!failedThisTick) {
+            lastError = Optional.empty();
+        }
+        failedThisTick = false;
         if (context.listener() != FleetListener.NONE) {
             step("report room counts", () -> context.listener().roomsPerStatus(scheduler, context.rooms().counts(scheduler)));
         }
@@ -291,7 +303,55 @@ public final class Watcher {
         try {
             body.run();
         } catch (RuntimeException e) {
-            LOG.warn("watcher of {}: {} failed; retrying next tick", scheduler, name, e);
+            failed(name, e);
+        }
+    }
+
+    /** A step failed: logged, and kept as this scheduler's error until a tick passes without one. */
+    private void failed(String step, RuntimeException e) {
+        LOG.warn("watcher of {}: {} failed; retrying next tick", scheduler, step, e);
+        failedThisTick = true;
+        String why = e.getMessage() == null || e.getMessage().isBlank() ? "unexpected failure" : e.getMessage();
+        lastError = Optional.of(step + " failed at " + context.tasks().clock().instant() + ": " + why);
+    }
+
+    /**
+     * The error of this scheduler's last tick, if a step of it failed (cleared by the next tick without a failure):
+     * what the worker could not do, for the scheduler's status.
+     *
+     * @return the failed step, when, and why
+     */
+    public Optional<String> lastError() {
+        return lastError;
+    }
+
+    /**
+     * Marks releases left IN_PROGRESS by an owner that stopped (crashed) as INTERRUPTED, under CONFIG: holding it
+     * means no live owner is running an operation on the scheduler. CONFIG busy (an update runs, or a dead owner's
+     * lease has not run out yet) means: look again next tick.
+     */
+    private void markInterruptedReleases() {
+        List<dev.hotspare.fleet.spi.Release> inProgress = context.schedulers().releases(scheduler).stream()
+                .filter(r -> r.status() == dev.hotspare.fleet.spi.OperationStatus.IN_PROGRESS).toList();
+        if (inProgress.isEmpty()) {
+            releasesChecked = true;
+            return;
+        }
+        try (LockScope scope = context.locks().newScope()) {
+            Optional<HeldLock> config = scope.tryAcquire(LockId.of(scheduler, LockKind.CONFIG));
+            if (config.isEmpty()) {
+                return;
+            }
+            for (dev.hotspare.fleet.spi.Release release : context.schedulers().releases(scheduler)) {
+                if (release.status() == dev.hotspare.fleet.spi.OperationStatus.IN_PROGRESS) {
+                    config.get().ensureHeld();
+                    context.schedulers().setStatus(scheduler, release.version(), dev.hotspare.fleet.spi.OperationStatus.INTERRUPTED,
+                            config.get().fence());
+                    LOG.warn("scheduler {}: release {} was left in progress by an owner that stopped; marked INTERRUPTED",
+                            scheduler, release.version());
+                }
+            }
+            releasesChecked = true;
         }
     }
 

@@ -61,7 +61,7 @@ public final class Worker {
     private Worker(Builder b) {
         FleetListener listener = FleetListener.guarded(b.kpis);
         RoomActions actions = new RoomActions(b.driver, java.util.Optional.of(b.rooms), b.events, listener, b.tasks,
-                b.pollInterval);
+                b.pollInterval, b.limits.maxScaleStep());
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
                 new FleetPlanner(b.autoscaler), actions, b.events, b.parser, b.replaceTimeout, b.pollInterval,
                 b.pingTimeout, b.plugins, listener, b.allocationTimeout);
@@ -186,6 +186,7 @@ public final class Worker {
         private long configCacheSize = 10_000;
         private ClassLoader plugins = Worker.class.getClassLoader();
         private FleetListener kpis = FleetListener.NONE;
+        private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
 
         private Builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, MemberDriver driver,
                         LockManager locks, TaskScheduler tasks) {
@@ -276,6 +277,18 @@ public final class Worker {
          */
         public Builder kpis(FleetListener value) {
             this.kpis = Objects.requireNonNull(value, "kpis");
+            return this;
+        }
+
+        /**
+         * The bounds of counts (default {@link dev.hotspare.fleet.FleetLimits#DEFAULT}): the watchers create rooms in
+         * steps of at most the scale step.
+         *
+         * @param value the limits
+         * @return this builder
+         */
+        public Builder limits(dev.hotspare.fleet.FleetLimits value) {
+            this.limits = Objects.requireNonNull(value, "limits");
             return this;
         }
 

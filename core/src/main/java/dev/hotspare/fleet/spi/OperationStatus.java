@@ -11,5 +11,11 @@ public enum OperationStatus {
     /** A room failed to come up; rolled back. */
     ERROR,
     /** New rooms were not ready within the timeout; rolled back. */
-    TIMEDOUT
+    TIMEDOUT,
+    /**
+     * The service running the operation stopped before it finished (a crash, or a shutdown whose grace period ran
+     * out): the next holder of the scheduler's CONFIG lock finds the release still {@link #IN_PROGRESS} and marks it
+     * so. Its rooms may be on either version; the next update or the watcher brings them to the current one.
+     */
+    INTERRUPTED
 }

@@ -3,16 +3,108 @@ package dev.hotspare.pool.runtime;
 import dev.hotspare.pool.Member;
 
 import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 /**
  * A claim made through {@link PoolController#claim}. Its future completes with the member once one is
  * assigned (the member as it was at assignment: running), or is cancelled if the claim is released first.
  *
- * @param pool      the pool claimed from
- * @param name      the claim's name
- * @param createdAt when the claim was made
- * @param member    completes with the assigned member
+ * <p>Cancelling the future ({@code member().cancel(...)}) or calling {@link #cancel()} withdraws the claim: a
+ * pending claim is released and never served; a claim that already got a member is released and its member is
+ * deleted. Either way the claim does not linger.
  */
-public record ClaimHandle(String pool, String name, Instant createdAt, CompletableFuture<Member> member) {
+public final class ClaimHandle {
+
+    private final String pool;
+    private final String name;
+    private final Instant createdAt;
+    private final CompletableFuture<Member> member = new CompletableFuture<>();
+    /** Set once the claim's fate is decided here (served, released, withdrawn), so it is acted on once. */
+    private final AtomicBoolean settled = new AtomicBoolean();
+    private final Predicate<ClaimHandle> withdraw;
+
+    ClaimHandle(String pool, String name, Instant createdAt, Predicate<ClaimHandle> withdraw) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+        this.name = Objects.requireNonNull(name, "name");
+        this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
+        this.withdraw = Objects.requireNonNull(withdraw, "withdraw");
+        member.whenComplete((m, e) -> {
+            if (e instanceof CancellationException && settled.compareAndSet(false, true)) {
+                withdraw.test(this);
+            }
+        });
+    }
+
+    /**
+     * The pool claimed from.
+     *
+     * @return the pool name
+     */
+    public String pool() {
+        return pool;
+    }
+
+    /**
+     * The claim's name.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * When the claim was made.
+     *
+     * @return its creation time
+     */
+    public Instant createdAt() {
+        return createdAt;
+    }
+
+    /**
+     * Completes with the assigned member; cancelled if the claim ends first. Cancelling it withdraws the claim.
+     *
+     * @return the future
+     */
+    public CompletableFuture<Member> member() {
+        return member;
+    }
+
+    /**
+     * Withdraws the claim: released while pending (never served), or released with its member deleted once
+     * assigned. Idempotent.
+     *
+     * @return whether the claim was live
+     */
+    public boolean cancel() {
+        settled.set(true);
+        member.cancel(false);
+        return withdraw.test(this);
+    }
+
+    /** Marks the claim's fate as decided by the controller, so a cancellation that follows withdraws nothing. */
+    boolean settle() {
+        return settled.compareAndSet(false, true);
+    }
+
+    /** The controller ends the wait: the claim is gone. */
+    void end() {
+        settled.set(true);
+        member.cancel(false);
+    }
+
+    /** The controller serves the claim. */
+    boolean serve(Member assigned) {
+        return member.complete(assigned);
+    }
+
+    @Override
+    public String toString() {
+        return "ClaimHandle[pool=" + pool + ", name=" + name + ", createdAt=" + createdAt + ", member=" + member + "]";
+    }
 }

@@ -1,30 +1,45 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimReason;
 import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.TypicalDurations;
+import dev.hotspare.pool.WaitStage;
 import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.pool.spi.MemberNotFoundException;
 import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Runs one pool: observe (members from the {@link MemberDriver}, claims from the {@link ClaimStore}) →
@@ -32,7 +47,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * reconciles on a period and whenever a member or claim changes, and a failed action is simply retried by
  * the next pass.
  *
- * <p>Users claim members with {@link #claim} and give them back with {@link #release}.
+ * <p>Users claim members with {@link #claim}, give them back with {@link #release} (or by cancelling the
+ * handle), ask {@link #explain} why a claim waits, and wind the pool down with {@link #delete}. Releasing marks
+ * the member released before the claim ends, so the member is deleted because it was released — never because a
+ * claim was missing from one read of the claim store.
+ *
+ * <p>Inconsistent member and claim records (an assignment cut short between its two writes, a claim record naming
+ * a member that does not know it, duplicates) are repaired before planning or reported and left alone; no record
+ * makes a pass fail for good.
  */
 public final class PoolController implements AutoCloseable {
 
@@ -42,16 +64,33 @@ public final class PoolController implements AutoCloseable {
     private final ClaimStore claims;
     private final TaskScheduler scheduler;
     private final Duration resyncPeriod;
+    private final Duration closeTimeout;
     /** The plan listener and the KPI listener in one, guarded. */
     private final PoolListener listener;
     private volatile PoolSpec spec;
 
     private final Map<String, ClaimHandle> handles = new ConcurrentHashMap<>();
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
+    /** Held for a whole pass, and by release / withdraw, so they never interleave with one. */
+    private final ReentrantLock passLock = new ReentrantLock();
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
+    private final TransitionTimes transitions = new TransitionTimes();
+    /** Waiting claims: the stage of their current reason, since when, and what they waited before (pass lock). */
+    private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+    /** Served claims' whole wait by stage, kept while they are live (for explain). */
+    private final Map<String, ClaimStages> served = new ConcurrentHashMap<>();
+    private final CompletableFuture<Void> deleted = new CompletableFuture<>();
     private TaskScheduler.Cancellable periodic;
     private volatile PoolPlan lastPlan;
     private volatile boolean closed;
+    private boolean emptyReadWarned;
+
+    /** A waiting claim's stage since {@code since}, and its wait by stage before that. */
+    private record Waiting(WaitStage stage, Instant since, ClaimStages before) {
+        ClaimStages until(Instant now) {
+            return before.plus(stage, Duration.between(since, now));
+        }
+    }
 
     private PoolController(Builder b) {
         this.spec = b.spec;
@@ -59,17 +98,29 @@ public final class PoolController implements AutoCloseable {
         this.claims = b.claims;
         this.scheduler = b.scheduler;
         this.resyncPeriod = b.resyncPeriod;
+        this.closeTimeout = b.closeTimeout;
         this.listener = PoolListener.all(b.listener, b.kpis);
     }
 
-    /** A controller for {@code spec}, acting through {@code driver} and {@code claims}. */
+    /**
+     * A controller for {@code spec}, acting through {@code driver} and {@code claims}.
+     *
+     * @param spec   the pool
+     * @param driver its members
+     * @param claims its claims
+     * @return a builder; set a scheduler, then build
+     */
     public static Builder builder(PoolSpec spec, MemberDriver driver, ClaimStore claims) {
         return new Builder(spec, driver, claims);
     }
 
-    /** Subscribes to member and claim changes and starts the periodic resync. Reconciles once right away. */
+    /**
+     * Subscribes to member and claim changes and starts the periodic resync. Reconciles once right away.
+     *
+     * @return this controller
+     */
     public synchronized PoolController start() {
-        if (periodic != null) {
+        if (periodic != null || closed) {
             return this;
         }
         String pool = spec.name();
@@ -79,22 +130,42 @@ public final class PoolController implements AutoCloseable {
         return this;
     }
 
-    /** The pool's spec as currently applied. */
+    /**
+     * The pool's spec as currently applied.
+     *
+     * @return the spec
+     */
     public PoolSpec spec() {
         return spec;
     }
 
-    /** Replaces the spec (e.g. a new runningCount); takes effect on the next pass, which is requested now. */
+    /**
+     * Replaces the spec (e.g. a new runningCount); takes effect on the next pass, which is requested now. A spec
+     * with {@code deleted: true} deletes the pool like {@link #delete()}; a deleted pool cannot be revived.
+     *
+     * @param newSpec the spec, for the same pool
+     * @throws ValidationException if it names another pool, or revives a deleted one
+     */
     public void updateSpec(PoolSpec newSpec) {
-        if (!newSpec.name().equals(spec.name())) {
-            throw new IllegalArgumentException("name: bad value '" + newSpec.name() + "': a controller runs one pool, '"
-                    + spec.name() + "'");
+        PoolSpec current = spec;
+        if (!newSpec.name().equals(current.name())) {
+            throw new ValidationException(Problem.of("name", newSpec.name(), "a controller runs one pool, '" + current.name() + "'"));
+        }
+        if (current.deleted() && !newSpec.deleted()) {
+            throw new ValidationException(Problem.of("deleted", false, "pool '" + current.name() + "' is being deleted and cannot be revived"));
         }
         this.spec = newSpec;
         requestReconcile();
     }
 
-    /** Claims a member with the pool's default lifetime. */
+    /**
+     * Claims a member with the pool's default lifetime.
+     *
+     * @param claimName a DNS-1123 label, unique among the pool's live claims
+     * @return the handle; its future completes when a member is assigned
+     * @throws dev.hotspare.pool.spi.ClaimExistsException if a live claim of that name exists
+     * @throws PoolDeletedException                        if the pool is being deleted
+     */
     public ClaimHandle claim(String claimName) {
         return claim(claimName, Optional.empty());
     }
@@ -103,145 +174,396 @@ public final class PoolController implements AutoCloseable {
      * Submits a claim and returns at once; the handle's future completes when a running member is assigned,
      * oldest claim first.
      *
+     * @param claimName a DNS-1123 label, unique among the pool's live claims
+     * @param lifetime  how long it wants its member (capped by the pool's maximum); empty for the pool's default
+     * @return the handle; its future completes when a member is assigned
      * @throws dev.hotspare.pool.spi.ClaimExistsException if a live claim of that name exists
+     * @throws PoolDeletedException                        if the pool is being deleted
      */
     public ClaimHandle claim(String claimName, Optional<Duration> lifetime) {
-        Claim claim = claims.submit(spec.name(), claimName, lifetime, scheduler.clock().instant());
-        ClaimHandle handle = new ClaimHandle(spec.name(), claimName, claim.createdAt(), new CompletableFuture<>());
+        PoolSpec current = spec;
+        if (current.deleted()) {
+            throw new PoolDeletedException(current.name(), claimName);
+        }
+        Claim claim = claims.submit(current.name(), claimName, lifetime, scheduler.clock().instant());
+        ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
         handles.put(claimName, handle);
         requestReconcile();
         return handle;
     }
 
-    /** Ends a claim; its member is deleted by the next pass (a claimed member is never reused). Idempotent. */
+    /**
+     * Ends a claim: its member (if it has one) is marked released first, then the claim ends, and the next pass
+     * deletes the member (a claimed member is never reused). Idempotent. If the mark cannot be written the claim
+     * stays live and the failure is thrown, so nothing is lost.
+     *
+     * @param handle the claim's handle
+     * @return whether the claim was live
+     */
     public boolean release(ClaimHandle handle) {
-        boolean wasLive = claims.release(handle.pool(), handle.name());
-        handles.remove(handle.name());
-        handle.member().cancel(false);
-        requestReconcile();
-        return wasLive;
+        return release(handle.name());
     }
 
-    /** The last plan applied, if any pass ran. */
+    /**
+     * Ends claim {@code claimName}; see {@link #release(ClaimHandle)}.
+     *
+     * @param claimName the claim
+     * @return whether the claim was live
+     */
+    public boolean release(String claimName) {
+        Objects.requireNonNull(claimName, "claimName");
+        passLock.lock();
+        try {
+            String pool = spec.name();
+            Optional<Claim> claim = claims.find(pool, claimName);
+            Instant now = scheduler.clock().instant();
+            for (String memberId : membersOf(pool, claimName, claim)) {
+                try {
+                    driver.markReleased(pool, memberId, now);
+                } catch (MemberNotFoundException gone) {
+                    // nothing left to delete
+                }
+            }
+            boolean wasLive = claims.release(pool, claimName);
+            ClaimHandle handle = handles.remove(claimName);
+            if (handle != null) {
+                handle.end();
+            }
+            waiting.remove(claimName);
+            served.remove(claimName);
+            requestReconcile();
+            return wasLive;
+        } finally {
+            passLock.unlock();
+        }
+    }
+
+    /** The members to mark when {@code claimName} is released: its recorded member, or members naming it. */
+    private List<String> membersOf(String pool, String claimName, Optional<Claim> claim) {
+        if (claim.isPresent() && claim.get().assignedMember().isPresent()) {
+            return List.of(claim.get().assignedMember().get());
+        }
+        List<String> out = new ArrayList<>();
+        for (Member m : driver.list(pool)) {
+            if (m.claimName().filter(claimName::equals).isPresent() && !m.isReleased()
+                    && m.phase() != MemberPhase.DELETING && (claim.isEmpty() || m.serves(claim.get()))) {
+                out.add(m.id());
+            }
+        }
+        return out;
+    }
+
+    /** A handle was cancelled by its holder: the claim is withdrawn. */
+    private boolean withdraw(ClaimHandle handle) {
+        try {
+            // Only this handle's claim: a claim made later under the same name is someone else's.
+            Optional<Claim> claim = claims.find(handle.pool(), handle.name());
+            if (claim.isEmpty() || !isHandleOf(handle, claim.get())) {
+                handles.remove(handle.name(), handle);
+                return false;
+            }
+            return release(handle.name());
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: withdrawing claim {} failed; release it again: {}", handle.pool(), handle.name(), e.toString());
+            return false;
+        }
+    }
+
+    /**
+     * Whether {@code claim} is the one {@code handle} was made for, not a later claim reusing its name. Creation
+     * times are compared to the microsecond: durable stores (PostgreSQL) keep no finer time.
+     */
+    private static boolean isHandleOf(ClaimHandle handle, Claim claim) {
+        return claim.createdAt().truncatedTo(ChronoUnit.MICROS).equals(handle.createdAt().truncatedTo(ChronoUnit.MICROS));
+    }
+
+    /**
+     * Why claim {@code claimName} is where it is now: what it waits for (one reason, typed, with the member and
+     * its expected ready time where there is one), or the member it holds; with its created, assigned and ready
+     * times and its wait by stage. Reads the members and claims; changes nothing.
+     *
+     * @param claimName a claim
+     * @return the explanation, or empty when no live claim has that name
+     */
+    public Optional<ClaimExplanation> explain(String claimName) {
+        Objects.requireNonNull(claimName, "claimName");
+        PoolSpec current = spec;
+        String pool = current.name();
+        Optional<Claim> found = claims.find(pool, claimName);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Claim claim = found.get();
+        Instant now = scheduler.clock().instant();
+        if (claim.assignedMember().isPresent()) {
+            return Optional.of(new ClaimExplanation(pool, claim, new ClaimReason.Assigned(claim.assignedMember().get(),
+                    claim.assignedAt().orElseThrow(), claim.readyAt()), served.getOrDefault(claimName, ClaimStages.NONE)));
+        }
+        List<Member> members = unique(driver.list(pool));
+        List<Claim> live = uniqueClaims(claims.live(pool));
+        if (live.stream().noneMatch(c -> c.name().equals(claimName))) {
+            live.add(claim);
+        }
+        PoolPlan plan;
+        synchronized (transitions) {
+            plan = PoolPlanner.plan(current, members, live, now, transitions.typical());
+        }
+        ClaimReason reason = plan.reasonFor(claimName)
+                .or(() -> plan.assignments().stream().filter(a -> a.claimName().equals(claimName)).findFirst()
+                        .map(a -> new ClaimReason.Assigning(a.memberId())))
+                .or(() -> members.stream().filter(m -> m.serves(claim)).findFirst()
+                        .map(m -> new ClaimReason.Assigned(m.id(), m.claimedAt().orElse(now), Optional.empty())))
+                .orElse(new ClaimReason.Queued(0));
+        Waiting w = waiting.get(claimName);
+        ClaimStages waited = w != null ? w.until(now) : ClaimStages.NONE.plus(WaitStage.QUEUE, Duration.between(claim.createdAt(), now));
+        return Optional.of(new ClaimExplanation(pool, claim, reason, waited));
+    }
+
+    /**
+     * Deletes the pool: from now on new claims are refused ({@link PoolDeletedException}), pending claims are not
+     * served, unclaimed members are deleted within {@code maxConcurrent}, and claimed members stay until their
+     * claims are released. The plan's status lists the members deletion still waits for. Idempotent.
+     *
+     * @return completes once a pass observes the pool without members
+     */
+    public CompletableFuture<Void> delete() {
+        PoolSpec current = spec;
+        if (!current.deleted()) {
+            spec = current.toBuilder().deleted(true).build();
+        }
+        requestReconcile();
+        return deleted;
+    }
+
+    /**
+     * How long installs and resumes have taken in this pool, as this controller observed them (the median of the
+     * latest few of each); what the expected ready times of waiting claims are computed from.
+     *
+     * @return the typical durations; empty parts until one transition of that kind was seen
+     */
+    public TypicalDurations typicalDurations() {
+        synchronized (transitions) {
+            return transitions.typical();
+        }
+    }
+
+    /**
+     * The last plan applied, if any pass ran.
+     *
+     * @return the plan
+     */
     public Optional<PoolPlan> lastPlan() {
         return Optional.ofNullable(lastPlan);
     }
 
-    /** Asks for a pass soon; many requests before it runs collapse into one. */
+    /** Asks for a pass soon; many requests before it runs collapse into one. Does nothing once closed. */
     public void requestReconcile() {
         if (!closed && reconcileQueued.compareAndSet(false, true)) {
             scheduler.execute(this::reconcileQuietly);
         }
     }
 
-    /** Runs one observe → plan → apply pass now and returns the plan it applied. */
-    public synchronized PoolPlan reconcile() {
-        reconcileQueued.set(false);
-        PoolSpec current = spec;
-        String pool = current.name();
-        Instant now = scheduler.clock().instant();
-        List<Member> members = driver.list(pool);
-        List<Claim> live = new ArrayList<>(claims.live(pool));
-        repairClaimRecords(pool, members, live);
-        PoolPlan plan = PoolPlanner.plan(current, members, live, now);
-        apply(pool, plan, members, live);
-        completeAssignedHandles(pool);
-        lastPlan = plan;
-        listener.onPlanApplied(pool, plan, now);
-        if (listener != PoolListener.NONE) {
-            listener.membersPerState(pool, MemberState.count(members));
+    /**
+     * Runs one observe → plan → apply pass now and returns the plan it applied.
+     *
+     * @return the plan applied
+     * @throws IllegalStateException           if the controller is closed
+     * @throws dev.hotspare.spi.StoreUnavailableException if the members or claims cannot be read
+     */
+    public PoolPlan reconcile() {
+        passLock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("the controller of pool '" + spec.name() + "' is closed");
+            }
+            return pass();
+        } finally {
+            passLock.unlock();
         }
-        return plan;
     }
 
     private void reconcileQuietly() {
         if (closed) {
             return;
         }
+        passLock.lock();
         try {
-            reconcile();
+            // close() may have run while this pass waited for the lock: a closed controller starts no pass.
+            if (closed) {
+                return;
+            }
+            pass();
         } catch (RuntimeException e) {
             LOG.warn("reconcile of pool {} failed; the next pass retries", spec.name(), e);
+        } finally {
+            passLock.unlock();
         }
+    }
+
+    private PoolPlan pass() {
+        reconcileQueued.set(false);
+        PoolSpec current = spec;
+        String pool = current.name();
+        Instant now = scheduler.clock().instant();
+        List<Member> members = unique(driver.list(pool));
+        List<Claim> live = uniqueClaims(claims.live(pool));
+        repairRecords(pool, members, live, now);
+        PoolPlan plan;
+        synchronized (transitions) {
+            transitions.observe(members);
+            plan = PoolPlanner.plan(current, members, live, now, transitions.typical());
+        }
+        warnOnEmptyRead(pool, plan);
+        apply(pool, plan, members, live, now);
+        trackWaits(plan, live, now);
+        completeAssignedHandles(pool, live);
+        lastPlan = plan;
+        listener.onPlanApplied(pool, plan, now);
+        if (listener != PoolListener.NONE) {
+            listener.membersPerState(pool, MemberState.count(members));
+        }
+        if (current.deleted() && members.isEmpty()) {
+            deleted.complete(null);
+        }
+        return plan;
+    }
+
+    private void warnOnEmptyRead(String pool, PoolPlan plan) {
+        if (!plan.status().emptyClaimRead()) {
+            emptyReadWarned = false;
+        } else if (!emptyReadWarned) {
+            emptyReadWarned = true;
+            LOG.warn("pool {}: the claim store listed no live claim while {} member(s) are claimed; deleting none of them "
+                    + "(members carrying the release mark excepted) until it lists claims again", pool, plan.status().orphaned());
+        }
+    }
+
+    /** One record per id and per name; a backend that lists one twice is reported, not fatal. */
+    private List<Member> unique(List<Member> listed) {
+        Map<String, Member> byId = new LinkedHashMap<>();
+        for (Member m : listed) {
+            Member before = byId.putIfAbsent(m.id(), m);
+            if (before != null && !before.equals(m)) {
+                LOG.warn("pool {}: member {} listed twice with different records; using the first", spec.name(), m.id());
+            }
+        }
+        return new ArrayList<>(byId.values());
+    }
+
+    private List<Claim> uniqueClaims(List<Claim> listed) {
+        Map<String, Claim> byName = new LinkedHashMap<>();
+        for (Claim c : listed) {
+            Claim before = byName.putIfAbsent(c.name(), c);
+            if (before != null && !before.equals(c)) {
+                LOG.warn("pool {}: claim {} listed twice with different records; using the first", spec.name(), c.name());
+            }
+        }
+        return new ArrayList<>(byName.values());
     }
 
     /**
-     * Assignment writes the member first and the claim second; a crash in between leaves a member holding a
-     * claim the store still calls pending. Record it, so the claim is not served twice.
+     * Brings member and claim records back together before planning. Assignment writes the member first and the
+     * claim second: a crash in between leaves a member naming a claim the store calls pending — record it on the
+     * claim, so the claim is not served twice. A claim record naming a member that names no claim (a store-side
+     * assignment) — record it on the member. An assigned claim both records agree on but not marked ready — mark
+     * it. Every repair that fails is logged and left to the next pass.
      */
-    private void repairClaimRecords(String pool, List<Member> members, List<Claim> live) {
-        Map<String, Claim> pending = new HashMap<>();
-        for (Claim c : live) {
-            if (!c.isAssigned()) {
-                pending.put(c.name(), c);
-            }
-        }
-        if (pending.isEmpty()) {
-            return;
+    private void repairRecords(String pool, List<Member> members, List<Claim> live, Instant now) {
+        Map<String, Integer> claimIndex = new HashMap<>();
+        Map<String, String> claimOfMember = new HashMap<>();
+        for (int i = 0; i < live.size(); i++) {
+            Claim c = live.get(i);
+            claimIndex.put(c.name(), i);
+            c.assignedMember().ifPresent(m -> claimOfMember.put(m, c.name()));
         }
         for (int i = 0; i < members.size(); i++) {
             Member m = members.get(i);
-            if (m.claimName().isPresent() && pending.containsKey(m.claimName().get())) {
-                claims.assign(pool, m.claimName().get(), m.id(), m.claimedAt().orElseThrow());
-                Claim before = pending.get(m.claimName().get());
-                live.set(live.indexOf(before), before.assigned(m.id(), m.claimedAt().orElseThrow()));
+            if (m.phase() == MemberPhase.DELETING || m.isReleased()) {
+                continue;
+            }
+            if (m.claimName().isPresent()) {
+                Integer at = claimIndex.get(m.claimName().get());
+                Claim claim = at == null ? null : live.get(at);
+                if (claim != null && !claim.isAssigned() && m.serves(claim)) {
+                    Instant assignedAt = m.claimedAt().orElse(now);
+                    ClaimStore.AssignOutcome outcome = tryAssignClaim(pool, claim.name(), m.id(), assignedAt);
+                    if (outcome == ClaimStore.AssignOutcome.ASSIGNED || outcome == ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+                        live.set(at, claim.assigned(m.id(), assignedAt));
+                        claimOfMember.put(m.id(), claim.name());
+                    } else if (outcome != null) {
+                        LOG.warn("pool {}: member {} names pending claim {}, but the claim store answered {}; the plan "
+                                + "settles it", pool, m.id(), claim.name(), outcome);
+                    }
+                }
+            } else if (claimOfMember.containsKey(m.id())) {
+                Claim claim = live.get(claimIndex.get(claimOfMember.get(m.id())));
+                Instant claimedAt = claim.assignedAt().orElseThrow();
+                if (attempt(pool, "record claim " + claim.name() + " on member " + m.id(),
+                        () -> driver.assign(pool, m.id(), claim.name(), claimedAt))) {
+                    members.set(i, m.assignedTo(claim.name(), claimedAt));
+                }
+            }
+        }
+        markReady(pool, members, live, claimIndex, now);
+    }
+
+    /** Assigned claims both records agree on are handed over: their ready time is recorded. */
+    private void markReady(String pool, List<Member> members, List<Claim> live, Map<String, Integer> claimIndex, Instant now) {
+        for (Member m : members) {
+            if (m.claimName().isEmpty() || m.phase() == MemberPhase.DELETING || m.isReleased()) {
+                continue;
+            }
+            Integer at = claimIndex.get(m.claimName().get());
+            Claim claim = at == null ? null : live.get(at);
+            if (claim != null && claim.isAssigned() && !claim.isReady() && m.serves(claim)) {
+                Instant readyAt = latest(now, claim.assignedAt().get());
+                if (attempt(pool, "mark claim " + claim.name() + " ready", () -> claims.markReady(pool, claim.name(), readyAt))) {
+                    live.set(at, claim.ready(readyAt));
+                }
             }
         }
     }
 
-    private void apply(String pool, PoolPlan plan, List<Member> observed, List<Claim> live) {
-        for (PoolPlan.Release release : plan.releases()) {
-            attempt("release claim " + release.claimName(), () -> claims.release(pool, release.claimName()));
-            ClaimHandle handle = handles.remove(release.claimName());
-            if (handle != null) {
-                handle.member().cancel(false);
-            }
+    private ClaimStore.AssignOutcome tryAssignClaim(String pool, String claimName, String memberId, Instant at) {
+        try {
+            return claims.assign(pool, claimName, memberId, at);
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: recording member {} on claim {} failed; the next pass retries: {}", pool, memberId,
+                    claimName, e.toString());
+            return null;
         }
-        Map<String, Member> byId = null;
-        Map<String, Instant> claimCreatedAt = null;
-        for (PoolPlan.Assignment assignment : plan.assignments()) {
-            if (byId == null) {
-                byId = new HashMap<>();
-                for (Member m : observed) {
-                    byId.put(m.id(), m);
-                }
-                claimCreatedAt = new HashMap<>();
-                for (Claim c : live) {
-                    claimCreatedAt.put(c.name(), c.createdAt());
-                }
-            }
-            Member before = byId.get(assignment.memberId());
-            boolean done = attempt("assign " + assignment.memberId() + " to " + assignment.claimName(), () -> {
-                driver.assign(pool, assignment.memberId(), assignment.claimName(), assignment.claimedAt());
-                ClaimStore.AssignOutcome outcome = claims.assign(pool, assignment.claimName(), assignment.memberId(),
-                        assignment.claimedAt());
-                if (outcome != ClaimStore.AssignOutcome.ASSIGNED && outcome != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
-                    // The claim was released or given elsewhere meanwhile; the next pass deletes this member.
-                    throw new IllegalStateException("claim store answered " + outcome);
-                }
-            });
-            if (done) {
-                listener.onClaimAssigned(pool, assignment, before);
-                reportServed(pool, before, claimCreatedAt.get(assignment.claimName()));
-                ClaimHandle handle = handles.remove(assignment.claimName());
-                if (handle != null) {
-                    handle.member().complete(before);
-                }
-            }
-        }
+    }
+
+    private void apply(String pool, PoolPlan plan, List<Member> observed, List<Claim> live, Instant now) {
+        Set<String> keep = new HashSet<>();
+        applyReleases(pool, plan, now, keep);
+        applyAssignments(pool, plan, observed, live, now);
         for (PoolPlan.PowerChange change : plan.powerChanges()) {
-            attempt("power " + change.memberId() + " " + change.to(),
+            attempt(pool, "power " + change.memberId() + " " + change.to(),
                     () -> driver.setDesiredPower(pool, change.memberId(), change.to()));
         }
+        for (PoolPlan.OrphanMark mark : plan.orphanMarks()) {
+            attempt(pool, (mark.since().isPresent() ? "mark " : "unmark ") + mark.memberId() + " orphaned",
+                    () -> driver.markOrphaned(pool, mark.memberId(), mark.since()));
+        }
+        Map<String, String> orphanClaims = new HashMap<>();
+        plan.orphans().forEach(o -> orphanClaims.put(o.memberId(), o.claimName()));
         int deleted = 0;
         for (PoolPlan.Delete delete : plan.deletes()) {
-            if (attempt("delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {
+            if (keep.contains(delete.memberId())) {
+                continue;
+            }
+            if (delete.reason() == PoolPlan.DeleteReason.CLAIM_GONE && claimStillLive(pool, delete.memberId(),
+                    orphanClaims.get(delete.memberId()))) {
+                continue;
+            }
+            if (attempt(pool, "delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {
                 deleted++;
             }
         }
         int created = 0;
         for (PoolPlan.Create create : plan.creates()) {
-            if (attempt("create member", () -> driver.create(pool, create.templateVersion(), create.power()))) {
+            if (attempt(pool, "create member", () -> driver.create(pool, create.templateVersion(), create.power()))) {
                 created++;
             }
         }
@@ -253,59 +575,209 @@ public final class PoolController implements AutoCloseable {
         }
     }
 
-    /** The claim's wait ends now, and its service is judged by the member as it was when the claim arrived. */
-    private void reportServed(String pool, Member before, Instant claimCreatedAt) {
-        if (listener == PoolListener.NONE || before == null || claimCreatedAt == null) {
-            return;
+    /**
+     * A claim expires by marking its member released first; only then does the claim end. A member whose mark
+     * could not be written is kept ({@code keep}) and its claim stays live, for the next pass to retry.
+     */
+    private void applyReleases(String pool, PoolPlan plan, Instant now, Set<String> keep) {
+        for (PoolPlan.Release release : plan.releases()) {
+            if (release.reason() == PoolPlan.ReleaseReason.LIFETIME_EXPIRED && release.memberId().isPresent()) {
+                String memberId = release.memberId().get();
+                if (!attempt(pool, "mark " + memberId + " released", () -> driver.markReleased(pool, memberId, now))) {
+                    keep.add(memberId);
+                    continue;
+                }
+            }
+            attempt(pool, "release claim " + release.claimName(), () -> claims.release(pool, release.claimName()));
+            ClaimHandle handle = handles.remove(release.claimName());
+            if (handle != null) {
+                handle.end();
+            }
+            waiting.remove(release.claimName());
+            served.remove(release.claimName());
         }
-        Duration wait = Duration.between(claimCreatedAt, scheduler.clock().instant());
-        listener.claimServed(pool, ClaimService.classify(before, claimCreatedAt), wait.isNegative() ? Duration.ZERO : wait);
     }
 
-    /** Handles of claims assigned by another controller (or before a restart) complete here. */
-    private void completeAssignedHandles(String pool) {
+    private void applyAssignments(String pool, PoolPlan plan, List<Member> observed, List<Claim> live, Instant now) {
+        if (plan.assignments().isEmpty()) {
+            return;
+        }
+        Map<String, Member> byId = new HashMap<>();
+        for (Member m : observed) {
+            byId.put(m.id(), m);
+        }
+        Map<String, Instant> claimCreatedAt = new HashMap<>();
+        for (Claim c : live) {
+            claimCreatedAt.put(c.name(), c.createdAt());
+        }
+        for (PoolPlan.Assignment assignment : plan.assignments()) {
+            Member before = byId.get(assignment.memberId());
+            String claimName = assignment.claimName();
+            ClaimStore.AssignOutcome[] outcome = new ClaimStore.AssignOutcome[1];
+            boolean written = attempt(pool, "assign " + assignment.memberId() + " to " + claimName, () -> {
+                driver.assign(pool, assignment.memberId(), claimName, assignment.claimedAt());
+                outcome[0] = claims.assign(pool, claimName, assignment.memberId(), assignment.claimedAt());
+            });
+            if (!written) {
+                continue;
+            }
+            if (outcome[0] == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
+                // The claim ended between the read and this write: the member now names a claim known to be gone.
+                // Mark it released at once instead of waiting out the orphan grace period.
+                attempt(pool, "mark " + assignment.memberId() + " released (its claim ended meanwhile)",
+                        () -> driver.markReleased(pool, assignment.memberId(), now));
+                continue;
+            }
+            if (outcome[0] != ClaimStore.AssignOutcome.ASSIGNED && outcome[0] != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+                LOG.warn("pool {}: assigning {} to {}: the claim store answered {}; the next pass settles it", pool,
+                        assignment.memberId(), claimName, outcome[0]);
+                continue;
+            }
+            attempt(pool, "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
+            listener.onClaimAssigned(pool, assignment, before);
+            reportServed(pool, claimName, before, claimCreatedAt.get(claimName), now);
+            ClaimHandle handle = handles.remove(claimName);
+            if (handle != null && handle.settle()) {
+                // The claimer gets the member as it now is: claimed by it, running.
+                handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
+            }
+        }
+    }
+
+    /** Before an orphan is deleted its claim is looked up once more by name; found, the member stays. */
+    private boolean claimStillLive(String pool, String memberId, String claimName) {
+        if (claimName == null) {
+            return false;
+        }
+        try {
+            Optional<Claim> claim = claims.find(pool, claimName);
+            if (claim.isPresent()) {
+                LOG.info("pool {}: claim {} of orphaned member {} is live after all; keeping the member", pool, claimName, memberId);
+                return true;
+            }
+            return false;
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: could not confirm that claim {} is gone; keeping member {} for now: {}", pool, claimName,
+                    memberId, e.toString());
+            return true;
+        }
+    }
+
+    /** The claim's wait ends now; its service is judged by the member as it was when the claim arrived. */
+    private void reportServed(String pool, String claimName, Member before, Instant claimCreatedAt, Instant now) {
+        Waiting w = waiting.remove(claimName);
+        if (claimCreatedAt == null) {
+            return;
+        }
+        ClaimStages stages = w != null ? w.until(now) : ClaimStages.NONE.plus(WaitStage.QUEUE, Duration.between(claimCreatedAt, now));
+        served.put(claimName, stages);
+        if (listener == PoolListener.NONE || before == null) {
+            return;
+        }
+        Duration wait = Duration.between(claimCreatedAt, now);
+        ClaimService service = ClaimService.classify(before, claimCreatedAt);
+        listener.claimServed(pool, service, wait.isNegative() ? Duration.ZERO : wait);
+        listener.claimStages(pool, service, stages);
+    }
+
+    /**
+     * Each waiting claim's time goes to the stage of the reason it had: from its creation to the first pass that
+     * saw it counts as queue, then each pass's reason holds until the next pass.
+     */
+    private void trackWaits(PoolPlan plan, List<Claim> live, Instant now) {
+        Set<String> liveNames = new HashSet<>();
+        live.forEach(c -> liveNames.add(c.name()));
+        waiting.keySet().retainAll(liveNames);
+        served.keySet().retainAll(liveNames);
+        for (PoolPlan.PendingClaim pending : plan.reasons()) {
+            Waiting w = waiting.get(pending.claimName());
+            ClaimStages before = w != null ? w.until(now)
+                    : ClaimStages.NONE.plus(WaitStage.QUEUE, Duration.between(pending.createdAt(), now));
+            waiting.put(pending.claimName(), new Waiting(pending.reason().stage(), now, before));
+        }
+    }
+
+    /**
+     * Handles of claims assigned by another controller (or before a restart) complete here. A handle ends only when
+     * its claim is missing both from this pass's read and from a lookup by name: one short read never cancels it.
+     */
+    private void completeAssignedHandles(String pool, List<Claim> live) {
         if (handles.isEmpty()) {
             return;
         }
+        Map<String, Claim> byName = new HashMap<>();
+        live.forEach(c -> byName.put(c.name(), c));
         for (ClaimHandle handle : List.copyOf(handles.values())) {
-            Optional<Claim> claim = claims.find(pool, handle.name());
-            if (claim.isEmpty()) {
-                handles.remove(handle.name());
-                handle.member().cancel(false);
-            } else if (claim.get().assignedMember().isPresent()) {
-                driver.find(pool, claim.get().assignedMember().get()).ifPresent(member -> {
-                    handles.remove(handle.name());
-                    handle.member().complete(member);
+            Claim claim = byName.get(handle.name());
+            if (claim == null) {
+                try {
+                    claim = claims.find(pool, handle.name()).orElse(null);
+                } catch (RuntimeException e) {
+                    continue;
+                }
+            }
+            if (claim == null || !isHandleOf(handle, claim)) {
+                handles.remove(handle.name(), handle);
+                handle.end();
+            } else if (claim.assignedMember().isPresent()) {
+                driver.find(pool, claim.assignedMember().get()).ifPresent(member -> {
+                    if (handles.remove(handle.name(), handle) && handle.settle()) {
+                        handle.serve(member);
+                    }
                 });
             }
         }
     }
 
-    private boolean attempt(String what, Runnable action) {
+    private boolean attempt(String pool, String what, Runnable action) {
         try {
             action.run();
             return true;
         } catch (RuntimeException e) {
-            LOG.warn("pool {}: {} failed; the next pass retries: {}", spec.name(), what, e.toString());
+            LOG.warn("pool {}: {} failed; the next pass retries: {}", pool, what, e.toString());
             return false;
         }
     }
 
-    /** Stops the resync and the subscriptions. Outstanding claim handles stay as they are. */
+    private static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    /**
+     * Stops the resync and the subscriptions, then waits for a pass already running to finish (at most the
+     * builder's {@code closeTimeout}), so nothing the pass does reaches a scheduler or driver the caller shuts down
+     * next. No pass starts afterwards. Outstanding claim handles stay as they are.
+     */
     @Override
-    public synchronized void close() {
-        closed = true;
-        if (periodic != null) {
-            periodic.cancel();
-        }
-        for (AutoCloseable subscription : subscriptions) {
-            try {
-                subscription.close();
-            } catch (Exception e) {
-                LOG.debug("closing a subscription failed", e);
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
             }
+            closed = true;
+            if (periodic != null) {
+                periodic.cancel();
+            }
+            for (AutoCloseable subscription : subscriptions) {
+                try {
+                    subscription.close();
+                } catch (Exception e) {
+                    LOG.debug("closing a subscription failed", e);
+                }
+            }
+            subscriptions.clear();
         }
-        subscriptions.clear();
+        boolean idle = false;
+        try {
+            idle = passLock.tryLock(closeTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (idle) {
+            passLock.unlock();
+        } else {
+            LOG.warn("pool {}: a reconcile pass was still running {} after close; not waiting longer", spec.name(), closeTimeout);
+        }
     }
 
     /** Builder for {@link PoolController}. */
@@ -315,6 +787,7 @@ public final class PoolController implements AutoCloseable {
         private final ClaimStore claims;
         private TaskScheduler scheduler;
         private Duration resyncPeriod = Duration.ofSeconds(30);
+        private Duration closeTimeout = Duration.ofSeconds(30);
         private PoolListener listener = PoolListener.NONE;
         private PoolListener kpis = PoolListener.NONE;
 
@@ -324,36 +797,76 @@ public final class PoolController implements AutoCloseable {
             this.claims = Objects.requireNonNull(claims, "claims");
         }
 
-        /** Where passes run and what clock they read. Required. */
+        /**
+         * Where passes run and what clock they read. Required.
+         *
+         * @param scheduler the scheduler
+         * @return this builder
+         */
         public Builder scheduler(TaskScheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;
         }
 
-        /** How often to reconcile when nothing changes (default 30 s): catches what a missed event would hide. */
+        /**
+         * How often to reconcile when nothing changes (default 30 s): catches what a missed event would hide.
+         *
+         * @param resyncPeriod a positive duration
+         * @return this builder
+         * @throws ValidationException if it is not positive
+         */
         public Builder resyncPeriod(Duration resyncPeriod) {
             if (resyncPeriod.isNegative() || resyncPeriod.isZero()) {
-                throw new IllegalArgumentException("resyncPeriod: bad value '" + resyncPeriod + "': must be positive");
+                throw new ValidationException(Problem.of("resyncPeriod", resyncPeriod, "must be positive"));
             }
             this.resyncPeriod = resyncPeriod;
             return this;
         }
 
-        /** Receives every applied plan and assignment (metrics, logs, the simulator). */
+        /**
+         * How long {@link PoolController#close()} waits for a pass already running (default 30 s).
+         *
+         * @param closeTimeout zero or more
+         * @return this builder
+         * @throws ValidationException if it is negative
+         */
+        public Builder closeTimeout(Duration closeTimeout) {
+            if (closeTimeout.isNegative()) {
+                throw new ValidationException(Problem.of("closeTimeout", closeTimeout, "must not be negative"));
+            }
+            this.closeTimeout = closeTimeout;
+            return this;
+        }
+
+        /**
+         * Receives every applied plan and assignment (metrics, logs, the simulator).
+         *
+         * @param listener the listener
+         * @return this builder
+         */
         public Builder listener(PoolListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 
         /**
-         * Receives the pool's KPIs (default: none): claims served with their wait, members per state after
-         * each pass, member creates and deletes. A listener that throws is logged and ignored.
+         * Receives the pool's KPIs (default: none): claims served with their wait and its split by stage, members
+         * per state after each pass, member creates and deletes. A listener that throws is logged and ignored.
+         *
+         * @param kpis the listener
+         * @return this builder
          */
         public Builder kpis(PoolListener kpis) {
             this.kpis = Objects.requireNonNull(kpis, "kpis");
             return this;
         }
 
+        /**
+         * Builds the controller; {@link PoolController#start()} starts it.
+         *
+         * @return the controller
+         * @throws IllegalStateException if no scheduler was set
+         */
         public PoolController build() {
             if (scheduler == null) {
                 throw new IllegalStateException("scheduler: bad value '<missing>': set one with scheduler(TaskScheduler)");

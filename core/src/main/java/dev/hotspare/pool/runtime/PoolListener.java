@@ -2,6 +2,7 @@ package dev.hotspare.pool.runtime;
 
 import dev.hotspare.internal.Listeners;
 import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
@@ -43,6 +44,18 @@ public interface PoolListener {
      * @param wait    from the claim's creation to its assignment (zero for a claim served on its own pass)
      */
     default void claimServed(String pool, ClaimService service, Duration wait) {
+    }
+
+    /**
+     * The wait of a claim of {@code pool} just served, split by stage: how long it queued with no member on its
+     * way, waited for a resume, and waited for an install. Called right after {@link #claimServed} for the same
+     * claim; the parts add up to its wait.
+     *
+     * @param pool    the pool
+     * @param service how it was served
+     * @param stages  its wait by stage
+     */
+    default void claimStages(String pool, ClaimService service, ClaimStages stages) {
     }
 
     /**

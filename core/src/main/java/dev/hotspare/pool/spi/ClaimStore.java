@@ -44,6 +44,17 @@ public interface ClaimStore {
     AssignOutcome assign(String pool, String claimName, String memberId, Instant at);
 
     /**
+     * Records that assigned claim {@code claimName} was handed its member at {@code readyAt}: the pool controller
+     * confirmed the assignment on both the member and the claim. The first ready time stays.
+     *
+     * @param pool      the pool
+     * @param claimName the claim
+     * @param readyAt   when the member was handed over; not before the claim's assignment
+     * @return whether this call recorded it (false when the claim is not live, not assigned, or already ready)
+     */
+    boolean markReady(String pool, String claimName, Instant readyAt);
+
+    /**
      * Ends a live claim (the claimer is done, or its lifetime ran out). Idempotent.
      *
      * @return whether the claim was live

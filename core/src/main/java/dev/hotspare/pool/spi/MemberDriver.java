@@ -40,6 +40,43 @@ public interface MemberDriver {
      */
     void assign(String pool, String memberId, String claimName, Instant claimedAt);
 
+    /**
+     * Records the release mark on a member: its claim was released at {@code releasedAt}, so the pool may delete
+     * it. The mark is durable (it lives with the member in the backing system, so a restarted controller sees it)
+     * and is the only way a claimed member becomes deletable by release; a claim merely missing from the claim
+     * store never is. Idempotent: the first mark's time stays.
+     *
+     * @param pool       the pool
+     * @param memberId   the member
+     * @param releasedAt when the claim was released
+     * <p>Every driver a {@code PoolController} runs on must implement it (the contract suite checks); the default
+     * refuses, for drivers that only serve fleets, which never release claims.
+     *
+     * @throws MemberNotFoundException        if the member does not exist
+     * @throws UnsupportedOperationException  if the driver keeps no release marks
+     */
+    default void markReleased(String pool, String memberId, Instant releasedAt) {
+        throw new UnsupportedOperationException("this member driver keeps no release marks; a pool needs a driver that does");
+    }
+
+    /**
+     * Records ({@code since} present) or clears (empty) the orphan mark on a claimed member: since when its claim
+     * has been missing from the claim store. Durable like the release mark, so the grace period survives a
+     * restart. Setting a mark that is already there, or clearing one that is not, writes nothing.
+     *
+     * @param pool     the pool
+     * @param memberId the member
+     * @param since    since when its claim is missing, or empty to clear the mark
+     * <p>Every driver a {@code PoolController} runs on must implement it (the contract suite checks); the default
+     * refuses, for drivers that only serve fleets, which have no claims.
+     *
+     * @throws MemberNotFoundException        if the member does not exist
+     * @throws UnsupportedOperationException  if the driver keeps no orphan marks
+     */
+    default void markOrphaned(String pool, String memberId, Optional<Instant> since) {
+        throw new UnsupportedOperationException("this member driver keeps no orphan marks; a pool needs a driver that does");
+    }
+
     /** Every member of {@code pool} as last observed, in no particular order. */
     List<Member> list(String pool);
 

@@ -29,10 +29,19 @@ public final class RolloutAgent implements AutoCloseable {
     /** Does the actual work of an op. */
     @FunctionalInterface
     public interface OpHandler {
-        /** Starts {@code op}; the stage completes with its result (an exceptional completion counts as FAILED). */
+        /**
+         * Starts {@code op}; the stage completes with its result (an exceptional completion counts as FAILED).
+         *
+         * @param op the op
+         * @return its outcome, when done
+         */
         CompletionStage<Result> execute(AgentOp op);
 
-        /** Best-effort cancel of a running op; its result is still recorded. */
+        /**
+         * Best-effort cancel of a running op; its result is still recorded.
+         *
+         * @param op the op
+         */
         default void cancel(AgentOp op) {
         }
     }
@@ -44,15 +53,33 @@ public final class RolloutAgent implements AutoCloseable {
      * @param message explanation
      */
     public record Result(OpStatus status, String message) {
+        /**
+         * Validates and normalises the components.
+         *
+         * @param status  succeeded or failed
+         * @param message explanation
+         */
         public Result {
             Objects.requireNonNull(status, "status");
             message = message == null ? "" : message;
         }
 
+        /**
+         * A success.
+         *
+         * @param message explanation
+         * @return the result
+         */
         public static Result succeeded(String message) {
             return new Result(OpStatus.SUCCEEDED, message);
         }
 
+        /**
+         * A failure.
+         *
+         * @param message why
+         * @return the result
+         */
         public static Result failed(String message) {
             return new Result(OpStatus.FAILED, message);
         }
@@ -60,11 +87,29 @@ public final class RolloutAgent implements AutoCloseable {
 
     /** Where an agent remembers finished ops. Implementations must be thread-safe. */
     public interface CompletedOps {
+        /**
+         * The recorded result of an op.
+         *
+         * @param rollout the rollout's name
+         * @param opId    the op's id
+         * @return its result, if the op finished
+         */
         Optional<Result> find(String rollout, String opId);
 
+        /**
+         * Records the result of an op.
+         *
+         * @param rollout the rollout's name
+         * @param opId    the op's id
+         * @param result  how it ended
+         */
         void record(String rollout, String opId, Result result);
 
-        /** A journal kept in memory (lost if the agent process restarts). */
+        /**
+         * A journal kept in memory (lost if the agent process restarts).
+         *
+         * @return an empty journal
+         */
         static CompletedOps inMemory() {
             Map<String, Result> results = new ConcurrentHashMap<>();
             return new CompletedOps() {
@@ -111,7 +156,15 @@ public final class RolloutAgent implements AutoCloseable {
         });
     }
 
-    /** Starts an agent for {@code target}; it first takes the ops already pending, then watches. */
+    /**
+     * Starts an agent for {@code target}; it first takes the ops already pending, then watches.
+     *
+     * @param channel where ops come from and reports go
+     * @param target  the node, device or services agent this agent serves
+     * @param handler does the work
+     * @param journal remembers finished ops (make it durable to survive agent restarts)
+     * @return the running agent; close it to stop
+     */
     public static RolloutAgent start(RolloutAgentChannel channel, TargetRef target, OpHandler handler, CompletedOps journal) {
         return new RolloutAgent(Objects.requireNonNull(channel, "channel"), Objects.requireNonNull(target, "target"),
                 Objects.requireNonNull(handler, "handler"), Objects.requireNonNull(journal, "journal"));
@@ -152,17 +205,29 @@ public final class RolloutAgent implements AutoCloseable {
         return op.rollout() + "\u0000" + op.opId();
     }
 
-    /** The target this agent serves. */
+    /**
+     * The target this agent serves.
+     *
+     * @return its address
+     */
     public TargetRef target() {
         return target;
     }
 
-    /** Ops actually executed (each op id at most once). */
+    /**
+     * Ops actually executed (each op id at most once).
+     *
+     * @return the count
+     */
     public long executions() {
         return executions.get();
     }
 
-    /** Re-published ops answered from the journal. */
+    /**
+     * Re-published ops answered from the journal.
+     *
+     * @return the count
+     */
     public long replayedReports() {
         return replays.get();
     }

@@ -6,17 +6,21 @@ import dev.hotspare.rollout.Notice;
 import dev.hotspare.rollout.RolloutCommand;
 import dev.hotspare.rollout.RolloutEvent;
 import dev.hotspare.rollout.RolloutMachine;
+import dev.hotspare.rollout.RolloutPlanner;
 import dev.hotspare.rollout.RolloutProgress;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.spi.AgentOp;
 import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.rollout.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.RolloutConflictException;
 import dev.hotspare.rollout.spi.RolloutStore;
 import dev.hotspare.rollout.spi.StaleRolloutVersionException;
 import dev.hotspare.rollout.spi.VersionedRollout;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,17 +81,32 @@ public final class RolloutController implements AutoCloseable {
         this.kpis = RolloutListener.guarded(b.kpis);
     }
 
-    /** A builder for the controller of rollout {@code rollout}. */
+    /**
+     * A builder for the controller of rollout {@code rollout}.
+     *
+     * @param rollout the rollout's name
+     * @return the builder
+     */
     public static Builder builder(String rollout) {
         return new Builder(rollout);
     }
 
     /**
-     * Stores the initial (not started) state of a rollout of {@code spec} over {@code inventory}.
+     * Stores the initial (not started) state of a rollout of {@code spec} over {@code inventory}, after checking
+     * that it may be created: a rollout whose worst case is known not to fit its window is refused unless the
+     * spec says {@code allowPartialWindow: true} ({@link RolloutPlanner#requireCreatable}).
      *
+     * @param store     where rollouts live
+     * @param spec      what to do
+     * @param inventory over which targets
+     * @return the stored state and its version
+     * @throws ValidationException          naming {@code window} when the window is known to be too short
      * @throws StaleRolloutVersionException if a rollout with that name is already stored
+     * @throws RolloutConflictException     if a rollout in progress already covers some of its targets (the
+     *                                      exception names that rollout and the targets)
      */
     public static VersionedRollout create(RolloutStore store, RolloutSpec spec, Inventory inventory) {
+        RolloutPlanner.requireCreatable(spec, inventory);
         RolloutState initial = RolloutMachine.initial(spec, inventory);
         long version = store.save(initial, 0);
         return new VersionedRollout(initial, version);
@@ -123,13 +142,42 @@ public final class RolloutController implements AutoCloseable {
         submit(new RolloutEvent.LeaderChanged(usable));
     }
 
-    /** Feeds {@code event} to the machine (after earlier ones). Thread-safe; ignored once closed. */
+    /**
+     * Feeds {@code event} to the machine (after earlier ones). Thread-safe; ignored once closed.
+     *
+     * @param event what happened
+     */
     public void submit(RolloutEvent event) {
         Objects.requireNonNull(event, "event");
         enqueue(() -> process(event));
     }
 
-    /** The last state this controller loaded or saved. */
+    /**
+     * Changes the running rollout's spec: checks at once that only {@link RolloutSpec#SAFE_FIELDS} differ from
+     * the spec this controller last saw, then submits {@link RolloutEvent.SpecChanged} ({@code suspend} acts
+     * at once; maxParallel, window.end and maxFailures at the next batch boundary). The machine checks again
+     * against the stored spec, so a change that raced with another one is still refused there.
+     *
+     * @param spec the new spec
+     * @throws ValidationException naming every field that may not change, with the new and the current value
+     * @throws IllegalStateException if the controller has not been started
+     */
+    public void changeSpec(RolloutSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        RolloutState state = state().orElseThrow(() -> new IllegalStateException(
+                "rollout controller '" + rollout + "' is not started"));
+        List<Problem> unsafe = RolloutSpec.unsafeChanges(state.spec(), spec);
+        if (!unsafe.isEmpty()) {
+            throw new ValidationException(unsafe);
+        }
+        submit(new RolloutEvent.SpecChanged(spec));
+    }
+
+    /**
+     * The last state this controller loaded or saved.
+     *
+     * @return the state, empty before {@link #start()}
+     */
     public Optional<RolloutState> state() {
         VersionedRollout v = current;
         return v == null ? Optional.empty() : Optional.of(v.state());
@@ -215,6 +263,13 @@ public final class RolloutController implements AutoCloseable {
                 LOG.info("rollout '{}' changed in the store (attempt {}); reloading", rollout, attempt);
                 current = store.load(rollout).orElseThrow(() -> stale);
                 continue;
+            } catch (RolloutConflictException conflict) {
+                // Deciding again gives the same state: the event (typically an inventory change bringing in
+                // targets another rollout holds) is refused as a whole, and said so.
+                LOG.error("rollout '{}': {} refused: {}", rollout, event.getClass().getSimpleName(), conflict.getMessage());
+                notify(new Notice(Notice.Kind.EVENT_REFUSED, Optional.empty(),
+                        event.getClass().getSimpleName() + " refused, nothing changed: " + conflict.getMessage()));
+                return;
             }
             execute(decision.commands());
             return;
@@ -246,12 +301,16 @@ public final class RolloutController implements AutoCloseable {
             } else if (command instanceof RolloutCommand.ScheduleWake wake) {
                 arm(wake.at());
             } else if (command instanceof RolloutCommand.Emit emit) {
-                try {
-                    notices.accept(emit.notice());
-                } catch (RuntimeException e) {
-                    LOG.warn("rollout '{}': notice listener failed", rollout, e);
-                }
+                notify(emit.notice());
             }
+        }
+    }
+
+    private void notify(Notice notice) {
+        try {
+            notices.accept(notice);
+        } catch (RuntimeException e) {
+            LOG.warn("rollout '{}': notice listener failed", rollout, e);
         }
     }
 
@@ -284,28 +343,56 @@ public final class RolloutController implements AutoCloseable {
             this.rollout = Objects.requireNonNull(rollout, "rollout");
         }
 
+        /**
+         * Where the rollout's state lives (required).
+         *
+         * @param value the store
+         * @return this builder
+         */
         public Builder store(RolloutStore value) {
             this.store = value;
             return this;
         }
 
+        /**
+         * How ops reach agents and reports come back (required).
+         *
+         * @param value the channel
+         * @return this builder
+         */
         public Builder channel(RolloutAgentChannel value) {
             this.channel = value;
             return this;
         }
 
-        /** Where the services op's leader comes from; without it, feed {@link RolloutEvent.LeaderChanged} yourself. */
+        /**
+         * Where the services op's leader comes from; without it, feed {@link RolloutEvent.LeaderChanged} yourself.
+         *
+         * @param value the election
+         * @return this builder
+         */
         public Builder leaderElection(LeaderElection value) {
             this.election = value;
             return this;
         }
 
+        /**
+         * The clock and timers (required): {@code TaskScheduler.system(...)} or a virtual one in tests.
+         *
+         * @param value the scheduler
+         * @return this builder
+         */
         public Builder scheduler(TaskScheduler value) {
             this.scheduler = value;
             return this;
         }
 
-        /** Receives every {@link Notice}; default: logged at INFO. Must not block. */
+        /**
+         * Receives every {@link Notice}; default: logged at INFO. Must not block.
+         *
+         * @param value the listener
+         * @return this builder
+         */
         public Builder notices(Consumer<Notice> value) {
             this.notices = Objects.requireNonNull(value, "notices");
             return this;
@@ -314,12 +401,20 @@ public final class RolloutController implements AutoCloseable {
         /**
          * Receives the rollout's progress (default: none): phase and targets done / total, once at start and on
          * every change. A listener that throws is logged and ignored.
+         *
+         * @param value the listener
+         * @return this builder
          */
         public Builder kpis(RolloutListener value) {
             this.kpis = Objects.requireNonNull(value, "kpis");
             return this;
         }
 
+        /**
+         * The controller; call {@link RolloutController#start()} next.
+         *
+         * @return the controller
+         */
         public RolloutController build() {
             return new RolloutController(this);
         }

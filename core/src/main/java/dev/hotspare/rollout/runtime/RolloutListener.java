@@ -16,11 +16,21 @@ public interface RolloutListener {
     RolloutListener NONE = new RolloutListener() {
     };
 
-    /** Rollout {@code rollout} moved: a new phase, or more targets done. Reported once at start, then on change. */
+    /**
+     * Rollout {@code rollout} moved: a new phase, or more targets done. Reported once at start, then on change.
+     *
+     * @param rollout  the rollout's name
+     * @param progress its phase and targets done / total
+     */
     default void rolloutProgress(String rollout, RolloutProgress progress) {
     }
 
-    /** {@code listener} with every call guarded: an exception is logged and ignored. Idempotent. */
+    /**
+     * {@code listener} with every call guarded: an exception is logged and ignored. Idempotent.
+     *
+     * @param listener the listener
+     * @return the guarded listener
+     */
     static RolloutListener guarded(RolloutListener listener) {
         return Listeners.guarded(RolloutListener.class, listener, NONE);
     }

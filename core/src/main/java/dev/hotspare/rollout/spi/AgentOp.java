@@ -16,6 +16,16 @@ import java.util.Objects;
  * @param version the version to move to (or check for)
  */
 public record AgentOp(String rollout, TargetRef target, String opId, OpKind kind, int attempt, String version) {
+    /**
+     * Validates and normalises the components.
+     *
+     * @param rollout the rollout's name
+     * @param target  the agent it is addressed to
+     * @param opId    its id; the same id sent twice is the same op
+     * @param kind    precheck or upgrade
+     * @param attempt attempt number, from 1
+     * @param version the version to move to (or check for)
+     */
     public AgentOp {
         Objects.requireNonNull(rollout, "rollout");
         Objects.requireNonNull(target, "target");

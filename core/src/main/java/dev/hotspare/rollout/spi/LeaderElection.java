@@ -18,27 +18,53 @@ import java.util.function.Consumer;
  */
 public interface LeaderElection {
 
-    /** Joins the election as {@code identity} (a node or worker name, unique among candidates). */
+    /**
+     * Joins the election as {@code identity} (a node or worker name, unique among candidates).
+     *
+     * @param identity the candidate's name
+     * @param listener told when it gains or loses leadership
+     * @return the candidacy; close it to resign
+     */
     Candidacy campaign(String identity, LeadershipListener listener);
 
-    /** Follows the leader: called with the current leader, then on every change. */
+    /**
+     * Follows the leader: called with the current leader, then on every change.
+     *
+     * @param listener receives the leader, empty for none
+     * @return the subscription
+     */
     Subscription observe(Consumer<Optional<String>> listener);
 
-    /** The leader as currently known. */
+    /**
+     * The leader as currently known.
+     *
+     * @return its identity, empty for none
+     */
     Optional<String> currentLeader();
 
     /** Told when this candidate gains or loses leadership. */
     interface LeadershipListener {
+        /** This candidate now leads. */
         void elected();
 
+        /** This candidate no longer leads. */
         void revoked();
     }
 
     /** A candidate's participation; closing it resigns (and withdraws). */
     interface Candidacy extends AutoCloseable {
+        /**
+         * The candidate's identity.
+         *
+         * @return the name it campaigns under
+         */
         String identity();
 
-        /** Whether this candidate leads right now. */
+        /**
+         * Whether this candidate leads right now.
+         *
+         * @return whether it leads
+         */
         boolean leading();
 
         @Override

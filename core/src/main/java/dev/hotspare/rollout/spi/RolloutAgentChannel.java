@@ -26,30 +26,69 @@ import java.util.function.Consumer;
  */
 public interface RolloutAgentChannel {
 
-    /** Makes {@code op} visible to the agent at {@code op.target()}. Publishing the same op again re-notifies watchers. */
+    /**
+     * Makes {@code op} visible to the agent at {@code op.target()}. Publishing the same op again re-notifies watchers.
+     *
+     * @param op the op
+     */
     void publish(AgentOp op);
 
-    /** Withdraws the op; watchers of its target are told. Unknown ids are ignored. */
+    /**
+     * Withdraws the op; watchers of its target are told. Unknown ids are ignored.
+     *
+     * @param rollout the rollout's name
+     * @param target  where the op was addressed
+     * @param opId    the op's id
+     */
     void cancel(String rollout, TargetRef target, String opId);
 
-    /** Ops addressed to {@code target} and neither reported nor cancelled (pull). */
+    /**
+     * Ops addressed to {@code target} and neither reported nor cancelled (pull).
+     *
+     * @param target the agent's address
+     * @return the pending ops
+     */
     List<AgentOp> pending(TargetRef target);
 
-    /** Watches ops addressed to {@code target}. */
+    /**
+     * Watches ops addressed to {@code target}.
+     *
+     * @param target   the agent's address
+     * @param listener told of published and withdrawn ops
+     * @return the subscription
+     */
     Subscription watch(TargetRef target, AgentListener listener);
 
-    /** Reports an op's outcome. */
+    /**
+     * Reports an op's outcome.
+     *
+     * @param report the outcome
+     */
     void report(OpReport report);
 
-    /** Receives every report for {@code rollout}. */
+    /**
+     * Receives every report for {@code rollout}.
+     *
+     * @param rollout  the rollout's name
+     * @param listener receives the reports
+     * @return the subscription
+     */
     Subscription onReport(String rollout, Consumer<OpReport> listener);
 
     /** What an agent is told. */
     interface AgentListener {
-        /** An op was published (possibly again). */
+        /**
+         * An op was published (possibly again).
+         *
+         * @param op the op
+         */
         void onOp(AgentOp op);
 
-        /** An op was withdrawn. */
+        /**
+         * An op was withdrawn.
+         *
+         * @param op the op
+         */
         default void onCancel(AgentOp op) {
         }
     }

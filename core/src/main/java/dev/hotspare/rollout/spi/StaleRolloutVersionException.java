@@ -6,11 +6,16 @@ package dev.hotspare.rollout.spi;
  */
 public final class StaleRolloutVersionException extends RuntimeException {
 
+    /** The rollout's name. */
     private final String rollout;
+    /** The version the caller passed. */
     private final long expectedVersion;
+    /** The stored version, 0 when the rollout does not exist. */
     private final long actualVersion;
 
     /**
+     * A save that lost the race (or created an existing rollout, or updated a missing one).
+     *
      * @param rollout         the rollout's name
      * @param expectedVersion the version the caller passed
      * @param actualVersion   the stored version (0 when the rollout does not exist)
@@ -23,15 +28,29 @@ public final class StaleRolloutVersionException extends RuntimeException {
         this.actualVersion = actualVersion;
     }
 
+    /**
+     * The rollout.
+     *
+     * @return its name
+     */
     public String rollout() {
         return rollout;
     }
 
+    /**
+     * The version the caller passed.
+     *
+     * @return the expected version
+     */
     public long expectedVersion() {
         return expectedVersion;
     }
 
-    /** The stored version, 0 if the rollout does not exist. */
+    /**
+     * The stored version, 0 if the rollout does not exist.
+     *
+     * @return the actual version
+     */
     public long actualVersion() {
         return actualVersion;
     }

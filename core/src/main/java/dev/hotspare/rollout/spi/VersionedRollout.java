@@ -11,6 +11,12 @@ import java.util.Objects;
  * @param version the store's version of it, from 1, increased by every save
  */
 public record VersionedRollout(RolloutState state, long version) {
+    /**
+     * Validates and normalises the components.
+     *
+     * @param state   the state
+     * @param version the store's version of it, from 1, increased by every save
+     */
     public VersionedRollout {
         Objects.requireNonNull(state, "state");
         if (version < 1) {

@@ -21,21 +21,24 @@ import java.util.function.Function;
  * Test helper: one {@link RolloutAgent} per inventory target plus services agents, each op finishing after a
  * virtual-time delay with an outcome chosen by a behaviour function. Records what agents actually did.
  */
-final class SimulatedFleet {
+public final class SimulatedFleet {
 
     /** What an agent does with an op: how long it takes and how it ends. */
-    record Behaviour(Duration duration, RolloutAgent.Result result) {
+    public record Behaviour(Duration duration, RolloutAgent.Result result) {
     }
 
     private final RolloutAgentChannel channel;
     private final TaskScheduler scheduler;
     private final Function<AgentOp, Behaviour> behaviour;
-    final Map<TargetRef, String> versions = new TreeMap<>();
-    final Map<String, Integer> executions = new ConcurrentHashMap<>();
-    final List<RolloutAgent> agents = new ArrayList<>();
+    /** The version each target's agent reached. */
+    public final Map<TargetRef, String> versions = new TreeMap<>();
+    /** Times each op id was executed. */
+    public final Map<String, Integer> executions = new ConcurrentHashMap<>();
+    /** Every agent started, in order. */
+    public final List<RolloutAgent> agents = new ArrayList<>();
     private final Map<String, RolloutAgent.CompletedOps> journals = new ConcurrentHashMap<>();
 
-    SimulatedFleet(RolloutAgentChannel channel, TaskScheduler scheduler, Inventory inventory, Function<AgentOp, Behaviour> behaviour) {
+    public SimulatedFleet(RolloutAgentChannel channel, TaskScheduler scheduler, Inventory inventory, Function<AgentOp, Behaviour> behaviour) {
         this.channel = channel;
         this.scheduler = scheduler;
         this.behaviour = behaviour;
@@ -46,7 +49,7 @@ final class SimulatedFleet {
     }
 
     /** Starts the services agent of {@code node} (call when it becomes leader). */
-    RolloutAgent servicesAgent(String node) {
+    public RolloutAgent servicesAgent(String node) {
         RolloutAgent agent = RolloutAgent.start(channel, TargetRef.servicesOn(node), this::execute, journal("services/" + node));
         agents.add(agent);
         return agent;
@@ -71,7 +74,7 @@ final class SimulatedFleet {
     }
 
     /** Always succeeds after {@code duration}. */
-    static Function<AgentOp, Behaviour> allSucceedAfter(Duration duration) {
+    public static Function<AgentOp, Behaviour> allSucceedAfter(Duration duration) {
         return op -> new Behaviour(duration, RolloutAgent.Result.succeeded("ok"));
     }
 }

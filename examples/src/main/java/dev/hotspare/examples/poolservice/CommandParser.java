@@ -16,10 +16,10 @@ import java.util.Optional;
 public final class CommandParser {
 
     /** The command summary printed by {@code help} and after a bad line. */
-    public static final String USAGE = "commands: claim <name> [lifetime] | release <name> | status | help | quit"
-            + "   (lifetime: 30s, 5m, 1h or PT30S)";
+    public static final String USAGE = "commands: claim <name> [lifetime] | release <name> | explain <name> | status | delete"
+            + " | help | quit   (lifetime: 30s, 5m, 1h or PT30S)";
 
-    private static final List<String> COMMANDS = List.of("claim", "release", "status", "help", "quit");
+    private static final List<String> COMMANDS = List.of("claim", "release", "explain", "status", "delete", "help", "quit");
 
     private CommandParser() {
     }
@@ -39,7 +39,9 @@ public final class CommandParser {
         Problems problems = new Problems();
         PoolCommand command = switch (verb) {
             case "claim" -> claim(words, problems);
-            case "release" -> release(words, problems);
+            case "release" -> named(words, problems, "release", PoolCommand.Release::new);
+            case "explain" -> named(words, problems, "explain", PoolCommand.Explain::new);
+            case "delete" -> noArguments(words, problems, new PoolCommand.Delete());
             case "status" -> noArguments(words, problems, new PoolCommand.Status());
             case "help" -> noArguments(words, problems, new PoolCommand.Help());
             case "quit", "exit" -> noArguments(words, problems, new PoolCommand.Quit());
@@ -74,17 +76,19 @@ public final class CommandParser {
         return new PoolCommand.Claim(words[1], lifetime);
     }
 
-    private static PoolCommand release(String[] words, Problems problems) {
+    /** A command taking one claim name: {@code release <name>}, {@code explain <name>}. */
+    private static PoolCommand named(String[] words, Problems problems, String verb,
+                                     java.util.function.Function<String, PoolCommand> command) {
         if (words.length < 2) {
-            problems.add("release.name", Problem.MISSING, "usage: release <name>");
+            problems.add(verb + ".name", Problem.MISSING, "usage: " + verb + " <name>");
             return null;
         }
-        Names.dns1123LabelProblem(words[1]).ifPresent(why -> problems.add("release.name", words[1], why));
+        Names.dns1123LabelProblem(words[1]).ifPresent(why -> problems.add(verb + ".name", words[1], why));
         if (words.length > 2) {
-            problems.add("release", String.join(" ", List.of(words).subList(2, words.length)),
-                    "unexpected extra arguments; usage: release <name>");
+            problems.add(verb, String.join(" ", List.of(words).subList(2, words.length)),
+                    "unexpected extra arguments; usage: " + verb + " <name>");
         }
-        return new PoolCommand.Release(words[1]);
+        return command.apply(words[1]);
     }
 
     private static PoolCommand noArguments(String[] words, Problems problems, PoolCommand command) {

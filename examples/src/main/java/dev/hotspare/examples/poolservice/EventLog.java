@@ -144,6 +144,11 @@ final class EventLog implements PoolListener {
                         + " (newer unclaimed members hibernate)");
             }
         }
+        for (PoolPlan.OrphanMark mark : plan.orphanMarks()) {
+            line(now, "orphan", mark.memberId() + " (claimed by " + mark.claimName() + "): " + mark.reason()
+                    + (mark.since().isPresent() ? "; deleted if still missing after orphanGracePeriod "
+                    + DurationText.format(current.orphanGracePeriod()) : ""));
+        }
         for (PoolPlan.Delete d : plan.deletes()) {
             line(now, "delete", d.memberId() + ": " + d.reason() + ", " + d.detail());
         }

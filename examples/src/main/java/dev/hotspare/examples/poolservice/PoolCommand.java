@@ -14,6 +14,19 @@ public sealed interface PoolCommand {
     record Release(String name) implements PoolCommand {
     }
 
+    /**
+     * {@code explain <name>}: why a claim waits (one reason, with the member and when it should be ready), or what
+     * it holds.
+     *
+     * @param name the claim
+     */
+    record Explain(String name) implements PoolCommand {
+    }
+
+    /** {@code delete}: delete the pool — no new claims, unclaimed members go, claimed ones stay until released. */
+    record Delete() implements PoolCommand {
+    }
+
     /** {@code status}: the per-member state table. */
     record Status() implements PoolCommand {
     }

@@ -7,8 +7,10 @@ import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.runtime.ClaimExplanation;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.pool.runtime.PoolDeletedException;
 import dev.hotspare.pool.runtime.PoolListener;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
@@ -122,6 +124,10 @@ public final class PoolService implements AutoCloseable {
             claim(c.name(), c.lifetime());
         } else if (command instanceof PoolCommand.Release r) {
             release(r.name());
+        } else if (command instanceof PoolCommand.Explain e) {
+            explain(e.name());
+        } else if (command instanceof PoolCommand.Delete) {
+            delete();
         } else if (command instanceof PoolCommand.Status) {
             printStatus();
         } else if (command instanceof PoolCommand.Help) {
@@ -142,14 +148,16 @@ public final class PoolService implements AutoCloseable {
         } catch (ClaimExistsException e) {
             log.line(now(), "error", "claim.name: bad value '" + name + "': a live claim of that name exists");
             return Optional.empty();
+        } catch (PoolDeletedException e) {
+            log.line(now(), "error", e.getMessage());
+            return Optional.empty();
         }
     }
 
     /** Ends a claim; its member is deleted and the pool refills. */
     public boolean release(String name) {
-        ClaimHandle handle = handles.getOrDefault(name,
-                new ClaimHandle(spec.name(), name, now(), new CompletableFuture<>()));
-        boolean wasLive = controller.release(handle);
+        handles.remove(name);
+        boolean wasLive = controller.release(name);
         if (wasLive) {
             log.line(now(), "release", name + " released by the user; its member is deleted, the pool refills");
         } else {
@@ -158,9 +166,38 @@ public final class PoolService implements AutoCloseable {
         return wasLive;
     }
 
+    /**
+     * Prints why claim {@code name} waits, or what it holds, with its created / assigned / ready times and its wait
+     * by stage.
+     *
+     * @param name the claim
+     */
+    public void explain(String name) {
+        Optional<ClaimExplanation> explained = controller.explain(name);
+        if (explained.isEmpty()) {
+            log.line(now(), "error", "explain.name: bad value '" + name + "': no live claim of that name");
+            return;
+        }
+        ClaimExplanation e = explained.get();
+        log.line(now(), "explain", name + ": " + StatusTable.describe(e.reason(), log::at) + "; created "
+                + log.at(e.claim().createdAt()) + e.claim().assignedAt().map(a -> ", assigned " + log.at(a)).orElse("")
+                + e.claim().readyAt().map(r -> ", ready " + log.at(r)).orElse("") + "; waited " + StatusTable.describe(e.waited()));
+    }
+
+    /** Deletes the pool; the service finishes once the last member is gone. */
+    public void delete() {
+        log.line(now(), "pool", spec.name() + " deleting: new claims are refused, unclaimed members are deleted, "
+                + "claimed members stay until released");
+        controller.delete().thenRun(() -> {
+            log.line(now(), "pool", spec.name() + " deleted: no member left");
+            finished.complete("pool deleted");
+        });
+    }
+
     /** Prints the per-member state table. */
     public void printStatus() {
-        List<String> lines = StatusTable.render(spec, driver.list(spec.name()), claims.live(spec.name()), now(), log::at);
+        List<String> lines = StatusTable.render(controller.spec(), driver.list(spec.name()), claims.live(spec.name()), now(),
+                controller.typicalDurations(), log::at);
         synchronized (log) {
             for (String line : lines) {
                 out.println(line);

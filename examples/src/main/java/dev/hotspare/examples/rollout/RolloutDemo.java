@@ -46,7 +46,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RolloutDemo {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
-    private static final Duration CRASH_AT = Duration.ofMinutes(130);
+    private static final Duration CRASH_AT = Duration.ofMinutes(180);
 
     /**
      * What the demo ended with.
@@ -80,7 +80,7 @@ public final class RolloutDemo {
 
         Inventory inventory = inventory();
         RolloutSpec spec = RolloutSpec.builder("fleet-2-1", "2.1.0")
-                .deviceGroup("tier", "canary").deviceGroup("tier", "edge").deviceGroup("tier", "core")
+                .deviceGroup("tier", "canary").deviceGroup("tier in (edge)").deviceGroup("tier", "core")
                 .strategy(DeviceStrategy.EXPONENTIAL).maxParallel(8).prechecks(true).maxFailures(2)
                 .retry(2, Duration.ofMinutes(5))
                 .timeouts(new OpTimeouts(Duration.ofMinutes(20), Duration.ofMinutes(30), Duration.ofMinutes(12)))

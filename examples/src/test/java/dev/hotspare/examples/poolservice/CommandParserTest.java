@@ -27,6 +27,8 @@ class CommandParserTest {
         assertThat(CommandParser.parse("claim pr-3 PT1H")).contains(new PoolCommand.Claim("pr-3", Optional.of(Duration.ofHours(1))));
         assertThat(CommandParser.parse("claim pr-4 5m")).contains(new PoolCommand.Claim("pr-4", Optional.of(Duration.ofMinutes(5))));
         assertThat(CommandParser.parse("release pr-1")).contains(new PoolCommand.Release("pr-1"));
+        assertThat(CommandParser.parse("explain pr-1")).contains(new PoolCommand.Explain("pr-1"));
+        assertThat(CommandParser.parse("delete")).contains(new PoolCommand.Delete());
         assertThat(CommandParser.parse("status")).contains(new PoolCommand.Status());
         assertThat(CommandParser.parse("STATUS")).contains(new PoolCommand.Status());
         assertThat(CommandParser.parse("help")).contains(new PoolCommand.Help());
@@ -44,7 +46,7 @@ class CommandParserTest {
     @Test
     void badLinesNameTheArgumentAndTheValue() {
         assertThat(problems("clam pr-1")).containsExactly(
-                "command: bad value 'clam': unknown command; expected one of [claim, release, status, help, quit]; did you mean 'claim'?");
+                "command: bad value 'clam': unknown command; expected one of [claim, release, explain, status, delete, help, quit]; did you mean 'claim'?");
         assertThat(problems("claim")).containsExactly("claim.name: bad value '<missing>': usage: claim <name> [lifetime]");
         assertThat(problems("claim PR_1 soon")).containsExactly(
                 "claim.name: bad value 'PR_1': must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit",
@@ -55,6 +57,9 @@ class CommandParserTest {
         assertThat(problems("release")).containsExactly("release.name: bad value '<missing>': usage: release <name>");
         assertThat(problems("release a b")).containsExactly("release: bad value 'b': unexpected extra arguments; usage: release <name>");
         assertThat(problems("status now")).containsExactly("status: bad value 'now': takes no arguments");
+        assertThat(problems("explain")).containsExactly("explain.name: bad value '<missing>': usage: explain <name>");
+        assertThat(problems("explain A_1")).singleElement().asString().startsWith("explain.name: bad value 'A_1': must be a DNS-1123 label");
+        assertThat(problems("delete ci-pool")).containsExactly("delete: bad value 'ci-pool': takes no arguments");
         assertThat(problems("claim " + "x".repeat(64))).singleElement().asString()
                 .startsWith("claim.name: bad value '" + "x".repeat(64) + "': must be at most 63 characters");
     }

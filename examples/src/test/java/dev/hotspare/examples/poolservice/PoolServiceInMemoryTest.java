@@ -166,6 +166,55 @@ class PoolServiceInMemoryTest {
     }
 
     @Test
+    void aWaitingClaimSaysWhatItWaitsForInStatusAndExplain() {
+        start(builder());
+        time.advanceBy(Duration.ofSeconds(9));
+        service.claim("a", Optional.empty());
+        time.advanceBy(Duration.ofSeconds(1));
+        service.claim("b", Optional.empty());
+        time.advanceBy(Duration.ofSeconds(2));
+        service.claim("c", Optional.empty());
+        time.runDueTasks();
+        output.getBuffer().setLength(0);
+
+        service.handle(new PoolCommand.Status());
+        service.handle(new PoolCommand.Explain("c"));
+        service.handle(new PoolCommand.Explain("b"));
+        service.handle(new PoolCommand.Explain("nobody"));
+
+        assertThat(output.toString().lines()).contains(
+                "templates: 4 current, 0 stale, 0 unknown (all current)",
+                "claim c waiting since t+12.0s: WAITING_FOR_RESUME ci-pool-3 (resuming since t+10.0s, expected running t+13.0s)");
+        assertThat(output.toString()).contains(
+                "explain   c: WAITING_FOR_RESUME ci-pool-3 (resuming since t+10.0s, expected running t+13.0s); created t+12.0s; "
+                        + "waited queue 0.0s, resume 0.0s, install 0.0s",
+                "explain   b: ASSIGNED ci-pool-2 (since t+12.0s, ready t+12.0s); created t+10.0s, assigned t+12.0s, ready t+12.0s; "
+                        + "waited queue 0.0s, resume 2.0s, install 0.0s",
+                "error     explain.name: bad value 'nobody': no live claim of that name");
+    }
+
+    @Test
+    void deletingThePoolRefusesClaimsKeepsClaimedMembersAndStopsWhenTheLastOneIsGone() {
+        start(builder());
+        time.advanceBy(Duration.ofSeconds(9));
+        service.claim("a", Optional.empty());
+        time.runDueTasks();
+
+        service.handle(new PoolCommand.Delete());
+        time.advanceBy(Duration.ofSeconds(10));
+        service.handle(new PoolCommand.Claim("late", Optional.empty()));
+        output.getBuffer().setLength(0);
+        service.handle(new PoolCommand.Status());
+        assertThat(output.toString()).contains("pool being deleted; waiting for ci-pool-1 (claimed by a)");
+        assertThat(service.finished()).isNotDone();
+
+        service.handle(new PoolCommand.Release("a"));
+        time.advanceBy(Duration.ofSeconds(5));
+        assertThat(service.finished()).isCompletedWithValue("pool deleted");
+        assertThat(driver.list("ci-pool")).isEmpty();
+    }
+
+    @Test
     void examplesPoolYamlIsTheBuiltInDemoPool() {
         assertThat(Documents.read(Path.of("pool.yaml"), PoolSpec.class)).isEqualTo(DemoPool.spec());
     }

@@ -31,6 +31,10 @@ public final class Kube {
     public static final String CLAIM = "hotspare.dev/claim";
     /** Annotation: when the member was claimed. */
     public static final String CLAIMED_AT = "hotspare.dev/claimed-at";
+    /** Annotation: when the member's claim was released — the mark that lets the pool delete a claimed member. */
+    public static final String RELEASED_AT = "hotspare.dev/released-at";
+    /** Annotation: since when the member's claim has been missing from the claim store. */
+    public static final String ORPHANED_SINCE = "hotspare.dev/orphaned-since";
     /** Annotation: the member's creation instant, with sub-second precision. */
     public static final String CREATED_AT = "hotspare.dev/created-at";
     /** Annotation on a Lease object: the fencing token of its current (or last) holder. */

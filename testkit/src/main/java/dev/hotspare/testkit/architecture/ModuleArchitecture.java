@@ -28,7 +28,12 @@ public final class ModuleArchitecture {
     private ModuleArchitecture() {
     }
 
-    /** The main (non-test) classes of the module whose root package is {@code root}. */
+    /**
+     * The main (non-test) classes of the module whose root package is {@code root}.
+     *
+     * @param root the module's root package, e.g. dev.hotspare.redis
+     * @return the main (non-test) classes of the module whose root package is {@code root}
+     */
     public static JavaClasses classesOf(String root) {
         return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(root);
     }
@@ -36,6 +41,10 @@ public final class ModuleArchitecture {
     /**
      * No cycle between the packages under {@code root}, {@code root} itself included (each package is a slice, named
      * from {@code root}'s parent down). Check it on classes imported from {@code root} only.
+     *
+     * @param root the module's root package
+     * @return no cycle between the packages under {@code root}, {@code root} itself included (each package is a
+     *         slice, named from {@code root}'s parent down)
      */
     public static ArchRule noPackageCycles(String root) {
         return slices().matching(root.substring(0, root.lastIndexOf('.')) + ".(**)").should().beFreeOfCycles()
@@ -45,6 +54,10 @@ public final class ModuleArchitecture {
     /**
      * Classes under {@code root} use only public packages of the rest of hotspare: no {@code dev.hotspare…internal}
      * package but their own.
+     *
+     * @param root the module's root package
+     * @return classes under {@code root} use only public packages of the rest of hotspare: no {@code
+     *         dev.hotspare…internal} package but their own
      */
     public static ArchRule onlyPublicPackagesOfOthers(String root) {
         return noClasses().that().resideInAPackage(root + "..")
@@ -52,7 +65,11 @@ public final class ModuleArchitecture {
                 .because("internal packages are implementation details, not API");
     }
 
-    /** Checks both rules on the main classes under {@code root}. */
+    /**
+     * Checks both rules on the main classes under {@code root}.
+     *
+     * @param root the module's root package
+     */
     public static void check(String root) {
         JavaClasses classes = classesOf(root);
         noPackageCycles(root).check(classes);

@@ -152,6 +152,17 @@ public abstract class SchedulerStoreContract {
     }
 
     @Test
+    void everyOperationStatusCanBeRecorded() {
+        store.create(name, config("a"), "creating", T0);
+        SchedulerVersion v2 = new SchedulerVersion(2, 0);
+        store.saveVersion(name, v2, config("b"), T0, fence(1));
+        for (OperationStatus status : OperationStatus.values()) {
+            store.setStatus(name, v2, status, fence(1));
+            assertThat(store.release(name, v2).orElseThrow().status()).isEqualTo(status);
+        }
+    }
+
+    @Test
     void statusStateAndLastScaleAreRecorded() {
         store.create(name, config("a"), "creating", T0);
         SchedulerVersion v2 = new SchedulerVersion(2, 0);

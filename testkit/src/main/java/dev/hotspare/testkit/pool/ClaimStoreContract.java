@@ -96,6 +96,52 @@ public abstract class ClaimStoreContract {
     }
 
     @Test
+    void readyIsRecordedOnceForAnAssignedClaimAndNeverBeforeItsAssignment() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "one", Optional.empty(), T0);
+        assertThat(store.markReady(pool, "one", T0.plusSeconds(5))).as("pending").isFalse();
+        store.assign(pool, "one", "m-1", T0.plusSeconds(10));
+        assertThat(store.markReady(pool, "one", T0.plusSeconds(9))).as("before its assignment").isFalse();
+        assertThat(store.markReady(pool, "one", T0.plusSeconds(12))).isTrue();
+        assertThat(store.markReady(pool, "one", T0.plusSeconds(20))).as("the first ready time stays").isFalse();
+        assertThat(store.markReady(pool, "nope", T0.plusSeconds(20))).isFalse();
+        Claim one = store.find(pool, "one").orElseThrow();
+        assertThat(one.createdAt()).isEqualTo(T0);
+        assertThat(one.assignedAt()).contains(T0.plusSeconds(10));
+        assertThat(one.readyAt()).contains(T0.plusSeconds(12));
+        assertThat(store.live(pool)).containsExactly(one);
+        assertThat(store.pending(pool)).isEmpty();
+    }
+
+    /**
+     * What lets a pool tell an orphaned member from one in use: every live claim is in every read — whatever its
+     * age or state — until it is released, and never after.
+     */
+    @Test
+    void everyLiveClaimIsInEveryReadUntilReleasedAndInNoneAfter() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "old", Optional.of(Duration.ofDays(365)), T0.minus(Duration.ofDays(300)));
+        store.submit(pool, "held", Optional.empty(), T0);
+        store.submit(pool, "ready", Optional.empty(), T0.plusSeconds(1));
+        store.assign(pool, "held", "m-1", T0.plusSeconds(2));
+        store.assign(pool, "ready", "m-2", T0.plusSeconds(3));
+        store.markReady(pool, "ready", T0.plusSeconds(4));
+        for (String name : List.of("old", "held", "ready")) {
+            assertThat(store.find(pool, name)).as(name).isPresent();
+        }
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly("old", "held", "ready");
+
+        assertThat(store.release(pool, "ready")).isTrue();
+
+        assertThat(store.find(pool, "ready")).isEmpty();
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly("old", "held");
+        assertThat(store.markReady(pool, "ready", T0.plusSeconds(9))).isFalse();
+        assertThat(store.assign(pool, "ready", "m-3", T0.plusSeconds(9))).isEqualTo(AssignOutcome.CLAIM_NOT_FOUND);
+    }
+
+    @Test
     void poolsAreIsolated() {
         ClaimStore store = store();
         String a = freshPool();

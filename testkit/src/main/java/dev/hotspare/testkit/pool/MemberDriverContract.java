@@ -35,6 +35,17 @@ public abstract class MemberDriverContract {
     /** A pool name unique to the calling test (DNS-1123 label). */
     protected abstract String freshPool();
 
+    /**
+     * A second driver on the same backing system as {@code driver} (a new process, as it were), to show that what
+     * was written is durable. The default returns {@code driver} itself, for backends that live in the driver.
+     *
+     * @param driver the driver under test
+     * @return a driver reading the same backing system
+     */
+    protected MemberDriver reopen(MemberDriver driver) {
+        return driver;
+    }
+
     /** How long a write may take to show up in {@code list}/{@code find}. */
     protected Duration visibilityTimeout() {
         return Duration.ofSeconds(10);
@@ -147,6 +158,67 @@ public abstract class MemberDriverContract {
                 .isInstanceOf(MemberNotFoundException.class).hasMessageContaining("missing-2");
         assertThat(driver.find(pool, "missing-3")).isEmpty();
         assertThat(driver.list(pool)).isEmpty();
+    }
+
+    @Test
+    void theReleaseMarkIsDurableAndTheFirstOneStays() {
+        MemberDriver driver = driver();
+        String pool = freshPool();
+        Member m = driver.create(pool, "v1", DesiredPower.RUNNING);
+        eventually(driver, pool, m.id(), Optional::isPresent);
+        Instant claimedAt = Instant.parse("2026-03-01T10:00:00Z");
+        driver.assign(pool, m.id(), "job-1", claimedAt);
+        eventually(driver, pool, m.id(), o -> o.isPresent() && o.get().isClaimed());
+        Instant releasedAt = Instant.parse("2026-03-01T11:30:00.123456Z");
+
+        driver.markReleased(pool, m.id(), releasedAt);
+
+        Member marked = eventually(driver, pool, m.id(), o -> o.isPresent() && o.get().isReleased()).orElseThrow();
+        assertThat(marked.releasedAt()).contains(releasedAt);
+        assertThat(marked.claimName()).as("the claim stays recorded").contains("job-1");
+        assertThat(marked.claimedAt()).contains(claimedAt);
+        driver.markReleased(pool, m.id(), releasedAt.plusSeconds(60));
+        driver.setDesiredPower(pool, m.id(), DesiredPower.HIBERNATING);
+        Member later = eventually(driver, pool, m.id(), o -> o.isPresent() && o.get().desiredPower() == DesiredPower.HIBERNATING)
+                .orElseThrow();
+        assertThat(later.releasedAt()).as("the first mark stays, whatever is written after it").contains(releasedAt);
+        MemberDriver reopened = reopen(driver);
+        assertThat(eventually(reopened, pool, m.id(), o -> o.isPresent() && o.get().isReleased()).orElseThrow().releasedAt())
+                .contains(releasedAt);
+    }
+
+    @Test
+    void theOrphanMarkIsDurableAndCanBeCleared() {
+        MemberDriver driver = driver();
+        String pool = freshPool();
+        Member m = driver.create(pool, "v1", DesiredPower.RUNNING);
+        eventually(driver, pool, m.id(), Optional::isPresent);
+        driver.assign(pool, m.id(), "job-1", Instant.parse("2026-03-01T10:00:00Z"));
+        eventually(driver, pool, m.id(), o -> o.isPresent() && o.get().isClaimed());
+        Instant since = Instant.parse("2026-03-01T10:20:00.5Z");
+
+        driver.markOrphaned(pool, m.id(), Optional.of(since));
+
+        assertThat(eventually(driver, pool, m.id(), o -> o.isPresent() && o.get().orphanedSince().isPresent())
+                .orElseThrow().orphanedSince()).contains(since);
+        MemberDriver reopened = reopen(driver);
+        assertThat(eventually(reopened, pool, m.id(), o -> o.isPresent() && o.get().orphanedSince().isPresent())
+                .orElseThrow().orphanedSince()).contains(since);
+        driver.markOrphaned(pool, m.id(), Optional.of(since));
+        driver.markOrphaned(pool, m.id(), Optional.empty());
+        Member cleared = eventually(driver, pool, m.id(), o -> o.isPresent() && o.get().orphanedSince().isEmpty()).orElseThrow();
+        assertThat(cleared.claimName()).contains("job-1");
+        assertThat(cleared.isReleased()).isFalse();
+    }
+
+    @Test
+    void marksOnUnknownMembersSayWhichMember() {
+        MemberDriver driver = driver();
+        String pool = freshPool();
+        assertThatThrownBy(() -> driver.markReleased(pool, "missing-4", Instant.parse("2026-03-01T10:00:00Z")))
+                .isInstanceOf(MemberNotFoundException.class).hasMessageContaining("missing-4");
+        assertThatThrownBy(() -> driver.markOrphaned(pool, "missing-5", Optional.of(Instant.parse("2026-03-01T10:00:00Z"))))
+                .isInstanceOf(MemberNotFoundException.class).hasMessageContaining("missing-5");
     }
 
     @Test

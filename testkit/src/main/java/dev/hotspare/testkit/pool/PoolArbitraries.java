@@ -33,7 +33,12 @@ public final class PoolArbitraries {
     private PoolArbitraries() {
     }
 
-    /** Pool specs small enough to exercise every limit: sizes 0..8, runningCount 0..10, optional caps and timers. */
+    /**
+     * Pool specs small enough to exercise every limit: sizes 0..8, runningCount 0..10, optional caps and timers,
+     * orphan grace periods of 0..30 minutes, and one pool in ten being deleted.
+     *
+     * @return the arbitrary
+     */
     public static Arbitrary<PoolSpec> specs() {
         Arbitrary<OptionalInt> maxSize = Arbitraries.integers().between(0, 20).optional().map(o -> o.map(OptionalInt::of).orElse(OptionalInt.empty()));
         Arbitrary<OptionalInt> maxConcurrent = Arbitraries.integers().between(1, 5).optional().map(o -> o.map(OptionalInt::of).orElse(OptionalInt.empty()));
@@ -41,13 +46,21 @@ public final class PoolArbitraries {
         Arbitrary<Optional<Duration>> resumeTimeout = minutes(5, 60).optional();
         Arbitrary<ClaimLifetime> lifetime = Combinators.combine(minutes(30, 240).optional(), minutes(30, 480).optional())
                 .as(ClaimLifetime::new);
-        return Combinators.combine(Arbitraries.integers().between(0, 8), Arbitraries.integers().between(0, 10),
+        Arbitrary<PoolSpec> base = Combinators.combine(Arbitraries.integers().between(0, 8), Arbitraries.integers().between(0, 10),
                         maxSize, maxConcurrent, hibernateAfter, resumeTimeout, lifetime, Arbitraries.of("v1", "v2"))
                 .as((size, running, max, concurrent, hibernate, resume, life, template) -> new PoolSpec("pool", size, running,
                         max, concurrent, hibernate, resume, life, template));
+        return Combinators.combine(base, minutes(0, 30), Arbitraries.integers().between(0, 9))
+                .as((spec, grace, deleted) -> spec.toBuilder().orphanGracePeriod(grace).deleted(deleted == 0).build());
     }
 
-    /** Whole scenarios: a spec, up to 15 members in every phase and power state, and up to 6 pending claims. */
+    /**
+     * Whole scenarios: a spec, up to 15 members in every phase and power state — some on a stale or an unknown
+     * template version, some claimed, some of those carrying a release or an orphan mark, some whose claim is
+     * missing — and up to 6 pending claims. Member and claim records agree with each other.
+     *
+     * @return the arbitrary
+     */
     public static Arbitrary<PoolScenario> scenarios() {
         Arbitrary<List<MemberSeed>> members = memberSeeds().list().ofMaxSize(15);
         Arbitrary<List<Integer>> pending = Arbitraries.integers().between(0, 199).list().ofMaxSize(6);
@@ -79,14 +92,16 @@ public final class PoolArbitraries {
 
     /** The random choices behind one member; turned into a consistent {@link Member} by {@link #build}. */
     private record MemberSeed(int createdMinute, MemberPhase phase, DesiredPower desired, ObservedPower observed,
-                              int sinceOffset, boolean claimed, int claimOffset, boolean stale) {
+                              int sinceOffset, boolean claimed, int claimOffset, int template, int mark) {
     }
 
     private static Arbitrary<MemberSeed> memberSeeds() {
-        return Combinators.combine(Arbitraries.integers().between(0, 150), Arbitraries.of(MemberPhase.class),
-                Arbitraries.of(DesiredPower.class), Arbitraries.of(ObservedPower.class), Arbitraries.integers().between(0, 49),
-                Arbitraries.of(true, false, false), Arbitraries.integers().between(0, 49),
-                Arbitraries.of(true, false, false, false)).as(MemberSeed::new);
+        return Combinators.combine(Combinators.combine(Arbitraries.integers().between(0, 150), Arbitraries.of(MemberPhase.class),
+                        Arbitraries.of(DesiredPower.class), Arbitraries.of(ObservedPower.class), Arbitraries.integers().between(0, 49),
+                        Arbitraries.of(true, false, false), Arbitraries.integers().between(0, 49)).as(List::<Object>of),
+                Arbitraries.integers().between(0, 7), Arbitraries.integers().between(0, 5))
+                .as((b, template, mark) -> new MemberSeed((Integer) b.get(0), (MemberPhase) b.get(1), (DesiredPower) b.get(2),
+                        (ObservedPower) b.get(3), (Integer) b.get(4), (Boolean) b.get(5), (Integer) b.get(6), template, mark));
     }
 
     private static PoolScenario build(PoolSpec spec, List<MemberSeed> seeds, List<Integer> pendingMinutes, int orphanEvery) {
@@ -101,11 +116,15 @@ public final class PoolArbitraries {
             boolean claimed = s.claimed() && s.phase() == MemberPhase.READY;
             Optional<Instant> installedAt = installed ? Optional.of(created) : Optional.empty();
             Optional<Instant> becameRunning = installed && observed == ObservedPower.RUNNING ? Optional.of(since) : Optional.empty();
-            String template = s.stale() ? "v0" : spec.templateVersion();
+            // One in eight on a stale template, one in eight with none recorded (unknown).
+            String template = s.template() == 0 ? "v0" : s.template() == 1 ? null : spec.templateVersion();
             Optional<String> claimName = claimed ? Optional.of("c-" + i) : Optional.empty();
             Optional<Instant> claimedAt = claimed ? Optional.of(created.plus(Duration.ofMinutes(s.claimOffset()))) : Optional.empty();
+            // Claimed members: one in six carries the release mark, one in six an orphan mark.
+            Optional<Instant> releasedAt = claimed && s.mark() == 0 ? Optional.of(claimedAt.get().plus(Duration.ofMinutes(1))) : Optional.empty();
+            Optional<Instant> orphanedSince = claimed && s.mark() == 1 ? Optional.of(claimedAt.get().plus(Duration.ofMinutes(1))) : Optional.empty();
             members.add(new Member("m-" + i, created, template, s.phase(), s.desired(), observed, since, installedAt,
-                    becameRunning, claimName, claimedAt));
+                    becameRunning, claimName, claimedAt, releasedAt, orphanedSince));
             boolean orphan = orphanEvery > 0 && i % orphanEvery == orphanEvery - 1;
             if (claimed && !orphan) {
                 claims.add(Claim.pending("c-" + i, created, Optional.empty()).assigned("m-" + i, claimedAt.get()));
@@ -113,6 +132,57 @@ public final class PoolArbitraries {
         }
         for (int j = 0; j < pendingMinutes.size(); j++) {
             claims.add(Claim.pending("p-" + j, ORIGIN.plus(Duration.ofMinutes(pendingMinutes.get(j))), Optional.empty()));
+        }
+        return new PoolScenario(spec, members, claims, NOW);
+    }
+
+    /**
+     * Scenarios whose member and claim records disagree in every way a crash, a race or a stray write can leave
+     * them: members naming claims that do not exist, that hold other members or that are pending; members with a
+     * claim but no claim time; claims naming members that do not exist, that name no claim or another claim;
+     * marks on any claimed member. Member ids and claim names are unique (the runtime removes duplicates first).
+     *
+     * @return the arbitrary
+     */
+    public static Arbitrary<PoolScenario> inconsistentScenarios() {
+        Arbitrary<List<List<Integer>>> members = Arbitraries.integers().between(0, 99).list().ofSize(8).list().ofMaxSize(10);
+        Arbitrary<List<List<Integer>>> claims = Arbitraries.integers().between(0, 99).list().ofSize(5).list().ofMaxSize(8);
+        return Combinators.combine(specs(), members, claims).as(PoolArbitraries::buildInconsistent);
+    }
+
+    private static PoolScenario buildInconsistent(PoolSpec spec, List<List<Integer>> memberSeeds, List<List<Integer>> claimSeeds) {
+        List<Member> members = new ArrayList<>();
+        for (int i = 0; i < memberSeeds.size(); i++) {
+            List<Integer> r = memberSeeds.get(i);
+            Instant created = ORIGIN.plus(Duration.ofMinutes(r.get(0)));
+            MemberPhase phase = MemberPhase.values()[r.get(1) % MemberPhase.values().length];
+            ObservedPower observed = ObservedPower.values()[r.get(2) % ObservedPower.values().length];
+            DesiredPower desired = DesiredPower.values()[r.get(3) % DesiredPower.values().length];
+            Optional<String> claim = r.get(4) < 40 ? Optional.empty() : Optional.of("c-" + r.get(4) % 6);
+            Optional<Instant> claimedAt = claim.isPresent() && r.get(5) < 70 ? Optional.of(created.plus(Duration.ofMinutes(r.get(5)))) : Optional.empty();
+            Optional<Instant> releasedAt = r.get(6) < 15 ? Optional.of(created.plus(Duration.ofMinutes(r.get(6)))) : Optional.empty();
+            Optional<Instant> orphanedSince = r.get(7) < 20 ? Optional.of(created.plus(Duration.ofMinutes(r.get(7)))) : Optional.empty();
+            String template = r.get(6) % 5 == 0 ? null : r.get(6) % 5 == 1 ? "v0" : spec.templateVersion();
+            Optional<Instant> installedAt = phase == MemberPhase.PROVISIONING ? Optional.empty() : Optional.of(created);
+            members.add(new Member("m-" + i, created, template, phase, desired, observed, created, installedAt,
+                    observed == ObservedPower.RUNNING ? Optional.of(created) : Optional.empty(), claim, claimedAt, releasedAt,
+                    orphanedSince));
+        }
+        List<Claim> claims = new ArrayList<>();
+        for (int j = 0; j < claimSeeds.size() && j < 6; j++) {
+            List<Integer> r = claimSeeds.get(j);
+            Instant created = ORIGIN.plus(Duration.ofMinutes(r.get(0)));
+            Optional<Duration> lifetime = r.get(1) < 30 ? Optional.of(Duration.ofMinutes(1 + r.get(1))) : Optional.empty();
+            Claim claim = Claim.pending("c-" + j, created, lifetime);
+            if (r.get(2) >= 30) {
+                // The member it names may not exist (ids run to m-11, members to at most m-9).
+                Instant assignedAt = created.plus(Duration.ofMinutes(r.get(3) % 30));
+                claim = claim.assigned("m-" + r.get(2) % 12, assignedAt);
+                if (r.get(4) < 50) {
+                    claim = claim.ready(assignedAt.plus(Duration.ofMinutes(r.get(4) % 3)));
+                }
+            }
+            claims.add(claim);
         }
         return new PoolScenario(spec, members, claims, NOW);
     }

@@ -77,13 +77,16 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
      */
     public record Request(String method, String path, boolean fixture) {
 
-        /** Checks method and path are present. */
         public Request {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(path, "path");
         }
 
-        /** Whether the request may change something: anything but a GET. */
+        /**
+         * Whether the request may change something: anything but a GET.
+         *
+         * @return whether the request may change something: anything but a GET
+         */
         public boolean isWrite() {
             return !method.equals("GET");
         }
@@ -113,13 +116,22 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
     /**
      * A started server whose extension, after the test class, checks that every request {@link #client} sent is
      * granted by the Role and ClusterRole rules in {@code rbacFile} (see {@link RbacCoverage}), then stops it.
+     *
+     * @param rbacFile the RBAC manifest (Roles and ClusterRoles) the client's requests must fit
+     * @return a started server whose extension, after the test class, checks that every request {@link #client} sent
+     *         is granted by the Role and ClusterRole rules in {@code rbacFile} (see {@link RbacCoverage}), then stops
+     *         it
      */
     public static MockKubernetes checkingRbac(Path rbacFile) {
         RbacCoverage coverage = RbacCoverage.of(rbacFile);
         return new MockKubernetes(coverage::check);
     }
 
-    /** Every request recorded since the last call (drains the server's request log). */
+    /**
+     * Every request recorded since the last call (drains the server's request log).
+     *
+     * @return every request recorded since the last call (drains the server's request log)
+     */
     public synchronized List<Request> drain() {
         List<Request> out = new ArrayList<>();
         try {
@@ -136,12 +148,20 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
         return out;
     }
 
-    /** The writes (anything but GET) the client under test sent, among {@link #drain()}. */
+    /**
+     * The writes (anything but GET) the client under test sent, among {@link #drain()}.
+     *
+     * @return the writes (anything but GET) the client under test sent, among {@link #drain()}
+     */
     public List<Request> drainWrites() {
         return drain().stream().filter(r -> r.isWrite() && !r.fixture()).toList();
     }
 
-    /** Every request this server has seen, drained or not. */
+    /**
+     * Every request this server has seen, drained or not.
+     *
+     * @return every request this server has seen, drained or not
+     */
     public synchronized List<Request> all() {
         drain();
         return List.copyOf(log);

@@ -56,12 +56,21 @@ public final class RbacCoverage {
         this.file = file;
     }
 
-    /** A check against the rules in {@code file}, read at every {@link #check} (so edits to it count). */
+    /**
+     * A check against the rules in {@code file}, read at every {@link #check} (so edits to it count).
+     *
+     * @param file the RBAC manifest to read
+     * @return a check against the rules in {@code file}, read at every {@link #check} (so edits to it count)
+     */
     public static RbacCoverage of(Path file) {
         return new RbacCoverage(Objects.requireNonNull(file, "file"));
     }
 
-    /** The file the rules are read from. */
+    /**
+     * The file the rules are read from.
+     *
+     * @return the file the rules are read from
+     */
     public Path file() {
         return file;
     }
@@ -83,7 +92,11 @@ public final class RbacCoverage {
         assertThat(missing).as("requests not covered by %s", file).isEmpty();
     }
 
-    /** Every permission the file grants. */
+    /**
+     * Every permission the file grants.
+     *
+     * @return every permission the file grants
+     */
     public Set<Permission> granted() {
         Set<Permission> out = new HashSet<>();
         try (MappingIterator<JsonNode> docs = new YAMLMapper().readerFor(JsonNode.class).readValues(Files.readString(file))) {
@@ -112,7 +125,9 @@ public final class RbacCoverage {
     /**
      * The permission {@code request} needs; empty for discovery.
      *
+     * @param request a request the mock server recorded
      * @throws IllegalArgumentException if the request's method has no RBAC verb
+     * @return the permission {@code request} needs; empty for discovery
      */
     public static Optional<Permission> permissionOf(MockKubernetes.Request request) {
         URI uri = URI.create(request.path());

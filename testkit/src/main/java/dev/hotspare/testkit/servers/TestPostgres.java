@@ -39,7 +39,11 @@ public final class TestPostgres {
     private TestPostgres() {
     }
 
-    /** A pooled data source on the shared server (started on first call; shared by every caller). */
+    /**
+     * A pooled data source on the shared server (started on first call; shared by every caller).
+     *
+     * @return a pooled data source on the shared server (started on first call; shared by every caller)
+     */
     public static synchronized DataSource dataSource() {
         return sharedPool();
     }
@@ -47,6 +51,9 @@ public final class TestPostgres {
     /**
      * The JDBC URL of the shared server (started on first call), credentials included as the embedded server has
      * them: for code under test that opens its own connections.
+     *
+     * @return the JDBC URL of the shared server (started on first call), credentials included as the embedded server
+     *         has them: for code under test that opens its own connections
      */
     public static synchronized String jdbcUrl() {
         return sharedPool().getJdbcUrl();
@@ -55,6 +62,11 @@ public final class TestPostgres {
     /**
      * A Hikari pool of at most {@code size} connections on {@code url}, with a short connection timeout so a
      * stopped server is noticed quickly, and no failure when the server is not up yet. The caller closes it.
+     *
+     * @param url the JDBC URL
+     * @param size the most connections the pool opens (at least 1)
+     * @return a Hikari pool of at most {@code size} connections on {@code url}, with a short connection timeout so a
+     *         stopped server is noticed quickly, and no failure when the server is not up yet
      */
     public static HikariDataSource pool(String url, int size) {
         Objects.requireNonNull(url, "url");
@@ -74,6 +86,12 @@ public final class TestPostgres {
      * Starts a server of the caller's own on {@code dataDirectory} (initialised on first start, kept between
      * starts) and {@code port}: for tests that stop and restart a server, which they must never do to the shared
      * one. The caller closes it.
+     *
+     * @param dataDirectory where the server keeps its data (reused across restarts)
+     * @param port the port to listen on
+     * @return starts a server of the caller's own on {@code dataDirectory} (initialised on first start, kept between
+     *         starts) and {@code port}: for tests that stop and restart a server, which they must never do to the
+     *         shared one
      */
     public static EmbeddedPostgres startPrivate(Path dataDirectory, int port) {
         Objects.requireNonNull(dataDirectory, "dataDirectory");

@@ -46,7 +46,11 @@ public final class TestRedis {
     private TestRedis() {
     }
 
-    /** The URI of the shared server: {@value #URI_VARIABLE}, or an embedded server started on first use. */
+    /**
+     * The URI of the shared server: {@value #URI_VARIABLE}, or an embedded server started on first use.
+     *
+     * @return the URI of the shared server: {@value #URI_VARIABLE}, or an embedded server started on first use
+     */
     public static synchronized String uri() {
         if (sharedUri == null) {
             String external = System.getenv(URI_VARIABLE);
@@ -61,7 +65,12 @@ public final class TestRedis {
         return sharedUri;
     }
 
-    /** A connection to the shared server, shared by every caller (created on first use, closed when the JVM exits). */
+    /**
+     * A connection to the shared server, shared by every caller (created on first use, closed when the JVM exits).
+     *
+     * @return a connection to the shared server, shared by every caller (created on first use, closed when the JVM
+     *         exits)
+     */
     public static synchronized StatefulRedisConnection<String, String> connection() {
         if (shared == null) {
             Client client = Client.create(uri());
@@ -87,7 +96,12 @@ public final class TestRedis {
             Objects.requireNonNull(resources, "resources");
         }
 
-        /** A client for {@code uri} (e.g. {@link Server#uri()}). */
+        /**
+         * A client for {@code uri} (e.g. {@link Server#uri()}).
+         *
+         * @param uri the server, e.g. redis://localhost:6379
+         * @return a client for {@code uri} (e.g
+         */
         public static Client create(String uri) {
             Objects.requireNonNull(uri, "uri");
             ClientResources resources = ClientResources.builder()
@@ -102,7 +116,11 @@ public final class TestRedis {
             return new Client(client, resources);
         }
 
-        /** A new connection; closed with the client. */
+        /**
+         * A new connection; closed with the client.
+         *
+         * @return a new connection; closed with the client
+         */
         public StatefulRedisConnection<String, String> connect() {
             return client.connect();
         }
@@ -132,6 +150,9 @@ public final class TestRedis {
         /**
          * Starts a server. Without persistence nothing survives a restart (no RDB snapshots, no AOF); with it,
          * every write is appended and fsynced before the reply.
+         *
+         * @param persistent whether the server keeps an append-only file (survives a restart)
+         * @return starts a server
          */
         public static Server start(boolean persistent) {
             try {
@@ -151,7 +172,11 @@ public final class TestRedis {
             }
         }
 
-        /** The server's URI, {@code redis://127.0.0.1:<port>}. */
+        /**
+         * The server's URI, {@code redis://127.0.0.1:<port>}.
+         *
+         * @return the server's URI, {@code redis://127.0.0.1:<port>}
+         */
         public String uri() {
             return "redis://127.0.0.1:" + port;
         }

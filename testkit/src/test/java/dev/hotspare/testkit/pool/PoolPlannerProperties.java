@@ -60,26 +60,79 @@ class PoolPlannerProperties {
         List<String> assignable = s.members().stream()
                 .filter(m -> !m.isClaimed() && m.phase() == MemberPhase.READY && m.observedPower() == ObservedPower.RUNNING)
                 .sorted(Member.TOTAL_ORDER).map(Member::id).toList();
-        int k = Math.min(pending.size(), assignable.size());
+        // A pool being deleted serves no claim.
+        int k = s.spec().deleted() ? 0 : Math.min(pending.size(), assignable.size());
         assertThat(plan.assignments()).extracting(PoolPlan.Assignment::claimName).containsExactlyElementsOf(pending.subList(0, k));
         assertThat(plan.assignments()).extracting(PoolPlan.Assignment::memberId).containsExactlyElementsOf(assignable.subList(0, k));
         assertThat(plan.assignments()).allSatisfy(a -> assertThat(a.claimedAt()).isEqualTo(s.now()));
     }
 
+    /** Churn is what maxConcurrent caps: unclaimed members provisioning plus members deleting. */
     @Property
     void createsNeverPassMaxSizeAndChurnNeverPassesMaxConcurrent(@ForAll("scenarios") PoolScenario s) {
         PoolPlan plan = PoolPlanner.plan(s.spec(), s.members(), s.claims(), s.now());
         int all = s.members().size();
         s.spec().maxSize().ifPresent(max -> assertThat(all + plan.creates().size()).isLessThanOrEqualTo(Math.max(all, max)));
         long churnBefore = s.members().stream()
-                .filter(m -> m.phase() == MemberPhase.PROVISIONING || m.phase() == MemberPhase.DELETING).count();
+                .filter(m -> (m.phase() == MemberPhase.PROVISIONING && !m.isClaimed()) || m.phase() == MemberPhase.DELETING).count();
         Set<String> deleted = new HashSet<>();
         plan.deletes().forEach(d -> deleted.add(d.memberId()));
         long stillProvisioning = s.members().stream()
-                .filter(m -> m.phase() == MemberPhase.PROVISIONING && !deleted.contains(m.id())).count();
+                .filter(m -> m.phase() == MemberPhase.PROVISIONING && !m.isClaimed() && !deleted.contains(m.id())).count();
         long deletingAfter = s.members().stream().filter(m -> m.phase() == MemberPhase.DELETING).count() + deleted.size();
         long churnAfter = stillProvisioning + deletingAfter + plan.creates().size();
         s.spec().maxConcurrent().ifPresent(max -> assertThat(churnAfter).isLessThanOrEqualTo(Math.max(churnBefore, max)));
+    }
+
+    @Property
+    void everyClaimStillWaitingHasExactlyOneReasonInFifoOrder(@ForAll("scenarios") PoolScenario s) {
+        PoolPlan plan = PoolPlanner.plan(s.spec(), s.members(), s.claims(), s.now());
+        Set<String> assigned = new HashSet<>();
+        plan.assignments().forEach(a -> assigned.add(a.claimName()));
+        List<String> waiting = s.claims().stream()
+                .filter(c -> !c.isAssigned() && !assigned.contains(c.name())
+                        && s.members().stream().noneMatch(m -> m.phase() != MemberPhase.DELETING && !m.isReleased() && m.serves(c))
+                        && s.members().stream().noneMatch(m -> m.phase() == MemberPhase.DELETING && m.claimName().equals(java.util.Optional.of(c.name()))))
+                .sorted(Claim.TOTAL_ORDER).map(Claim::name).toList();
+        assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::claimName).containsExactlyElementsOf(waiting);
+        assertThat(plan.status().pendingClaims()).isEqualTo(waiting.size());
+        if (s.spec().deleted()) {
+            assertThat(plan.reasons()).allSatisfy(r -> assertThat(r.reason()).isEqualTo(new dev.hotspare.pool.ClaimReason.PoolDeleting()));
+        }
+    }
+
+    /**
+     * A claimed member is deleted only with the release mark, when its claim's lifetime ran out, when its claim
+     * names another member, or when its claim has been missing for the whole grace period — and a read that lists
+     * no claim at all deletes no claimed member without the mark.
+     */
+    @Property
+    void aClaimedMemberIsDeletedOnlyForAReasonItsOwnRecordsGive(@ForAll("scenarios") PoolScenario s, @ForAll boolean emptyRead) {
+        List<Claim> claims = emptyRead ? List.of() : s.claims();
+        PoolPlan plan = PoolPlanner.plan(s.spec(), s.members(), claims, s.now());
+        Map<String, Member> byId = new HashMap<>();
+        s.members().forEach(m -> byId.put(m.id(), m));
+        Map<String, Claim> claimByName = new HashMap<>();
+        claims.forEach(c -> claimByName.put(c.name(), c));
+        boolean anyClaimedUnmarked = s.members().stream()
+                .anyMatch(m -> m.isClaimed() && !m.isReleased() && m.phase() != MemberPhase.DELETING);
+        for (PoolPlan.Delete delete : plan.deletes()) {
+            Member m = byId.get(delete.memberId());
+            if (!m.isClaimed()) {
+                continue;
+            }
+            switch (delete.reason()) {
+                case RELEASED -> assertThat(m.isReleased()).isTrue();
+                case CLAIM_EXPIRED -> assertThat(claimByName).containsKey(m.claimName().get());
+                case CLAIM_HOLDS_ANOTHER -> assertThat(claimByName.get(m.claimName().get()).assignedMember())
+                        .isPresent().isNotEqualTo(java.util.Optional.of(m.id()));
+                case CLAIM_GONE -> {
+                    assertThat(claims.isEmpty() && anyClaimedUnmarked).as("never on a read listing no claim").isFalse();
+                    assertThat(m.orphanedSince().orElse(s.now()).plus(s.spec().orphanGracePeriod())).isBeforeOrEqualTo(s.now());
+                }
+                default -> throw new AssertionError("claimed member " + m.id() + " deleted for " + delete.reason());
+            }
+        }
     }
 
     @Property

@@ -1,0 +1,74 @@
+package dev.hotspare.pool.runtime;
+
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.TypicalDurations;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Learns how long installs and resumes take from what successive passes observe: a member seen provisioning and
+ * then installed gives an install time; one seen resuming and then running gives a resume time. The typical
+ * value is the median of the last {@value #SAMPLES}. Only ever used for expected ready times. Not thread-safe:
+ * the controller calls it inside a pass.
+ */
+final class TransitionTimes {
+
+    static final int SAMPLES = 16;
+
+    private final Deque<Duration> installs = new ArrayDeque<>();
+    private final Deque<Duration> resumes = new ArrayDeque<>();
+    private Map<String, Member> previous = Map.of();
+
+    /** Takes the members one pass observed. */
+    void observe(List<Member> members) {
+        Map<String, Member> now = new HashMap<>(Math.max(16, members.size() * 2));
+        for (Member m : members) {
+            now.put(m.id(), m);
+            Member before = previous.get(m.id());
+            boolean installedNow = m.phase() == MemberPhase.READY && m.installedAt().isPresent()
+                    && (before == null || before.phase() == MemberPhase.PROVISIONING);
+            if (installedNow) {
+                add(installs, Duration.between(m.createdAt(), m.installedAt().get()));
+            }
+            if (before != null && before.observedPower() == ObservedPower.RESUMING
+                    && m.observedPower() == ObservedPower.RUNNING && m.lastBecameRunningAt().isPresent()) {
+                add(resumes, Duration.between(before.observedPowerSince(), m.lastBecameRunningAt().get()));
+            }
+        }
+        previous = now;
+    }
+
+    /** The typical durations seen so far. */
+    TypicalDurations typical() {
+        return new TypicalDurations(median(installs), median(resumes));
+    }
+
+    private static void add(Deque<Duration> samples, Duration sample) {
+        if (sample.isNegative()) {
+            return;
+        }
+        samples.addLast(sample);
+        if (samples.size() > SAMPLES) {
+            samples.removeFirst();
+        }
+    }
+
+    private static Optional<Duration> median(Deque<Duration> samples) {
+        if (samples.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Duration> sorted = new ArrayList<>(samples);
+        Collections.sort(sorted);
+        return Optional.of(sorted.get((sorted.size() - 1) / 2));
+    }
+}

@@ -1,0 +1,133 @@
+package dev.hotspare.pool.sizing;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Sizes a pool's hot spares from demand and a wait target, instead of a number tuned by hand. Pure: a function of
+ * (settings, observation); no I/O, no clock.
+ *
+ * <h2>The model</h2>
+ * A claim takes a running member (a hot spare) and the pool at once resumes a hibernated member to refill the hot
+ * set, oldest claim first. With {@code k} hot spares, the claim arriving at {@code t} is therefore served by the
+ * refill the {@code k}-th claim before it started: it waits {@code max(0, t_{j-k} + R - t)}, where {@code R} is the
+ * resume time. So it waits longer than {@code W} exactly when {@code k} or more claims arrived in the
+ * {@code R - W} before it. With claims arriving as a Poisson process of rate {@code λ} (the forecast below), that
+ * count is Poisson with mean {@code λ (R - W)}, and the sizer takes the smallest {@code k} with
+ * {@code P(N >= k) <= 1 - percentile}. When {@code W >= R} no hot spare is needed. The same argument with the
+ * install time {@code I} (a claimed member is replaced by a new install, which may then need resuming) gives the
+ * recommended pool size: the smallest {@code s} with {@code P(Poisson(λ (I + R - W)) >= s) <= 1 - percentile}.
+ *
+ * <p>The rule of thumb {@code ceil(rate × install time)} is this model's mean; the model asks for the quantile
+ * instead, because a pool sized on the mean makes about half its claims wait whenever demand is at its average.
+ *
+ * <h2>Assumptions and limits</h2>
+ * Arrivals are Poisson at the forecast rate over one lead time (bursts beyond that are what the rising-demand term
+ * and the short window are for); lead times are taken at a percentile of the measured ones (default the 90th), as
+ * if fixed; refills start at once and in any number (a pool's {@code maxConcurrent} can delay them); the size is
+ * planned with the full exceedance too, so a pool smaller than {@link SizingDecision#recommendedSize()} waits more
+ * often for installs than the target says.
+ *
+ * <h2>Bounds</h2>
+ * The modelled count is clamped to [min, max], then moves at most {@code maxStep} per decision; it may rise at any
+ * time but falls only once {@code cooldown} has passed since the last change, so a constant signal settles and
+ * stays. Scheduled overrides apply last.
+ */
+public final class HotSpareSizer {
+
+    /** Sizes beyond this are reported as this (a pool of a hundred thousand unclaimed members is not a pool). */
+    static final int SIZE_CAP = 100_000;
+
+    private HotSpareSizer() {
+    }
+
+    /**
+     * The decision for {@code in} under {@code settings}.
+     *
+     * @param settings the target, bounds and pace
+     * @param in       what was observed
+     * @return the decision
+     */
+    public static SizingDecision decide(SizerSettings settings, SizingInput in) {
+        Optional<Duration> resume = leadTime(in.resumeTimes(), settings.leadTimePercentile()).or(settings::defaultResumeTime);
+        Optional<Duration> install = leadTime(in.installTimes(), settings.leadTimePercentile()).or(settings::defaultInstallTime);
+        int current = in.currentRunningCount();
+        if (resume.isEmpty() || install.isEmpty()) {
+            int kept = overridden(settings, in, clamp(current, settings)).count;
+            return new SizingDecision(kept, current, kept != current, Math.max(kept, current),
+                    new DemandForecast(0, 0, 0), resume.orElse(Duration.ZERO), install.orElse(Duration.ZERO),
+                    Optional.empty(), "no " + (resume.isEmpty() ? "resume" : "install")
+                    + " time measured yet and no default: keeping " + kept);
+        }
+        Duration r = resume.get();
+        Duration i = install.get();
+        DemandForecast demand = DemandForecast.of(in.arrivals(), in.now(), settings.shortWindow(), settings.longWindow(), r);
+        double rate = demand.forecastRate();
+        double epsilon = settings.target().exceedance();
+        double w = seconds(settings.target().maxWait());
+        int modelled = Poisson.smallestCountWithTailAtMost(rate * (seconds(r) - w), epsilon, settings.max());
+        int size = Poisson.smallestCountWithTailAtMost(rate * (seconds(i) + seconds(r) - w), epsilon, SIZE_CAP);
+
+        int wanted = clamp(modelled, settings);
+        int stepped = current;
+        boolean coolingDown = in.lastChangeAt().isPresent()
+                && Duration.between(in.lastChangeAt().get(), in.now()).compareTo(settings.cooldown()) < 0;
+        if (wanted > current) {
+            stepped = Math.min(wanted, current + settings.maxStep());
+        } else if (wanted < current && !coolingDown) {
+            stepped = Math.max(wanted, current - settings.maxStep());
+        }
+        stepped = clamp(stepped, settings);
+        Overridden result = overridden(settings, in, stepped);
+        String why = String.format(java.util.Locale.ROOT,
+                "%.2f claims/h forecast (%.2f recent, %.2f over %s), resume %s, wait target %s: the model asks for %d%s%s",
+                demand.forecastPerHour(), demand.shortRate() * 3600, demand.longRate() * 3600, settings.longWindow(), r,
+                settings.target(), modelled,
+                wanted < current && coolingDown && stepped == current ? ", held until the cooldown passes" : "",
+                result.by.map(o -> ", overridden by '" + o.text() + "'").orElse(""));
+        return new SizingDecision(result.count, modelled, result.count != current, Math.max(size, result.count), demand, r, i,
+                result.by, why);
+    }
+
+    private record Overridden(int count, Optional<ScheduledOverride> by) {
+    }
+
+    private static Overridden overridden(SizerSettings settings, SizingInput in, int count) {
+        int out = count;
+        Optional<ScheduledOverride> by = Optional.empty();
+        for (ScheduledOverride o : settings.overrides()) {
+            if (o.isOpen(in.now(), settings.zone())) {
+                int next = o.apply(out);
+                if (next != out) {
+                    by = Optional.of(o);
+                }
+                out = next;
+            }
+        }
+        return new Overridden(out, by);
+    }
+
+    private static int clamp(int count, SizerSettings settings) {
+        return Math.max(settings.min(), Math.min(settings.max(), count));
+    }
+
+    /** The {@code percentile}-th percentile of {@code samples} (nearest rank), if any were measured. */
+    static Optional<Duration> leadTime(List<Duration> samples, BigDecimal percentile) {
+        if (samples.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Duration> sorted = new ArrayList<>(samples);
+        sorted.sort(null);
+        int rank = percentile.movePointLeft(2).multiply(BigDecimal.valueOf(sorted.size()))
+                .setScale(0, RoundingMode.CEILING).intValueExact();
+        return Optional.of(sorted.get(Math.max(1, rank) - 1));
+    }
+
+    private static double seconds(Duration d) {
+        return d.toMillis() / 1000.0;
+    }
+}

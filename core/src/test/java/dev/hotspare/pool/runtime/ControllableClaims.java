@@ -1,0 +1,76 @@
+package dev.hotspare.pool.runtime;
+
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.spi.ClaimStore;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * A claim store that tells lies on purpose: it can hide claims from {@code live} (as a lagging replica or a bad
+ * query would), answer {@code live} with nothing at all, and hide from {@code find} too. Everything else goes to
+ * the real store.
+ */
+public final class ControllableClaims implements ClaimStore {
+
+    private final ClaimStore delegate;
+    /** Claim names left out of {@code live}. */
+    public final Set<String> hiddenFromLive = ConcurrentHashMap.newKeySet();
+    /** Claim names {@code find} says do not exist. */
+    public final Set<String> hiddenFromFind = ConcurrentHashMap.newKeySet();
+    /** When set, {@code live} answers an empty list. */
+    public volatile boolean emptyLive;
+    /** Runs before each {@code assign} reaches the real store (e.g. to end the claim in between). */
+    public volatile Consumer<String> beforeAssign = name -> { };
+    /** Runs before each {@code release} reaches the real store. */
+    public volatile Consumer<String> beforeRelease = name -> { };
+
+    public ControllableClaims(ClaimStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public Claim submit(String pool, String claimName, Optional<Duration> lifetime, Instant now) {
+        return delegate.submit(pool, claimName, lifetime, now);
+    }
+
+    @Override
+    public Optional<Claim> find(String pool, String claimName) {
+        return hiddenFromFind.contains(claimName) ? Optional.empty() : delegate.find(pool, claimName);
+    }
+
+    @Override
+    public List<Claim> live(String pool) {
+        if (emptyLive) {
+            return List.of();
+        }
+        return delegate.live(pool).stream().filter(c -> !hiddenFromLive.contains(c.name())).toList();
+    }
+
+    @Override
+    public AssignOutcome assign(String pool, String claimName, String memberId, Instant at) {
+        beforeAssign.accept(claimName);
+        return delegate.assign(pool, claimName, memberId, at);
+    }
+
+    @Override
+    public boolean markReady(String pool, String claimName, Instant readyAt) {
+        return delegate.markReady(pool, claimName, readyAt);
+    }
+
+    @Override
+    public boolean release(String pool, String claimName) {
+        beforeRelease.accept(claimName);
+        return delegate.release(pool, claimName);
+    }
+
+    @Override
+    public AutoCloseable watch(String pool, Runnable onChange) {
+        return delegate.watch(pool, onChange);
+    }
+}

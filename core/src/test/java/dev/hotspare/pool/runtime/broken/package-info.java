@@ -1,0 +1,4 @@
+/**
+ * Pool runtime tests, by behaviour: broken members: failed ones replaced.
+ */
+package dev.hotspare.pool.runtime.broken;

@@ -1,0 +1,110 @@
+package dev.hotspare.pool.runtime.consistency;
+
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.PoolPlan;
+import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.runtime.ControllableDriver;
+import dev.hotspare.pool.runtime.PoolRuntimeTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Member and claim records that disagree are repaired before planning, or reported and left alone: no pair of
+ * records makes {@code reconcile()} fail pass after pass.
+ */
+class InconsistentRecordsTest extends PoolRuntimeTest {
+
+    Member running(String id, Optional<String> claim, Optional<Instant> claimedAt) {
+        Instant t = time.now().minus(Duration.ofHours(1));
+        return new Member(id, t, "v1", MemberPhase.READY, DesiredPower.RUNNING, ObservedPower.RUNNING, t, Optional.of(t),
+                Optional.of(t), claim, claimedAt);
+    }
+
+    PoolSpec spec() {
+        return PoolSpec.builder("ci").size(0).runningCount(0).build();
+    }
+
+    @Test
+    void aClaimedMemberWithNoClaimTimeAndItsPendingClaimAreJoined() {
+        driver.restore("ci", running("m", Optional.of("job"), Optional.empty()));
+        claims.submit("ci", "job", Optional.empty(), time.now().minus(Duration.ofMinutes(5)));
+        start(spec());
+
+        PoolPlan plan = controller.reconcile();
+
+        assertThat(plan.status().pendingClaims()).isZero();
+        Claim job = claims.find("ci", "job").orElseThrow();
+        assertThat(job.assignedMember()).contains("m");
+        assertThat(job.assignedAt()).contains(time.now());
+        assertThat(job.readyAt()).contains(time.now());
+    }
+
+    @Test
+    void twoMembersNamingOnePendingClaimLeaveOneHoldingItAndTheOtherDeleted() {
+        Instant claimedAt = time.now().minus(Duration.ofMinutes(1));
+        driver.restore("ci", running("m-1", Optional.of("job"), Optional.of(claimedAt)));
+        driver.restore("ci", running("m-2", Optional.of("job"), Optional.of(claimedAt)));
+        claims.submit("ci", "job", Optional.empty(), time.now().minus(Duration.ofMinutes(5)));
+        start(spec());
+
+        controller.reconcile();
+        time.runDueTasks();
+
+        String holder = claims.find("ci", "job").orElseThrow().assignedMember().orElseThrow();
+        assertThat(members()).extracting(Member::id).containsExactly(holder);
+    }
+
+    @Test
+    void aClaimRecordNamingAMemberThatDoesNotKnowItIsWrittenOnTheMember() {
+        driver.restore("ci", running("m", Optional.empty(), Optional.empty()));
+        Instant assignedAt = time.now().minus(Duration.ofMinutes(2));
+        claims.submit("ci", "job", Optional.empty(), time.now().minus(Duration.ofMinutes(5)));
+        claims.assign("ci", "job", "m", assignedAt);
+        start(spec());
+
+        controller.reconcile();
+
+        Member m = driver.find("ci", "m").orElseThrow();
+        assertThat(m.claimName()).contains("job");
+        assertThat(m.claimedAt()).contains(assignedAt);
+        assertThat(claims.find("ci", "job").orElseThrow().readyAt()).contains(time.now());
+    }
+
+    @Test
+    void aMemberNamingOneClaimWhileTheStoreGaveItToAnotherSettlesWithoutFailing() {
+        Instant claimedAt = time.now().minus(Duration.ofMinutes(1));
+        driver.restore("ci", running("m", Optional.of("a"), Optional.of(claimedAt)));
+        claims.submit("ci", "a", Optional.empty(), time.now().minus(Duration.ofMinutes(5)));
+        claims.submit("ci", "b", Optional.empty(), time.now().minus(Duration.ofMinutes(4)));
+        claims.assign("ci", "b", "m", claimedAt);
+        start(spec());
+
+        controller.reconcile();
+        time.runDueTasks();
+
+        assertThat(claims.find("ci", "b")).as("the member record wins; the other claim is released").isEmpty();
+        assertThat(claims.find("ci", "a").orElseThrow().assignedMember()).contains("m");
+        assertThat(driver.find("ci", "m").orElseThrow().phase()).isEqualTo(MemberPhase.READY);
+    }
+
+    @Test
+    void aMemberListedTwiceCountsOnce() {
+        ControllableDriver twice = new ControllableDriver(driver);
+        twice.listTwice = true;
+        start(PoolSpec.builder("ci").size(2).runningCount(1).build(), twice, claims);
+        time.advanceBy(Duration.ofMinutes(50));
+        assertThat(members()).hasSize(2);
+        assertThat(controller.lastPlan().orElseThrow().status().total()).isEqualTo(2);
+        assertThat(List.copyOf(twice.calls)).filteredOn(c -> c.equals("create")).hasSize(2);
+    }
+}

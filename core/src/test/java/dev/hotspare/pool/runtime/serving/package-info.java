@@ -1,0 +1,4 @@
+/**
+ * Pool runtime tests, by behaviour: serving claims: FIFO, hot and warm service, one live claim per name.
+ */
+package dev.hotspare.pool.runtime.serving;

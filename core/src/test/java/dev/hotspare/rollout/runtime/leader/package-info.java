@@ -1,0 +1,4 @@
+/**
+ * Rollout runtime tests, behaviour: The services op follows the leader election.
+ */
+package dev.hotspare.rollout.runtime.leader;

@@ -1,0 +1,98 @@
+package dev.hotspare.spring.autoconfigure;
+
+import dev.hotspare.spring.HotspareProperties;
+import dev.hotspare.spring.HotspareConfigurationException;
+import dev.hotspare.spring.HotspareFleetCustomizer;
+import dev.hotspare.fleet.runtime.Fleet;
+import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.spring.internal.Backend;
+import dev.hotspare.spring.internal.FleetLifecycle;
+import dev.hotspare.time.TaskScheduler;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.context.annotation.Bean;
+
+import dev.hotspare.validation.Problem;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Maestro-style game-room fleet ({@link Fleet}) when {@code hotspare.fleet.enabled=true}: on the chosen store's
+ * adapters (postgres: schedulers and locks; redis: locks, room statuses and usage history; kubernetes: rooms as
+ * pods, Lease locks, usage from the metrics API; everything else in memory), with every KPI listener bean plugged
+ * in, adjusted by {@link HotspareFleetCustomizer} beans, and started and stopped with the context.
+ */
+@AutoConfiguration(after = HotspareAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = HotspareProperties.PREFIX + ".fleet.enabled")
+public class HotspareFleetAutoConfiguration {
+
+    /** Spring instantiates auto-configurations itself. */
+    public HotspareFleetAutoConfiguration() {
+    }
+
+    /**
+     * The fleet, built but not started (its lifecycle bean starts it with the context).
+     *
+     * @param tasks       the runtime's scheduler
+     * @param backend     the chosen store
+     * @param properties  the {@code hotspare.*} properties
+     * @param kpis        every KPI listener bean
+     * @param customizers the application's fleet customizers
+     * @return the fleet
+     */
+    @Bean
+    public Fleet hotspareFleet(TaskScheduler tasks, Backend backend, HotspareProperties properties,
+                               ObjectProvider<KpiListener> kpis, ObjectProvider<HotspareFleetCustomizer> customizers) {
+        HotspareProperties.Fleet settings = properties.getFleet();
+        check(settings);
+        List<KpiListener> listeners = kpis.orderedStream().toList();
+        KpiListener kpi = listeners.isEmpty() ? KpiListener.NONE : KpiListener.all(listeners);
+        Fleet.Builder builder = Fleet.builder(tasks).listener(kpi).lockListener(kpi)
+                .lockTtl(settings.getLockTtl()).syncPeriod(settings.getSyncPeriod()).pollInterval(settings.getPollInterval())
+                .replaceTimeout(settings.getReplaceTimeout()).lockWait(settings.getLockWait()).pingTimeout(settings.getPingTimeout());
+        backend.configureFleet(builder);
+        customizers.orderedStream().forEach(c -> c.customize(builder));
+        return builder.build();
+    }
+
+    private static void check(HotspareProperties.Fleet settings) {
+        String prefix = HotspareProperties.PREFIX + ".fleet.";
+        Map<String, Duration> positive = new LinkedHashMap<>();
+        positive.put("lock-ttl", settings.getLockTtl());
+        positive.put("sync-period", settings.getSyncPeriod());
+        positive.put("poll-interval", settings.getPollInterval());
+        positive.put("replace-timeout", settings.getReplaceTimeout());
+        positive.put("lock-wait", settings.getLockWait());
+        positive.put("ping-timeout", settings.getPingTimeout());
+        List<Problem> problems = new ArrayList<>();
+        positive.forEach((name, value) -> {
+            if (value.isNegative() || value.isZero()) {
+                problems.add(Problem.of(prefix + name, value, "must be a positive duration"));
+            }
+        });
+        if (settings.getShutdownTimeout().isNegative()) {
+            problems.add(Problem.of(prefix + "shutdown-timeout", settings.getShutdownTimeout(), "must not be negative"));
+        }
+        if (!problems.isEmpty()) {
+            throw new HotspareConfigurationException(problems);
+        }
+    }
+
+    /**
+     * Starts the fleet with the context and shuts it down, waiting up to {@code hotspare.fleet.shutdown-timeout}.
+     *
+     * @param fleet      the fleet
+     * @param properties the {@code hotspare.*} properties
+     * @param backend    the chosen store
+     * @return the lifecycle
+     */
+    @Bean
+    public FleetLifecycle hotspareFleetLifecycle(Fleet fleet, HotspareProperties properties, Backend backend) {
+        return new FleetLifecycle(fleet, properties.getFleet().getShutdownTimeout(), backend);
+    }
+}
