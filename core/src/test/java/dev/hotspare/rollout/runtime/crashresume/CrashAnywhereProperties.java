@@ -65,7 +65,13 @@ class CrashAnywhereProperties {
             long h = mix(behaviourSeed ^ op.opId().hashCode());
             int minutes = 1 + (int) Math.floorMod(h, 24L);
             boolean fails = Math.floorMod(h >>> 17, 100L) < failPercent;
-            return new SimulatedFleet.Behaviour(Duration.ofMinutes(minutes),
+            // A per-op sub-second offset: an agent's report never lands on the very instant of a controller timer
+            // (op deadline, retry delay, window edge), which are whole minutes after the instant they were armed.
+            // Two events at one instant may legitimately be handled in either order, and a restarted controller
+            // re-arms its timer after reports already scheduled for that instant; without the offset the property
+            // compared two valid orders (a timeout handled before or after a report due at the same second).
+            long nanos = 1 + Math.floorMod(h >>> 23, 999_999_998L);
+            return new SimulatedFleet.Behaviour(Duration.ofMinutes(minutes).plusNanos(nanos),
                     fails ? RolloutAgent.Result.failed("simulated failure") : RolloutAgent.Result.succeeded("ok"));
         };
         Outcome reference = run(scenario, behaviour, Set.of(), Set.of());
