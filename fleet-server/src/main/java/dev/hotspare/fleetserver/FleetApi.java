@@ -89,6 +89,8 @@ final class FleetApi extends Handler.Abstract {
     private final RoomAddresses addresses;
     private final Map<String, Runnable> healthChecks;
     private final int maxBodyBytes;
+    /** Bodies up to this many times the limit are read and dropped before the 413, so the client sees it. */
+    private static final int DRAIN_FACTOR = 4;
     private final String apiVersion;
     private final Duration operationWait;
     private final Runnable schedulersChanged;
@@ -197,7 +199,16 @@ final class FleetApi extends Handler.Abstract {
         long declared = request.getLength();
         if (declared > maxBodyBytes) {
             Exchange exchange = new Exchange(request, response, new byte[0]);
-            respond(exchange, error(tooLarge(String.valueOf(declared)), exchange), callback);
+            Answer refusal = error(tooLarge(String.valueOf(declared)), exchange);
+            if (declared <= (long) maxBodyBytes * DRAIN_FACTOR) {
+                // A body a little over the limit is read and dropped first: answering while the client is still
+                // sending makes the connection close under it, and many clients then report a reset, not the 413.
+                Executor executor = request.getComponents().getExecutor();
+                Content.Source.asByteArrayAsync(request, (int) declared).whenComplete((ignored, failure) ->
+                        executor.execute(() -> respond(exchange, refusal, callback)));
+            } else {
+                respond(exchange, refusal, callback);
+            }
             return true;
         }
         CompletableFuture<byte[]> body = Content.Source.asByteArrayAsync(request, maxBodyBytes);
@@ -502,7 +513,7 @@ final class FleetApi extends Handler.Abstract {
         Optional<String> surge = request.query("maxsurge");
         if (surge.isEmpty()) {
             // Without the query parameter, the config's maxSurge (Maestro 10), else 25%.
-            finished(operations.update(request.param("scheduler"), configText(request)));
+            finished(request.param("scheduler"), operations.update(request.param("scheduler"), configText(request)));
             return Answer.ok(SUCCESS);
         }
         // Maestro 9's maxsurge is a percentage: "25" and "25%" both mean a quarter of the rooms.
