@@ -120,7 +120,9 @@ final class Jdbc {
     }
 
     static OffsetDateTime toDb(Instant instant) {
-        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+        // Truncated here: the driver would round nanoseconds to PostgreSQL's microseconds, so an instant read back
+        // could be a microsecond later than the one written and compare unequal to its own truncation.
+        return OffsetDateTime.ofInstant(instant.truncatedTo(java.time.temporal.ChronoUnit.MICROS), ZoneOffset.UTC);
     }
 
     static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -48,6 +48,15 @@ class PostgresClaimStoreTest {
     }
 
     @Test
+    void instantsAreStoredTruncatedToMicrosecondsNeverRoundedUp() {
+        // The driver rounds nanoseconds; a claim read back a microsecond later than its own truncation would not
+        // be recognised by the handle waiting for it (which compares creation times at microsecond precision).
+        Instant created = T0.plusNanos(123_456_789);
+        store.submit(pool, "nanos", Optional.empty(), created);
+        assertThat(store.find(pool, "nanos")).map(Claim::createdAt).contains(T0.plusNanos(123_456_000));
+    }
+
+    @Test
     void withoutAFreeMemberClaimsWaitAndWithoutAClaimMembersStayFree() {
         store.submit(pool, "job", Optional.empty(), T0);
         assertThat(store.assignOldest(pool, T0)).isEmpty();
