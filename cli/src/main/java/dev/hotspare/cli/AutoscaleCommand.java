@@ -109,7 +109,7 @@ public final class AutoscaleCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ScalingPolicies policies = ScalingPolicies.loaded();
-        SchedulerConfigs.Check check = SchedulerConfigs.check(config, policies.typeNames());
+        SchedulerConfigs.Check check = SchedulerConfigs.check(config, policies.types());
         if (!check.isValid()) {
             check.problems().forEach(p -> err.println("error: " + config + ": " + p.describe()));
             err.flush();

@@ -1,5 +1,6 @@
 package dev.hotspare.cli;
 
+import dev.hotspare.fleet.PolicyTypes;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.ScalingPolicies;
 import dev.hotspare.validation.Problem;
@@ -10,7 +11,6 @@ import picocli.CommandLine.Parameters;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -36,7 +36,8 @@ public final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Set<String> types = ScalingPolicies.loaded().typeNames();
+        // Every policy on the class path, with the parameters it declares, so plug-in parameters are checked too.
+        PolicyTypes types = ScalingPolicies.loaded().types();
         boolean allValid = true;
         for (Path file : files) {
             SchedulerConfigs.Check check = SchedulerConfigs.check(file, types);

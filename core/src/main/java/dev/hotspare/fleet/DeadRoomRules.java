@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * When a room is dead and must be removed: its last ping is older than {@code pingTimeout}, or it has been
- * occupied for longer than {@code occupiedTimeout} (when the scheduler sets one). Terminating rooms are
- * already on their way out and are never dead.
+ * When a room is dead and must be removed: its last ping is {@code pingTimeout} old or older, or it has been
+ * occupied for {@code occupiedTimeout} or longer (when the scheduler sets one) — both bounds inclusive, as in
+ * Maestro. Terminating rooms are already on their way out and are never dead.
  *
  * @param pingTimeout     how long a room may stay silent (default 30 s)
  * @param occupiedTimeout how long a match may last, if bounded
@@ -29,12 +29,12 @@ public record DeadRoomRules(Duration pingTimeout, Optional<Duration> occupiedTim
         return new DeadRoomRules(DEFAULT_PING_TIMEOUT, config.occupiedTimeoutDuration());
     }
 
-    /** Rooms whose last ping is before this instant are dead. */
+    /** Rooms whose last ping is at or before this instant are dead. */
     public Instant pingCutoff(Instant now) {
         return now.minus(pingTimeout);
     }
 
-    /** Rooms occupied since before this instant are dead, when an occupied timeout is set. */
+    /** Rooms occupied since this instant or earlier are dead, when an occupied timeout is set. */
     public Optional<Instant> occupiedCutoff(Instant now) {
         return occupiedTimeout.map(now::minus);
     }
@@ -44,11 +44,11 @@ public record DeadRoomRules(Duration pingTimeout, Optional<Duration> occupiedTim
         if (room.status() == RoomStatus.TERMINATING) {
             return false;
         }
-        if (room.lastPing().isBefore(pingCutoff(now))) {
+        if (!room.lastPing().isAfter(pingCutoff(now))) {
             return true;
         }
         Optional<Instant> cutoff = occupiedCutoff(now);
         return room.status() == RoomStatus.OCCUPIED && cutoff.isPresent()
-                && room.occupiedSince().map(since -> since.isBefore(cutoff.get())).orElse(false);
+                && room.occupiedSince().map(since -> !since.isAfter(cutoff.get())).orElse(false);
     }
 }

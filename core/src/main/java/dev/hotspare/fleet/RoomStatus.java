@@ -10,14 +10,21 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The status of a game room: creating → ready ⇄ occupied → terminating → terminated (gone).
- * A room may be reported terminating from any status; nothing leaves terminating except removal.
+ * The status of a game room: creating → ready ⇄ (allocated →) occupied → terminating → terminated (gone).
+ * A room may be reported terminating from any status; nothing leaves terminating except removal. A ready room
+ * handed out by the allocation call is {@code allocated} until it reports occupied (or its allocation times out
+ * and it is ready again).
  */
 public enum RoomStatus {
     /** The room is starting and has not reported ready yet. */
     CREATING,
     /** The room is available for a match. */
     READY,
+    /**
+     * The room was handed out for a match (the allocation call) and has not reported it running yet; a ready
+     * keep-alive keeps it allocated until its allocation times out.
+     */
+    ALLOCATED,
     /** A match is running in the room. */
     OCCUPIED,
     /** The room received a termination signal and is shutting down; it counts nowhere. */
@@ -31,9 +38,14 @@ public enum RoomStatus {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Whether rooms in this status make up the fleet's capacity (creating, ready, occupied). */
+    /** Whether rooms in this status make up the fleet's capacity (creating, ready, allocated, occupied). */
     public boolean isActive() {
-        return this == CREATING || this == READY || this == OCCUPIED;
+        return this == CREATING || this == READY || this == ALLOCATED || this == OCCUPIED;
+    }
+
+    /** Whether a room in this status can host matches now, so its free slots may be allocated (ready, allocated, occupied). */
+    public boolean hostsMatches() {
+        return this == READY || this == ALLOCATED || this == OCCUPIED;
     }
 
     /**

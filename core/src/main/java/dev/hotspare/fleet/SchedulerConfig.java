@@ -33,6 +33,8 @@ import java.util.Set;
  * @param env             environment variables of the room container
  * @param cmd             command line of the room container
  * @param forwarders      event forwarders: plugin name → forwarder name → settings
+ * @param maxSurge        Maestro 10: rooms a rolling update replaces at once, {@code "25%"} of the rooms or a
+ *                        number of rooms ({@code "3"}); default 25%
  */
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
 public record SchedulerConfig(
@@ -49,8 +51,10 @@ public record SchedulerConfig(
         Autoscaling autoscaling,
         List<EnvVar> env,
         List<String> cmd,
-        Map<String, Map<String, ForwarderConfig>> forwarders) {
+        Map<String, Map<String, ForwarderConfig>> forwarders,
+        Optional<String> maxSurge) {
 
+    /** Fills in absent parts. */
     public SchedulerConfig {
         name = name == null ? "" : name;
         game = game == null ? "" : game;
@@ -66,6 +70,33 @@ public record SchedulerConfig(
         env = env == null ? List.of() : List.copyOf(env);
         cmd = cmd == null ? List.of() : List.copyOf(cmd);
         forwarders = copyForwarders(forwarders);
+        maxSurge = maxSurge == null ? Optional.empty() : maxSurge;
+    }
+
+    /**
+     * A config without {@code maxSurge} (every other part as given).
+     *
+     * @param name            scheduler name
+     * @param game            game
+     * @param image           room image
+     * @param affinity        node label rooms prefer
+     * @param toleration      node taint rooms tolerate
+     * @param occupiedTimeout seconds a room may stay occupied
+     * @param ports           ports
+     * @param requests        resource requests
+     * @param limits          resource limits
+     * @param shutdownTimeout seconds to terminate gracefully
+     * @param autoscaling     autoscaling
+     * @param env             environment
+     * @param cmd             command
+     * @param forwarders      event forwarders
+     */
+    public SchedulerConfig(String name, String game, String image, Optional<String> affinity, Optional<String> toleration,
+                           Optional<Long> occupiedTimeout, List<Port> ports, Resources requests, Resources limits,
+                           Optional<Long> shutdownTimeout, Autoscaling autoscaling, List<EnvVar> env, List<String> cmd,
+                           Map<String, Map<String, ForwarderConfig>> forwarders) {
+        this(name, game, image, affinity, toleration, occupiedTimeout, ports, requests, limits, shutdownTimeout,
+                autoscaling, env, cmd, forwarders, Optional.empty());
     }
 
     /** A minimal config: name, game, image and autoscaling; everything else empty. */
@@ -77,19 +108,40 @@ public record SchedulerConfig(
     /** This config with other autoscaling settings. */
     public SchedulerConfig withAutoscaling(Autoscaling newAutoscaling) {
         return new SchedulerConfig(name, game, image, affinity, toleration, occupiedTimeout, ports, requests, limits,
-                shutdownTimeout, newAutoscaling, env, cmd, forwarders);
+                shutdownTimeout, newAutoscaling, env, cmd, forwarders, maxSurge);
     }
 
     /** This config with other resource requests. */
     public SchedulerConfig withRequests(Resources newRequests) {
         return new SchedulerConfig(name, game, image, affinity, toleration, occupiedTimeout, ports, newRequests, limits,
-                shutdownTimeout, autoscaling, env, cmd, forwarders);
+                shutdownTimeout, autoscaling, env, cmd, forwarders, maxSurge);
     }
 
     /** This config with another occupied timeout, in seconds. */
     public SchedulerConfig withOccupiedTimeout(long seconds) {
         return new SchedulerConfig(name, game, image, affinity, toleration, Optional.of(seconds), ports, requests, limits,
-                shutdownTimeout, autoscaling, env, cmd, forwarders);
+                shutdownTimeout, autoscaling, env, cmd, forwarders, maxSurge);
+    }
+
+    /**
+     * This config with another {@code maxSurge}.
+     *
+     * @param value the max surge
+     * @return the new config
+     */
+    public SchedulerConfig withMaxSurge(MaxSurge value) {
+        return new SchedulerConfig(name, game, image, affinity, toleration, occupiedTimeout, ports, requests, limits,
+                shutdownTimeout, autoscaling, env, cmd, forwarders, Optional.of(value.toString()));
+    }
+
+    /**
+     * {@link #maxSurge()} read, or the default 25% when absent.
+     *
+     * @return the max surge
+     * @throws dev.hotspare.validation.ValidationException when the text is not valid (a validated config's is)
+     */
+    public MaxSurge maxSurgeValue() {
+        return maxSurge.map(text -> MaxSurge.parse("maxSurge", text)).orElse(MaxSurge.DEFAULT);
     }
 
     /** {@link #occupiedTimeout()} as a duration. */
@@ -108,7 +160,18 @@ public record SchedulerConfig(
      * @param triggerTypes trigger type names that are known (built-ins plus registered plug-ins)
      */
     public List<Problem> validate(Set<String> triggerTypes) {
-        return SchedulerConfigValidator.problems(this, triggerTypes);
+        return validate(PolicyTypes.named(triggerTypes));
+    }
+
+    /**
+     * Every problem with this config, each with its field path and bad value; empty when valid. Policy parameters
+     * are checked against what each policy declares.
+     *
+     * @param types the scaling policies configs may name
+     * @return the problems
+     */
+    public List<Problem> validate(PolicyTypes types) {
+        return SchedulerConfigValidator.problems(this, types);
     }
 
     /**
@@ -120,7 +183,19 @@ public record SchedulerConfig(
      * @return the problems, in rule order
      */
     public List<Problem> validate(Set<String> triggerTypes, FleetLimits limits) {
-        return SchedulerConfigValidator.problems(this, triggerTypes, limits);
+        return validate(PolicyTypes.named(triggerTypes), limits);
+    }
+
+    /**
+     * Every problem with this config under {@code limits}, policy parameters checked against what each policy
+     * declares; empty when valid.
+     *
+     * @param types  the scaling policies configs may name
+     * @param limits the bounds of counts and durations
+     * @return the problems, in rule order
+     */
+    public List<Problem> validate(PolicyTypes types, FleetLimits limits) {
+        return SchedulerConfigValidator.problems(this, types, limits);
     }
 
     /** {@link #validate(Set)} against the built-in trigger types. */

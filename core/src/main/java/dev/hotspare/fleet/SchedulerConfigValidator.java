@@ -19,11 +19,11 @@ final class SchedulerConfigValidator {
     private SchedulerConfigValidator() {
     }
 
-    static List<Problem> problems(SchedulerConfig config, Set<String> triggerTypes) {
+    static List<Problem> problems(SchedulerConfig config, PolicyTypes triggerTypes) {
         return problems(config, triggerTypes, FleetLimits.DEFAULT);
     }
 
-    static List<Problem> problems(SchedulerConfig config, Set<String> triggerTypes, FleetLimits limits) {
+    static List<Problem> problems(SchedulerConfig config, PolicyTypes triggerTypes, FleetLimits limits) {
         Problems p = new Problems();
         Names.dns1123LabelProblem(config.name()).ifPresent(why -> p.add("name", valueOrMissing(config.name()), why));
         p.require(!config.game().isBlank(), "game", valueOrMissing(config.game()), "must not be empty");
@@ -40,6 +40,8 @@ final class SchedulerConfigValidator {
         bounds(config.autoscaling(), limits, p);
         config.forwarders().forEach((plugin, byName) -> byName.forEach((name, settings) ->
                 p.require(!name.isBlank(), "forwarders." + plugin, name, "forwarder name must not be empty")));
+        PolicyRules.forwarders(config, p);
+        PolicyRules.maxSurge(config, p);
         return p.list();
     }
 
@@ -116,7 +118,7 @@ final class SchedulerConfigValidator {
         }
     }
 
-    private static void autoscaling(SchedulerConfig config, Set<String> triggerTypes, Problems p) {
+    private static void autoscaling(SchedulerConfig config, PolicyTypes triggerTypes, Problems p) {
         Autoscaling a = config.autoscaling();
         p.require(a.min() >= 0, "autoscaling.min", a.min(), "must be zero or more");
         if (a.max() < 0) {
@@ -126,20 +128,19 @@ final class SchedulerConfigValidator {
         }
         direction("autoscaling.up", a.up(), true, config, triggerTypes, p);
         direction("autoscaling.down", a.down(), false, config, triggerTypes, p);
+        PolicyRules.policy(a, triggerTypes, p);
     }
 
     private static void direction(String path, ScalingSpec spec, boolean up, SchedulerConfig config,
-                                  Set<String> triggerTypes, Problems p) {
+                                  PolicyTypes types, Problems p) {
+        Set<String> triggerTypes = types.names(PolicyType.Kind.TRIGGER);
         p.require(spec.cooldown() >= 0, path + ".cooldown", spec.cooldown(), "must be zero or more seconds");
         if (!spec.metricsTrigger().isEmpty() && spec.trigger().isPresent()) {
             p.add(path + ".trigger", "<present>", "use either metricsTrigger or the older delta + trigger form, not both");
         }
         if (spec.trigger().isPresent() && spec.metricsTrigger().isEmpty()) {
+            // The older form is one room trigger; its delta is optional and unused, as in Maestro 9.6.1.
             LegacyTrigger t = spec.trigger().get();
-            if (spec.delta().isEmpty()) {
-                p.add(path + ".delta", Problem.MISSING, "the older trigger form needs a delta (rooms to "
-                        + (up ? "add" : "remove") + ")");
-            }
             spec.delta().ifPresent(d -> p.require(d >= 1, path + ".delta", d, "must be a positive number of rooms"));
             common(path + ".trigger", t.usage(), t.threshold(), t.time(), t.limit(), up, p);
         } else if (spec.delta().isPresent() && spec.trigger().isEmpty()) {
@@ -151,6 +152,9 @@ final class SchedulerConfigValidator {
             String tp = path + ".metricsTrigger[" + i + "]";
             if (t.type().isBlank()) {
                 p.add(tp + ".type", Problem.MISSING, "must name a trigger type; known types: " + known(triggerTypes));
+            } else if (types.get(t.type()).filter(known -> known.kind() == PolicyType.Kind.TARGET).isPresent()) {
+                p.add(tp + ".type", t.type(), "'" + t.type() + "' is a policy, not a trigger type: name it in "
+                        + "autoscaling.policy.type; trigger types: " + known(triggerTypes));
             } else if (!triggerTypes.contains(t.type())) {
                 // "memory" for "mem": a known name that the unknown one starts with is the likeliest intent
                 String hint = Suggestions.closest(t.type(), triggerTypes)
@@ -159,6 +163,7 @@ final class SchedulerConfigValidator {
                 p.add(tp + ".type", t.type(), "unknown trigger type; " + hint + "known types: " + known(triggerTypes));
             }
             common(tp, t.usage(), t.threshold(), t.time(), t.limit(), up, p);
+            PolicyRules.triggerParameters(tp, t, types, p);
             t.delta().ifPresent(d -> p.require(d >= 1, tp + ".delta", d, "must be a positive number of rooms"));
             if (t.type().equals(TriggerTypes.LEGACY) && t.delta().isEmpty()) {
                 p.add(tp + ".delta", Problem.MISSING, "a legacy trigger needs a fixed delta");

@@ -72,32 +72,94 @@ public final class SchedulerConfigs {
         return check(text, format, triggerTypes).orThrow();
     }
 
+    /**
+     * Parses and validates {@code text}, checking policy parameters against what each policy declares.
+     *
+     * @param text   the document
+     * @param format JSON or YAML
+     * @param types  the scaling policies configs may name
+     * @return the valid config
+     * @throws ValidationException with every problem
+     */
+    public static SchedulerConfig parse(String text, Documents.Format format, PolicyTypes types) {
+        return check(text, format, types).orThrow();
+    }
+
+    /**
+     * Reads and validates {@code file}, checking policy parameters against what each policy declares.
+     *
+     * @param file  the document
+     * @param types the scaling policies configs may name
+     * @return the valid config
+     * @throws ValidationException with every problem
+     */
+    public static SchedulerConfig read(Path file, PolicyTypes types) {
+        return check(file, types).orThrow();
+    }
+
     /** Checks {@code file} without throwing. */
     public static Check check(Path file, Set<String> triggerTypes) {
+        return check(file, PolicyTypes.named(triggerTypes));
+    }
+
+    /**
+     * Checks {@code file} without throwing.
+     *
+     * @param file  the document
+     * @param types the scaling policies configs may name
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(Path file, PolicyTypes types) {
         String text;
         try {
             text = Documents.readText(file);
         } catch (ValidationException e) {
             return new Check(Optional.empty(), e.problems());
         }
-        return check(text, Documents.formatOf(file), triggerTypes);
+        return check(text, Documents.formatOf(file), types);
     }
 
     /** Checks {@code text} without throwing, under the default {@link FleetLimits}. */
     public static Check check(String text, Documents.Format format, Set<String> triggerTypes) {
-        return check(text, format, triggerTypes, FleetLimits.DEFAULT);
+        return check(text, format, PolicyTypes.named(triggerTypes), FleetLimits.DEFAULT);
     }
 
     /**
      * Checks {@code text} without throwing.
      *
+     * @param text   the document
+     * @param format JSON or YAML
+     * @param types  the scaling policies configs may name
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(String text, Documents.Format format, PolicyTypes types) {
+        return check(text, format, types, FleetLimits.DEFAULT);
+    }
+
+    /**
+     * Checks {@code text} without throwing, under {@code limits}.
+     *
      * @param text         the document
-     * @param format       its format
+     * @param format       JSON or YAML
      * @param triggerTypes the known trigger type names
      * @param limits       the bounds of counts and durations
-     * @return the outcome, with every problem
+     * @return the config, if it could be bound, and every problem
      */
     public static Check check(String text, Documents.Format format, Set<String> triggerTypes, FleetLimits limits) {
+        return check(text, format, PolicyTypes.named(triggerTypes), limits);
+    }
+
+    /**
+     * Checks {@code text} without throwing, under {@code limits}, policy parameters checked against what each
+     * policy declares.
+     *
+     * @param text   the document
+     * @param format JSON or YAML
+     * @param types  the scaling policies configs may name
+     * @param limits the bounds of counts and durations
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(String text, Documents.Format format, PolicyTypes types, FleetLimits limits) {
         JsonNode tree;
         try {
             tree = Documents.reader(format).readTree(text);
@@ -119,7 +181,7 @@ public final class SchedulerConfigs {
             List<Problem> all = ConfigShape.firstPerPath(structural.list(), Documents.problemsOf(e));
             return new Check(Optional.empty(), all);
         }
-        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(triggerTypes, limits));
+        List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(types, limits));
         return new Check(Optional.of(config), all);
     }
 }

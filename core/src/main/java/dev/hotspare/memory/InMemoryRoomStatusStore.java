@@ -14,8 +14,11 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,6 +33,8 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
     /** One scheduler's rooms. Guarded by its own monitor. */
     private static final class Fleet {
         final Map<String, RoomState> rooms = new TreeMap<>();
+        /** Rooms that host matches, in allocation order: finding the first with a free slot is a tree search. */
+        final NavigableSet<RoomState> hosting = new TreeSet<>(RoomProtocol.ALLOCATION_ORDER);
         final Map<String, Map<String, Double>> metrics = new HashMap<>();
         RoomStatusCounts counts = RoomStatusCounts.ZERO;
         long stale;
@@ -41,8 +46,9 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
     }
 
     @Override
-    public RoomUpdate update(String scheduler, String room, RoomStatus status, Instant timestamp) {
+    public RoomUpdate update(String scheduler, String room, RoomStatus status, Instant timestamp, int runningMatches) {
         Names.requireDns1123Label("room", room);
+        RoomProtocol.requireRunningMatches(runningMatches);
         Fleet f = fleet(scheduler);
         synchronized (f) {
             Optional<RoomState> current = Optional.ofNullable(f.rooms.get(room));
@@ -54,16 +60,33 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
             if (outcome != RoomProtocol.Outcome.APPLIED) {
                 return new RoomUpdate(outcome, previous, f.counts);
             }
-            Optional<RoomState> next = RoomProtocol.apply(current, room, status, timestamp);
+            Optional<RoomState> next = RoomProtocol.apply(current, room, status, timestamp, runningMatches);
             if (next.isEmpty()) {
                 removeLocked(f, room);
             } else {
-                previous.ifPresent(p -> f.counts = f.counts.plus(p, -1));
-                f.counts = f.counts.plus(status, 1);
-                f.rooms.put(room, next.get());
+                put(f, current, next.get());
             }
             return new RoomUpdate(outcome, previous, f.counts);
         }
+    }
+
+    /** Replaces a room's state, keeping the counts and the allocation index. Called holding the fleet's monitor. */
+    private static void put(Fleet f, Optional<RoomState> current, RoomState next) {
+        f.counts = RoomProtocol.recount(f.counts, current, Optional.of(next));
+        current.ifPresent(f.hosting::remove);
+        if (next.status().hostsMatches()) {
+            f.hosting.add(next);
+        }
+        f.rooms.put(next.room(), next);
+    }
+
+    /** Hosting rooms with a free slot, in allocation order: those using at most {@code maxMatchesPerRoom - 1} slots. */
+    private static NavigableSet<RoomState> withFreeSlot(Fleet f, int maxMatchesPerRoom) {
+        // In allocation order (most used first, then by name) this probe sorts just before every room using
+        // maxMatchesPerRoom - 1 slots or fewer.
+        RoomState probe = new RoomState("", RoomStatus.READY, Instant.EPOCH, Optional.empty(), maxMatchesPerRoom - 1, 0,
+                Optional.empty());
+        return f.hosting.tailSet(probe, true);
     }
 
     @Override
@@ -92,23 +115,23 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
     }
 
     @Override
-    public List<String> roomsWithPingBefore(String scheduler, Instant cutoff) {
+    public List<String> roomsWithPingAtOrBefore(String scheduler, Instant cutoff) {
         Fleet f = fleet(scheduler);
         synchronized (f) {
             return f.rooms.values().stream()
-                    .filter(r -> r.status() != RoomStatus.TERMINATING && r.lastPing().isBefore(cutoff))
+                    .filter(r -> r.status() != RoomStatus.TERMINATING && !r.lastPing().isAfter(cutoff))
                     .sorted(Comparator.comparing(RoomState::lastPing).thenComparing(RoomState::room))
                     .map(RoomState::room).toList();
         }
     }
 
     @Override
-    public List<String> roomsOccupiedBefore(String scheduler, Instant cutoff) {
+    public List<String> roomsOccupiedAtOrBefore(String scheduler, Instant cutoff) {
         Fleet f = fleet(scheduler);
         synchronized (f) {
             return f.rooms.values().stream()
                     .filter(r -> r.status() == RoomStatus.OCCUPIED
-                            && r.occupiedSince().map(s -> s.isBefore(cutoff)).orElse(false))
+                            && r.occupiedSince().map(s -> !s.isAfter(cutoff)).orElse(false))
                     .sorted(Comparator.comparing((RoomState r) -> r.occupiedSince().orElseThrow()).thenComparing(RoomState::room))
                     .map(RoomState::room).toList();
         }
@@ -149,6 +172,48 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
     }
 
     @Override
+    public List<String> roomsWithFreeSlots(String scheduler, int maxMatchesPerRoom, int limit) {
+        requireSlots(maxMatchesPerRoom);
+        if (limit < 1) {
+            throw new ValidationException(Problem.of("limit", limit, "must be at least 1"));
+        }
+        Fleet f = fleet(scheduler);
+        synchronized (f) {
+            return withFreeSlot(f, maxMatchesPerRoom).stream().limit(limit).map(RoomState::room).toList();
+        }
+    }
+
+    @Override
+    public Optional<String> allocate(String scheduler, int maxMatchesPerRoom, Instant now) {
+        requireSlots(maxMatchesPerRoom);
+        Objects.requireNonNull(now, "now");
+        Fleet f = fleet(scheduler);
+        synchronized (f) {
+            NavigableSet<RoomState> free = withFreeSlot(f, maxMatchesPerRoom);
+            Optional<RoomState> chosen = free.isEmpty() ? Optional.empty() : Optional.of(free.first());
+            chosen.ifPresent(room -> put(f, chosen, RoomProtocol.allocate(room, now)));
+            return chosen.map(RoomState::room);
+        }
+    }
+
+    @Override
+    public List<String> expireAllocations(String scheduler, Instant cutoff) {
+        Objects.requireNonNull(cutoff, "cutoff");
+        Fleet f = fleet(scheduler);
+        synchronized (f) {
+            List<RoomState> expired = f.rooms.values().stream().filter(r -> RoomProtocol.allocationExpired(r, cutoff)).toList();
+            expired.forEach(room -> put(f, Optional.of(room), RoomProtocol.expireAllocation(room)));
+            return expired.stream().map(RoomState::room).toList();
+        }
+    }
+
+    private static void requireSlots(int maxMatchesPerRoom) {
+        if (maxMatchesPerRoom < 1) {
+            throw new ValidationException(Problem.of("maxMatchesPerRoom", maxMatchesPerRoom, "must be at least 1"));
+        }
+    }
+
+    @Override
     public RoomStatusCounts remove(String scheduler, String room) {
         Names.requireDns1123Label("room", room);
         Fleet f = fleet(scheduler);
@@ -161,7 +226,8 @@ public final class InMemoryRoomStatusStore implements RoomStatusStore {
     private static void removeLocked(Fleet f, String room) {
         RoomState removed = f.rooms.remove(room);
         if (removed != null) {
-            f.counts = f.counts.plus(removed.status(), -1);
+            f.counts = RoomProtocol.recount(f.counts, Optional.of(removed), Optional.empty());
+            f.hosting.remove(removed);
         }
         f.metrics.values().forEach(m -> m.remove(room));
     }

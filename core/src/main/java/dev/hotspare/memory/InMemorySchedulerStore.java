@@ -60,6 +60,17 @@ public final class InMemorySchedulerStore implements SchedulerStore {
     @Override
     public synchronized SchedulerRecord saveVersion(String name, SchedulerVersion version, ConfigDocument config,
                                                     Instant createdAt, Fence fence) {
+        return save(name, version, Optional.empty(), config, createdAt, fence);
+    }
+
+    @Override
+    public synchronized SchedulerRecord saveRollback(String name, SchedulerVersion version, SchedulerVersion rolledBackTo,
+                                                     ConfigDocument config, Instant createdAt, Fence fence) {
+        return save(name, version, Optional.of(Objects.requireNonNull(rolledBackTo, "rolledBackTo")), config, createdAt, fence);
+    }
+
+    private SchedulerRecord save(String name, SchedulerVersion version, Optional<SchedulerVersion> rolledBackTo,
+                                 ConfigDocument config, Instant createdAt, Fence fence) {
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(createdAt, "createdAt");
@@ -71,7 +82,7 @@ public final class InMemorySchedulerStore implements SchedulerStore {
         SchedulerRecord updated = new SchedulerRecord(name, version, config, current.state(), current.stateLastChangedAt(),
                 current.lastScaleAt(), current.createdAt());
         schedulers.put(name, updated);
-        releases.get(name).put(version, new Release(version, createdAt, config, OperationStatus.IN_PROGRESS));
+        releases.get(name).put(version, new Release(version, createdAt, config, OperationStatus.IN_PROGRESS, rolledBackTo));
         return updated;
     }
 

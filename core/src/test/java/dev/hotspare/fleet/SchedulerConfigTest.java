@@ -66,10 +66,10 @@ class SchedulerConfigTest {
 
         assertThat(c.name()).isEqualTo("room-name");
         assertThat(c.autoscaling().max()).isZero();
-        assertThat(c.autoscaling().up().triggers()).containsExactly(
-                new MetricsTrigger("legacy", 70, 80, 600, Optional.empty(), Optional.of(10)));
-        assertThat(c.autoscaling().down().triggers()).containsExactly(
-                new MetricsTrigger("legacy", 50, 80, 900, Optional.empty(), Optional.of(2)));
+        // Maestro 9.6.1 reads the older {delta, trigger} form as one room trigger: its delta is not used.
+        assertThat(c.autoscaling().up().triggers()).containsExactly(MetricsTrigger.of("room", 70, 80, 600));
+        assertThat(c.autoscaling().down().triggers()).containsExactly(MetricsTrigger.of("room", 50, 80, 900));
+        assertThat(c.autoscaling().up().delta()).as("kept as written").contains(10);
         assertThat(c.requests()).isEqualTo(Resources.NONE);
     }
 
@@ -184,6 +184,168 @@ class SchedulerConfigTest {
                 .isEmpty();
         assertThat(paths(SchedulerConfig.of("a".repeat(64), "g", "i", ok))).containsExactly("name");
         assertThat(paths(base.withOccupiedTimeout(0))).containsExactly("occupiedTimeout");
+    }
+
+    @Test
+    void theOlderFormNeedsNoDeltaButAnExplicitLegacyTriggerDoes() {
+        String yaml = """
+                name: pong
+                game: pong
+                image: pong:1
+                autoscaling:
+                  min: 1
+                  up:
+                    delta: 3
+                    trigger: {usage: 70, time: 60, threshold: 80}
+                    cooldown: 30
+                  down:
+                    trigger: {usage: 30, time: 120, threshold: 80}
+                    cooldown: 60
+                """;
+        SchedulerConfig c = SchedulerConfigs.parse(yaml, Documents.Format.YAML);
+        assertThat(c.autoscaling().down().triggers()).containsExactly(MetricsTrigger.of("room", 30, 80, 120));
+        assertThat(SchedulerConfigs.check(yaml.replace("delta: 3", "delta: 0"), Documents.Format.YAML, TriggerTypes.BUILT_IN)
+                .problems()).extracting(Problem::path, Problem::value).containsExactly(tuple("autoscaling.up.delta", "0"));
+    }
+
+    @Test
+    void policyParametersAreTypedAndEveryBadOneIsNamedWithItsPath() {
+        String yaml = """
+                name: pong
+                game: pong
+                image: pong:1
+                autoscaling:
+                  min: 1
+                  max: 100
+                  policy:
+                    type: roomOccupancy
+                    parameters:
+                      readyTarget: 1.5
+                      downTreshold: 0.5
+                      maxMatchesPerRoom: 2.5
+                """;
+        List<Problem> problems = SchedulerConfigs.check(yaml, Documents.Format.YAML, PolicyTypes.BUILT_IN).problems();
+        assertThat(problems).extracting(Problem::path, Problem::value).containsExactly(
+                tuple("autoscaling.policy.parameters.downTreshold", "downTreshold"),
+                tuple("autoscaling.policy.parameters.readyTarget", "1.5"),
+                tuple("autoscaling.policy.parameters.maxMatchesPerRoom", "2.5"));
+        assertThat(problems.get(0).message()).contains("did you mean 'downThreshold'?");
+        assertThat(problems.get(1).message()).isEqualTo("must be a number greater than 0 and less than 1");
+        assertThat(problems.get(2).message()).isEqualTo("expected a whole number");
+
+        SchedulerConfig ok = SchedulerConfigs.parse(yaml.replace("1.5", "0.9").replace("downTreshold", "downThreshold")
+                .replace("2.5", "4"), Documents.Format.YAML);
+        assertThat(ok.autoscaling().policy().orElseThrow().parameters())
+                .containsEntry("readyTarget", 0.9).containsEntry("maxMatchesPerRoom", 4);
+
+        assertThat(SchedulerConfigs.check(yaml.replace("      readyTarget: 1.5\n", ""), Documents.Format.YAML,
+                PolicyTypes.BUILT_IN).problems()).extracting(Problem::path).contains("autoscaling.policy.parameters.readyTarget");
+    }
+
+    @Test
+    void maestroTenNestedParametersAndPolicyMistakes() {
+        String nested = """
+                name: pong
+                game: pong
+                image: pong:1
+                autoscaling:
+                  min: 1
+                  policy:
+                    type: fixedBuffer
+                    parameters:
+                      fixedBuffer: {amount: 5}
+                """;
+        SchedulerConfig c = SchedulerConfigs.parse(nested, Documents.Format.YAML);
+        assertThat(c.autoscaling().policy()).contains(PolicySpec.of("fixedBuffer", Map.of("amount", 5)));
+        assertThat(SchedulerConfigs.parse(c.toYaml(), Documents.Format.YAML)).as("round trip").isEqualTo(c);
+        assertThat(SchedulerConfigs.parse(c.toJson(), Documents.Format.JSON)).isEqualTo(c);
+
+        assertThat(paths(c.withAutoscaling(Autoscaling.byPolicy(0, 0, PolicySpec.of("roomOccupancy", Map.of())))))
+                .containsExactly("autoscaling.policy.parameters.readyTarget");
+        List<Problem> unknown = c.withAutoscaling(Autoscaling.byPolicy(0, 0, PolicySpec.of("fixedbuffer", Map.of("amount", 1))))
+                .validate();
+        assertThat(unknown).extracting(Problem::path).containsExactly("autoscaling.policy.type");
+        assertThat(unknown.get(0).message()).contains("did you mean 'fixedBuffer'?");
+        assertThat(c.withAutoscaling(Autoscaling.byPolicy(0, 0, PolicySpec.of("room", Map.of()))).validate())
+                .extracting(Problem::message).containsExactly("'room' is a trigger type: name it in autoscaling.up / down "
+                        + "metricsTrigger; policies: fixedBuffer, roomOccupancy");
+        Autoscaling both = new Autoscaling(0, 0, ScalingSpec.of(0, MetricsTrigger.of("room", 70, 80, 60)), ScalingSpec.NONE, false,
+                Optional.of(PolicySpec.of("fixedBuffer", Map.of("amount", 1))));
+        assertThat(paths(c.withAutoscaling(both))).containsExactly("autoscaling.policy");
+        Autoscaling asTrigger = new Autoscaling(0, 0, ScalingSpec.of(0, MetricsTrigger.of("fixedBuffer", 70, 80, 60)),
+                ScalingSpec.NONE, false);
+        assertThat(c.withAutoscaling(asTrigger).validate()).extracting(Problem::path, Problem::message).containsExactly(
+                tuple("autoscaling.up.metricsTrigger[0].type", "'fixedBuffer' is a policy, not a trigger type: name it in "
+                        + "autoscaling.policy.type; trigger types: cpu, legacy, mem, room"));
+    }
+
+    @Test
+    void aPlugInDeclaresItsTriggerParametersAndTheyAreChecked() {
+        PolicyType queue = new PolicyType("queue", PolicyType.Kind.TRIGGER, List.of(
+                PolicyParameter.whole("depth", "queued players per room").atLeast(1).atMost(50),
+                PolicyParameter.decimal("weight", "how much a queued player counts").above(java.math.BigDecimal.ZERO)
+                        .withDefault(java.math.BigDecimal.ONE)), true,
+                (values, path) -> values.decimal("weight").compareTo(java.math.BigDecimal.TEN) > 0
+                        ? List.of(Problem.of(path + ".weight", values.decimal("weight"), "must not exceed 10 with depth "
+                        + values.whole("depth"))) : List.of());
+        PolicyTypes types = PolicyTypes.of(List.of(queue));
+        MetricsTrigger trigger = MetricsTrigger.of("queue", 50, 50, 60);
+        SchedulerConfig base = SchedulerConfig.of("pong", "g", "img", new Autoscaling(0, 0,
+                ScalingSpec.of(0, trigger.withParameters(Map.of("depth", 5))), ScalingSpec.NONE, false));
+        assertThat(base.validate(types)).isEmpty();
+        assertThat(base.withAutoscaling(new Autoscaling(0, 0, ScalingSpec.of(0, trigger.withParameters(Map.of("depth", 0, "colour", "x"))),
+                ScalingSpec.NONE, false)).validate(types)).extracting(Problem::path, Problem::value).containsExactly(
+                tuple("autoscaling.up.metricsTrigger[0].parameters.colour", "colour"),
+                tuple("autoscaling.up.metricsTrigger[0].parameters.depth", "0"));
+        assertThat(base.withAutoscaling(new Autoscaling(0, 0, ScalingSpec.of(0, trigger.withParameters(Map.of("depth", 5, "weight", 11))),
+                ScalingSpec.NONE, false)).validate(types)).extracting(Problem::describe)
+                .containsExactly("autoscaling.up.metricsTrigger[0].parameters.weight: bad value '11': must not exceed 10 with depth 5");
+    }
+
+    @Test
+    void maxSurgeIsAPercentageOrANumberOfRooms() {
+        SchedulerConfig base = SchedulerConfig.of("pong", "g", "img", Autoscaling.NONE);
+        assertThat(base.maxSurgeValue()).isEqualTo(MaxSurge.DEFAULT);
+        assertThat(base.withMaxSurge(MaxSurge.percent(10)).maxSurgeValue()).isEqualTo(MaxSurge.percent(10));
+        assertThat(SchedulerConfigs.parse("name: p\ngame: g\nimage: i\nmaxSurge: \"3\"\n", Documents.Format.YAML)
+                .maxSurgeValue()).isEqualTo(MaxSurge.rooms(3));
+        assertThat(SchedulerConfigs.check("name: p\ngame: g\nimage: i\nmaxSurge: 150%\n", Documents.Format.YAML,
+                TriggerTypes.BUILT_IN).problems()).extracting(Problem::path, Problem::value).containsExactly(tuple("maxSurge", "150%"));
+    }
+
+    @Test
+    void webhookForwarderSettingsAreChecked() {
+        String yaml = """
+                name: pong
+                game: pong
+                image: pong:1
+                forwarders:
+                  webhook:
+                    matchmaker:
+                      enabled: true
+                      url: ftp://matchmaker.example/events
+                      timeout: 0
+                      retries: 11
+                      headers:
+                        Authorization: Bearer abc
+                        Bad Header: x
+                        Host: other
+                    audit:
+                      enabled: true
+                """;
+        List<Problem> problems = SchedulerConfigs.check(yaml, Documents.Format.YAML, TriggerTypes.BUILT_IN).problems();
+        assertThat(problems).extracting(Problem::path).containsExactlyInAnyOrder(
+                "forwarders.webhook.matchmaker.url", "forwarders.webhook.matchmaker.timeout",
+                "forwarders.webhook.matchmaker.retries", "forwarders.webhook.matchmaker.headers.Bad Header",
+                "forwarders.webhook.matchmaker.headers.Host", "forwarders.webhook.audit.url");
+        assertThat(problems).noneMatch(p -> p.value().contains("Bearer"));
+        SchedulerConfig ok = SchedulerConfigs.parse(yaml.replace("ftp:", "https:").replace("timeout: 0", "timeout: 2")
+                .replace("retries: 11", "retries: 2").replace("        Bad Header: x\n", "").replace("        Host: other\n", "")
+                .replace("    audit:\n      enabled: true\n", ""), Documents.Format.YAML);
+        ForwarderConfig webhook = ok.forwarders().get("webhook").get("matchmaker");
+        assertThat(webhook.url()).contains("https://matchmaker.example/events");
+        assertThat(webhook.timeout()).contains(2L);
+        assertThat(webhook.headers()).containsExactly(Map.entry("Authorization", "Bearer abc"));
     }
 
     @Test

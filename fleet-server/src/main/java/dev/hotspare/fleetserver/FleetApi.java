@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.MaxSurge;
+import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
@@ -87,6 +89,8 @@ final class FleetApi extends Handler.Abstract {
     private final RoomAddresses addresses;
     private final Map<String, Runnable> healthChecks;
     private final int maxBodyBytes;
+    /** Bodies up to this many times the limit are read and dropped before the 413, so the client sees it. */
+    private static final int DRAIN_FACTOR = 4;
     private final String apiVersion;
     private final Duration operationWait;
     private final Runnable schedulersChanged;
@@ -125,6 +129,8 @@ final class FleetApi extends Handler.Abstract {
         route("PUT", "/scheduler/{scheduler}/rooms/{room}/ping", this::roomReport);
         route("PUT", "/scheduler/{scheduler}/rooms/{room}/status", this::roomReport);
         route("GET", "/scheduler/{scheduler}/rooms/{room}/address", this::address);
+        route("POST", "/scheduler/{scheduler}/rooms/{room}/playerevent", this::playerEvent);
+        route("POST", "/scheduler/{scheduler}/rooms/allocate", this::allocate);
         route("GET", "/scheduler/{scheduler}/rooms", this::roomsByMetric);
         route("POST", "/scheduler", this::create);
         route("GET", "/scheduler/{scheduler}", this::statusOrConfig);
@@ -193,7 +199,16 @@ final class FleetApi extends Handler.Abstract {
         long declared = request.getLength();
         if (declared > maxBodyBytes) {
             Exchange exchange = new Exchange(request, response, new byte[0]);
-            respond(exchange, error(tooLarge(String.valueOf(declared)), exchange), callback);
+            Answer refusal = error(tooLarge(String.valueOf(declared)), exchange);
+            if (declared <= (long) maxBodyBytes * DRAIN_FACTOR) {
+                // A body a little over the limit is read and dropped first: answering while the client is still
+                // sending makes the connection close under it, and many clients then report a reset, not the 413.
+                Executor executor = request.getComponents().getExecutor();
+                Content.Source.asByteArrayAsync(request, (int) declared).whenComplete((ignored, failure) ->
+                        executor.execute(() -> respond(exchange, refusal, callback)));
+            } else {
+                respond(exchange, refusal, callback);
+            }
             return true;
         }
         CompletableFuture<byte[]> body = Content.Source.asByteArrayAsync(request, maxBodyBytes);
@@ -375,9 +390,10 @@ final class FleetApi extends Handler.Abstract {
     // --- rooms ----------------------------------------------------------------------------------------------------
 
     private Answer roomReport(Request request) throws IOException {
-        JsonNode body = request.json(Set.of("timestamp", "status"));
+        JsonNode body = request.json(Set.of("timestamp", "status", "runningMatches"));
         long timestamp = requiredLong(body, "timestamp");
         String status = requiredText(body, "status");
+        Optional<Integer> runningMatches = optionalInt(body, "runningMatches");
         if (timestamp < 0 || timestamp > MAX_TIMESTAMP) {
             // Beyond this, stores cannot hold the instant (Redis scores are microseconds in a double).
             throw ApiException.unprocessable("INVALID_ARGUMENT", "invalid request", Problem.of("timestamp", timestamp,
@@ -388,8 +404,50 @@ final class FleetApi extends Handler.Abstract {
         // Maestro's timestamps are whole seconds, while the service registers a new room as creating at the
         // instant it made it: a report counts as made at the end of its second, so a room's first ping in the
         // second it was created is not taken for stale. Reports within one second apply in arrival order.
-        roomService.report(scheduler, request.param("room"), status, Instant.ofEpochSecond(timestamp).plusMillis(999));
+        Instant at = Instant.ofEpochSecond(timestamp).plusMillis(999);
+        if (runningMatches.isPresent()) {
+            roomService.report(scheduler, request.param("room"), status, at, runningMatches.get());
+        } else {
+            roomService.report(scheduler, request.param("room"), status, at);
+        }
         return Answer.ok(SUCCESS);
+    }
+
+    /** Maestro's player events: forwarded to the scheduler's forwarders; their failure is answered when they ask. */
+    private Answer playerEvent(Request request) throws Exception {
+        JsonNode body = request.json(Set.of("timestamp", "event", "metadata"));
+        long timestamp = requiredLong(body, "timestamp");
+        String event = requiredText(body, "event");
+        JsonNode metadata = body.path("metadata");
+        if (!metadata.isMissingNode() && !metadata.isNull() && !metadata.isObject()) {
+            throw wrongType("metadata", metadata, "must be an object");
+        }
+        Map<String, String> details = new LinkedHashMap<>();
+        if (metadata.isObject()) {
+            metadata.fields().forEachRemaining(f -> details.put(f.getKey(), f.getValue().isTextual()
+                    ? f.getValue().asText() : f.getValue().toString()));
+        }
+        String scheduler = existingScheduler(request);
+        List<EventDispatcher.Delivery> failed = await(roomService.playerEvent(scheduler, request.param("room"), event,
+                Instant.ofEpochSecond(timestamp), details));
+        if (!failed.isEmpty()) {
+            throw new ApiException(502, "FORWARD_FAILED", "a forwarder failed", failed.stream()
+                    .map(d -> Problem.of("forwarder", d.forwarder(), d.error().orElse("failed"))).toList());
+        }
+        return Answer.ok(SUCCESS);
+    }
+
+    /** Hands out one match slot: the most used room with a free slot, marked allocated. */
+    private Answer allocate(Request request) throws IOException {
+        request.json(Set.of());
+        String scheduler = existingScheduler(request);
+        String room = roomService.allocate(scheduler).orElseThrow(() -> new ApiException(409, "NO_ROOM_AVAILABLE",
+                "no room has a free match slot", List.of(Problem.of("scheduler", scheduler,
+                        "every ready, allocated and occupied room is full; the autoscaler adds rooms"))));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("success", true);
+        body.put("room", room);
+        return Answer.ok(body);
     }
 
     private Answer address(Request request) {
@@ -428,6 +486,10 @@ final class FleetApi extends Handler.Abstract {
             throw ApiException.badRequest("INVALID_LIMIT", "invalid limit", Problem.of("limit", limitText, "must be an integer greater than 0"));
         }
         String scheduler = existingScheduler(request);
+        if (metric.equals("room") || metric.equals("legacy")) {
+            // Packing: partly used rooms with free slots first, so empty rooms stay free to be scaled down.
+            return Answer.ok(Map.of("rooms", roomService.roomsWithFreeSlots(scheduler, limit)));
+        }
         return Answer.ok(Map.of("rooms", rooms.roomsOrderedByMetric(scheduler, metric, limit)));
     }
 
@@ -448,18 +510,20 @@ final class FleetApi extends Handler.Abstract {
     }
 
     private Answer update(Request request) throws Exception {
-        int maxSurge = SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT;
         Optional<String> surge = request.query("maxsurge");
-        if (surge.isPresent()) {
-            try {
-                maxSurge = Integer.parseInt(surge.get());
-            } catch (NumberFormatException e) {
-                maxSurge = -1;
-            }
-            if (maxSurge < 1 || maxSurge > 100) {
-                throw ApiException.badRequest("INVALID_MAXSURGE", "invalid maxsurge",
-                        Problem.of("maxsurge", surge.get(), "must be a percentage in 1..100"));
-            }
+        if (surge.isEmpty()) {
+            // Without the query parameter, the config's maxSurge (Maestro 10), else 25%.
+            finished(request.param("scheduler"), operations.update(request.param("scheduler"), configText(request)));
+            return Answer.ok(SUCCESS);
+        }
+        // Maestro 9's maxsurge is a percentage: "25" and "25%" both mean a quarter of the rooms.
+        String text = surge.get().trim();
+        MaxSurge maxSurge;
+        try {
+            maxSurge = MaxSurge.parse("maxsurge", text.endsWith("%") ? text : text + "%");
+        } catch (ValidationException e) {
+            throw ApiException.badRequest("INVALID_MAXSURGE", "invalid maxsurge",
+                    Problem.of("maxsurge", surge.get(), "must be a percentage in 1..100, e.g. 25 or 25%"));
         }
         finished(request.param("scheduler"), operations.update(request.param("scheduler"), configText(request), maxSurge));
         return Answer.ok(SUCCESS);
@@ -492,6 +556,11 @@ final class FleetApi extends Handler.Abstract {
         body.put("roomsAtOccupied", status.rooms().occupied());
         body.put("roomsAtReady", status.rooms().ready());
         body.put("roomsAtTerminating", status.rooms().terminating());
+        body.put("roomsAtAllocated", status.rooms().allocated());
+        body.put("runningMatches", status.rooms().runningMatches());
+        body.put("allocatedSlots", status.rooms().allocatedSlots());
+        body.put("version", status.version().toString());
+        status.rolledBackTo().ifPresent(v -> body.put("rolledBackTo", v.toString()));
         workerErrors.apply(scheduler).ifPresent(error -> body.put("error", error));
         return Answer.ok(body);
     }
@@ -537,6 +606,7 @@ final class FleetApi extends Handler.Abstract {
             Map<String, Object> release = new LinkedHashMap<>();
             release.put("version", r.version().toString());
             release.put("createdAt", r.createdAt().toString());
+            r.rolledBackTo().ifPresent(v -> release.put("rolledBackTo", v.toString()));
             return release;
         }).toList();
         return Answer.ok(Map.of("releases", releases));

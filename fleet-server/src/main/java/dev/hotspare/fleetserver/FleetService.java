@@ -92,7 +92,7 @@ public final class FleetService implements AutoCloseable {
                 .lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics).autoscaler(b.autoscaler)
                 .events(b.events).listener(kpis).lockListener(kpis).lockTtl(b.lockTtl).syncPeriod(b.syncPeriod)
                 .replaceTimeout(b.replaceTimeout).lockWait(b.lockWait).pollInterval(b.pollInterval)
-                .limits(b.limits).maxClockSkew(b.maxClockSkew).build();
+                .allocationTimeout(b.allocationTimeout).limits(b.limits).maxClockSkew(b.maxClockSkew).build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
@@ -268,7 +268,8 @@ public final class FleetService implements AutoCloseable {
         private UsageMetrics usageMetrics = UsageMetrics.none();
         private RoomAddresses addresses = RoomAddresses.none();
         private Autoscaler autoscaler = Autoscaler.standard();
-        private EventDispatcher events = EventDispatcher.builder().build();
+        private EventDispatcher events;
+        private Duration allocationTimeout = Worker.DEFAULT_ALLOCATION_TIMEOUT;
         private final Map<String, Runnable> healthChecks = new LinkedHashMap<>();
         private final List<AutoCloseable> closeables = new ArrayList<>();
         private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
@@ -293,6 +294,8 @@ public final class FleetService implements AutoCloseable {
             this.usageHistory = new InMemoryUsageHistory();
             this.lockStore = new InMemoryLockStore(tasks.clock());
             this.driver = InMemoryMemberDriver.builder(tasks).build();
+            // Webhook retries run on the service's task scheduler.
+            this.events = EventDispatcher.builder().tasks(tasks).build();
         }
 
         /**
@@ -477,6 +480,18 @@ public final class FleetService implements AutoCloseable {
         /** Lease TTL of the scheduler locks (default 30 s). */
         public Builder lockTtl(Duration value) {
             this.lockTtl = positive("lockTtl", value);
+            return this;
+        }
+
+        /**
+         * How long a match slot handed out by {@code POST .../rooms/allocate} waits for its match before it goes back
+         * (default 60 s).
+         *
+         * @param value the timeout
+         * @return this builder
+         */
+        public Builder allocationTimeout(Duration value) {
+            this.allocationTimeout = positive("allocationTimeout", value);
             return this;
         }
 

@@ -42,7 +42,7 @@ public final class PostgresSchedulerStore implements SchedulerStore {
     private static final String SCHEDULER_COLUMNS = "name, version_major, version_minor, config_submitted, "
             + "config::text AS config, state, state_last_changed_at, last_scale_at, created_at";
     private static final String RELEASE_COLUMNS = "version_major, version_minor, created_at, config_submitted, "
-            + "config::text AS config, status";
+            + "config::text AS config, status, rolled_back_to_major, rolled_back_to_minor";
 
     /** Every statement this store runs, over one schema. */
     private record Sql(String insertScheduler, String insertRelease, String get, String list, String lockScheduler,
@@ -56,8 +56,8 @@ public final class PostgresSchedulerStore implements SchedulerStore {
                     "INSERT INTO " + s + " (name, version_major, version_minor, config_submitted, config, state, "
                             + "state_last_changed_at, created_at) VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?) "
                             + "ON CONFLICT (name) DO NOTHING",
-                    "INSERT INTO " + r + " (scheduler, version_major, version_minor, created_at, config_submitted, config, status) "
-                            + "VALUES (?, ?, ?, ?, ?, ?::jsonb, ?)",
+                    "INSERT INTO " + r + " (scheduler, version_major, version_minor, created_at, config_submitted, config, status, "
+                            + "rolled_back_to_major, rolled_back_to_minor) VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?::integer, ?::integer)",
                     "SELECT " + SCHEDULER_COLUMNS + " FROM " + s + " WHERE name = ?",
                     "SELECT " + SCHEDULER_COLUMNS + " FROM " + s + " ORDER BY name COLLATE \"C\"",
                     "SELECT version_major, version_minor FROM " + s + " WHERE name = ? FOR UPDATE",
@@ -107,7 +107,7 @@ public final class PostgresSchedulerStore implements SchedulerStore {
                 }
             }
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.insertRelease()), name, v.major(), v.minor(), now,
-                    config.submitted(), config.json(), OperationStatus.DEPLOYED.name())) {
+                    config.submitted(), config.json(), OperationStatus.DEPLOYED.name(), null, null)) {
                 ps.executeUpdate();
             }
             return true;
@@ -136,6 +136,17 @@ public final class PostgresSchedulerStore implements SchedulerStore {
     @Override
     public SchedulerRecord saveVersion(String name, SchedulerVersion version, ConfigDocument config, Instant createdAt,
                                        Fence fence) {
+        return save(name, version, Optional.empty(), config, createdAt, fence);
+    }
+
+    @Override
+    public SchedulerRecord saveRollback(String name, SchedulerVersion version, SchedulerVersion rolledBackTo,
+                                        ConfigDocument config, Instant createdAt, Fence fence) {
+        return save(name, version, Optional.of(Objects.requireNonNull(rolledBackTo, "rolledBackTo")), config, createdAt, fence);
+    }
+
+    private SchedulerRecord save(String name, SchedulerVersion version, Optional<SchedulerVersion> rolledBackTo,
+                                 ConfigDocument config, Instant createdAt, Fence fence) {
         Names.requireDns1123Label("name", name);
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(config, "config");
@@ -152,7 +163,8 @@ public final class PostgresSchedulerStore implements SchedulerStore {
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.insertRelease()), name, version.major(), version.minor(),
-                    createdAt, config.submitted(), config.json(), OperationStatus.IN_PROGRESS.name())) {
+                    createdAt, config.submitted(), config.json(), OperationStatus.IN_PROGRESS.name(),
+                    rolledBackTo.map(SchedulerVersion::major).orElse(null), rolledBackTo.map(SchedulerVersion::minor).orElse(null))) {
                 ps.executeUpdate();
             }
             return find(c, name).orElseThrow(() -> new SchedulerNotFoundException(name));
@@ -294,8 +306,11 @@ public final class PostgresSchedulerStore implements SchedulerStore {
     }
 
     private static Release release(ResultSet rs) throws SQLException {
+        int rolledBackMajor = rs.getInt("rolled_back_to_major");
+        Optional<SchedulerVersion> rolledBackTo = rs.wasNull() ? Optional.empty()
+                : Optional.of(new SchedulerVersion(rolledBackMajor, rs.getInt("rolled_back_to_minor")));
         return new Release(new SchedulerVersion(rs.getInt("version_major"), rs.getInt("version_minor")),
-                Jdbc.instant(rs, "created_at"), config(rs), OperationStatus.valueOf(rs.getString("status")));
+                Jdbc.instant(rs, "created_at"), config(rs), OperationStatus.valueOf(rs.getString("status")), rolledBackTo);
     }
 
     /** The stored document; JSONB prints with spaces, so the JSON form is re-compacted. */

@@ -31,8 +31,10 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>A report ({@link #update}, and so {@code ping}/{@code status}) is applied by one Lua script call, one
  * round trip: it applies {@link RoomProtocol} (stale reports counted, nothing leaves terminating, terminated
- * removes), moves the room between the per-status sorted sets, keeps the last-ping and occupied-since sorted
- * sets, adjusts the counts hash and returns the counts. Reports of one scheduler issued while others are on the
+ * removes, allocated slots turn into running matches), moves the room between the per-status sorted sets, keeps
+ * the last-ping, occupied-since, slots and allocations sorted sets, adjusts the counts hash and returns the counts.
+ * {@link #allocate} is one script call too: it takes the first room of the slots set with a free slot (most used
+ * first) and gives it one more allocated slot, atomically, so concurrent allocators never share a slot. Reports of one scheduler issued while others are on the
  * wire share a call (see {@link #updateAsync}); a call applies its reports one after the other, each with the
  * outcome and counts it would have had alone. {@link #counts} is one {@code HMGET}; the dead-room queries are
  * {@code ZRANGEBYSCORE} on the ping and occupied-since sets; {@link #roomsOrderedByMetric} is one
@@ -73,8 +75,21 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     }
 
     @Override
-    public RoomUpdate update(String scheduler, String room, RoomStatus status, Instant timestamp) {
-        return redis.await("update room " + room, updateAsync(scheduler, room, status, timestamp));
+    public RoomUpdate update(String scheduler, String room, RoomStatus status, Instant timestamp, int runningMatches) {
+        return redis.await("update room " + room, updateAsync(scheduler, room, status, timestamp, runningMatches));
+    }
+
+    /**
+     * {@link #updateAsync(String, String, RoomStatus, Instant, int)} for a room that does not report its matches.
+     *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param status    the reported status
+     * @param timestamp the report's time
+     * @return the reply to come
+     */
+    public CompletableFuture<RoomUpdate> updateAsync(String scheduler, String room, RoomStatus status, Instant timestamp) {
+        return updateAsync(scheduler, room, status, timestamp, RoomProtocol.defaultRunningMatches(status));
     }
 
     /**
@@ -86,20 +101,29 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
      * the store on the scheduler first sends the reports still waiting, so it is applied after them.
      * Validation happens before this returns; availability failures complete the future with
      * {@link dev.hotspare.spi.StoreUnavailableException}.
+     *
+     * @param scheduler      the scheduler
+     * @param room           the room
+     * @param status         the reported status
+     * @param timestamp      the report's time
+     * @param runningMatches the matches the room runs
+     * @return the reply to come
      */
-    public CompletableFuture<RoomUpdate> updateAsync(String scheduler, String room, RoomStatus status, Instant timestamp) {
+    public CompletableFuture<RoomUpdate> updateAsync(String scheduler, String room, RoomStatus status, Instant timestamp,
+                                                     int runningMatches) {
         RoomReportBatcher batcher = batcher(scheduler);
         Names.requireDns1123Label("room", room);
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(timestamp, "timestamp");
-        return batcher.submit(room, status, timestamp);
+        RoomProtocol.requireRunningMatches(runningMatches);
+        return batcher.submit(room, status, timestamp, runningMatches);
     }
 
     @Override
     public RoomStatusCounts counts(String scheduler) {
         settled(scheduler);
         List<KeyValue<String, String>> values = redis.await("counts of " + scheduler,
-                redis.commands().hmget(keys.counts(scheduler), "creating", "ready", "occupied", "terminating"));
+                redis.commands().hmget(keys.counts(scheduler), KeyLayout.COUNT_FIELDS.toArray(String[]::new)));
         return counts(values.stream().map(v -> v.getValueOrElse(null)).toList());
     }
 
@@ -108,15 +132,20 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
         settled(scheduler);
         Names.requireDns1123Label("room", room);
         List<KeyValue<String, String>> fields = redis.await("read room " + room,
-                redis.commands().hmget(keys.roomHash(scheduler, room), "status", "s", "n", "os", "on"));
+                redis.commands().hmget(keys.roomHash(scheduler, room), "status", "s", "n", "os", "on", "m", "a", "as", "an"));
         if (!fields.get(0).hasValue()) {
             return Optional.empty();
         }
         Optional<Instant> occupiedSince = fields.get(3).hasValue()
                 ? Optional.of(instant(fields.get(3).getValue(), fields.get(4).getValue()))
                 : Optional.empty();
+        int allocated = count(fields.get(6).getValueOrElse(null));
+        Optional<Instant> allocatedAt = allocated > 0 && fields.get(7).hasValue()
+                ? Optional.of(instant(fields.get(7).getValue(), fields.get(8).getValue()))
+                : Optional.empty();
         return Optional.of(new RoomState(room, RoomStatus.parse(fields.get(0).getValue()),
-                instant(fields.get(1).getValue(), fields.get(2).getValue()), occupiedSince));
+                instant(fields.get(1).getValue(), fields.get(2).getValue()), occupiedSince,
+                count(fields.get(5).getValueOrElse(null)), allocated, allocatedAt));
     }
 
     @Override
@@ -129,17 +158,17 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     }
 
     @Override
-    public List<String> roomsWithPingBefore(String scheduler, Instant cutoff) {
+    public List<String> roomsWithPingAtOrBefore(String scheduler, Instant cutoff) {
         settled(scheduler);
-        return redis.await("rooms with ping before " + cutoff, redis.commands().zrangebyscore(
-                keys.pings(scheduler), before(cutoff)));
+        return redis.await("rooms with ping at or before " + cutoff, redis.commands().zrangebyscore(
+                keys.pings(scheduler), atOrBefore(cutoff)));
     }
 
     @Override
-    public List<String> roomsOccupiedBefore(String scheduler, Instant cutoff) {
+    public List<String> roomsOccupiedAtOrBefore(String scheduler, Instant cutoff) {
         settled(scheduler);
-        return redis.await("rooms occupied before " + cutoff, redis.commands().zrangebyscore(
-                keys.occupied(scheduler), before(cutoff)));
+        return redis.await("rooms occupied at or before " + cutoff, redis.commands().zrangebyscore(
+                keys.occupied(scheduler), atOrBefore(cutoff)));
     }
 
     @Override
@@ -171,6 +200,45 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
         // Equal scores (all ready rooms score 0; equal usages) come back by name, which is the tie rule.
         return redis.await("rooms ordered by " + metric, redis.commands().zrangebyscore(key,
                 Range.create(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY), Limit.create(0, limit)));
+    }
+
+    @Override
+    public List<String> roomsWithFreeSlots(String scheduler, int maxMatchesPerRoom, int limit) {
+        settled(scheduler);
+        requireSlots(maxMatchesPerRoom);
+        if (limit < 1) {
+            throw new ValidationException(Problem.of("limit", limit, "must be at least 1"));
+        }
+        // Scores are -(slots in use): a free slot means a score above -maxMatchesPerRoom; ties come back by name.
+        return redis.await("rooms with free slots", redis.commands().zrangebyscore(keys.slots(scheduler),
+                Range.from(Range.Boundary.excluding((double) -maxMatchesPerRoom), Range.Boundary.unbounded()),
+                Limit.create(0, limit)));
+    }
+
+    @Override
+    public Optional<String> allocate(String scheduler, int maxMatchesPerRoom, Instant now) {
+        settled(scheduler);
+        requireSlots(maxMatchesPerRoom);
+        Objects.requireNonNull(now, "now");
+        String room = redis.eval("allocate a slot of " + scheduler, Scripts.ROOM_ALLOCATE, ScriptOutputType.VALUE,
+                keys.roomScriptKeys(scheduler), keys.roomHashPrefix(scheduler), Integer.toString(maxMatchesPerRoom),
+                Long.toString(now.getEpochSecond()), Integer.toString(now.getNano()), Long.toString(KeyLayout.timeScore(now)));
+        return Optional.ofNullable(room);
+    }
+
+    @Override
+    public List<String> expireAllocations(String scheduler, Instant cutoff) {
+        settled(scheduler);
+        Objects.requireNonNull(cutoff, "cutoff");
+        List<String> expired = redis.eval("expire allocations of " + scheduler, Scripts.ROOM_EXPIRE, ScriptOutputType.MULTI,
+                keys.roomScriptKeys(scheduler), keys.roomHashPrefix(scheduler), Long.toString(KeyLayout.timeScore(cutoff)));
+        return List.copyOf(expired);
+    }
+
+    private static void requireSlots(int maxMatchesPerRoom) {
+        if (maxMatchesPerRoom < 1) {
+            throw new ValidationException(Problem.of("maxMatchesPerRoom", maxMatchesPerRoom, "must be at least 1"));
+        }
     }
 
     @Override
@@ -223,16 +291,20 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     }
 
     private static RoomStatusCounts counts(List<?> values) {
-        return new RoomStatusCounts(count(values.get(0)), count(values.get(1)), count(values.get(2)), count(values.get(3)));
+        int[] counts = new int[KeyLayout.COUNT_FIELDS.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = count(values.get(i));
+        }
+        return RoomReportBatcher.counts(counts);
     }
 
     private static int count(Object value) {
         return value == null ? 0 : Integer.parseInt(value.toString());
     }
 
-    /** Scores strictly below {@code cutoff}'s microsecond. */
-    private static Range<Long> before(Instant cutoff) {
-        return Range.from(Range.Boundary.unbounded(), Range.Boundary.excluding(KeyLayout.timeScore(cutoff)));
+    /** Scores at or below {@code cutoff}'s microsecond. */
+    private static Range<Long> atOrBefore(Instant cutoff) {
+        return Range.from(Range.Boundary.unbounded(), Range.Boundary.including(KeyLayout.timeScore(cutoff)));
     }
 
     private static Instant instant(String seconds, String nanos) {

@@ -77,13 +77,16 @@ class KeyInjectionTest {
             calls.add(() -> rooms.room("pong", bad));
             calls.add(() -> rooms.room(bad, "r1"));
             calls.add(() -> rooms.rooms(bad, RoomStatus.READY));
-            calls.add(() -> rooms.roomsWithPingBefore(bad, now));
-            calls.add(() -> rooms.roomsOccupiedBefore(bad, now));
+            calls.add(() -> rooms.roomsWithPingAtOrBefore(bad, now));
+            calls.add(() -> rooms.roomsOccupiedAtOrBefore(bad, now));
             calls.add(() -> rooms.setRoomMetric("pong", bad, "cpu", 1));
             calls.add(() -> rooms.setRoomMetric("pong", "r1", bad, 1));
             calls.add(() -> rooms.roomsOrderedByMetric(bad, "cpu", 5));
             calls.add(() -> rooms.roomsOrderedByMetric("pong", bad, 5));
             calls.add(() -> rooms.remove("pong", bad));
+            calls.add(() -> rooms.allocate(bad, 2, now));
+            calls.add(() -> rooms.roomsWithFreeSlots(bad, 2, 5));
+            calls.add(() -> rooms.expireAllocations(bad, now));
             calls.add(() -> rooms.removeScheduler(bad));
             calls.add(() -> rooms.staleReports(bad));
             calls.add(() -> history.record(bad, "room", BigDecimal.ONE, 5));

@@ -80,7 +80,7 @@ class RedisRestartTest {
                 () -> locks.forceRelease(key),
                 () -> rooms.update("pong", "r2", RoomStatus.READY, Instant.parse("2026-01-01T00:00:01Z")),
                 () -> rooms.counts("pong"),
-                () -> rooms.roomsWithPingBefore("pong", Instant.parse("2026-01-01T00:00:01Z")),
+                () -> rooms.roomsWithPingAtOrBefore("pong", Instant.parse("2026-01-01T00:00:01Z")),
                 () -> rooms.remove("pong", "r1"),
                 () -> history.record("pong", "room", BigDecimal.ONE, 10),
                 () -> history.latest("pong", "room", 10));

@@ -48,8 +48,20 @@ class RoomReportBatchingTest {
             RoomStatus status = STATUSES[random.nextInt(STATUSES.length)];
             // Mostly moving forward, sometimes back in time (stale), sometimes the same instant.
             Instant at = START.plusMillis(i * 10L - random.nextInt(40));
-            pending.add(redis.updateAsync(scheduler, room, status, at));
-            expected.add(reference.update(scheduler, room, status, at));
+            int matches = random.nextInt(4);
+            pending.add(redis.updateAsync(scheduler, room, status, at, matches));
+            expected.add(reference.update(scheduler, room, status, at, matches));
+            // Slots handed out and taken back between reports: applied after the reports issued before them.
+            if (random.nextInt(10) == 0) {
+                int slots = 1 + random.nextInt(4);
+                assertThat(redis.allocate(scheduler, slots, at)).as("allocation after report %d", i)
+                        .isEqualTo(reference.allocate(scheduler, slots, at));
+            }
+            if (random.nextInt(40) == 0) {
+                Instant cutoff = at.minusMillis(random.nextInt(200));
+                assertThat(redis.expireAllocations(scheduler, cutoff)).as("expiry after report %d", i)
+                        .containsExactlyInAnyOrderElementsOf(reference.expireAllocations(scheduler, cutoff));
+            }
         }
         for (int i = 0; i < pending.size(); i++) {
             assertThat(pending.get(i).join()).as("report %d", i).isEqualTo(expected.get(i));
@@ -62,10 +74,14 @@ class RoomReportBatchingTest {
         for (int r = 0; r < 12; r++) {
             assertThat(redis.room(scheduler, "r" + r)).isEqualTo(reference.room(scheduler, "r" + r));
         }
-        assertThat(redis.roomsWithPingBefore(scheduler, START.plusSeconds(3600)))
-                .containsExactlyInAnyOrderElementsOf(reference.roomsWithPingBefore(scheduler, START.plusSeconds(3600)));
-        assertThat(redis.roomsOccupiedBefore(scheduler, START.plusSeconds(3600)))
-                .containsExactlyInAnyOrderElementsOf(reference.roomsOccupiedBefore(scheduler, START.plusSeconds(3600)));
+        for (int slots = 1; slots <= 4; slots++) {
+            assertThat(redis.roomsWithFreeSlots(scheduler, slots, 20)).as("free slots of %d", slots)
+                    .isEqualTo(reference.roomsWithFreeSlots(scheduler, slots, 20));
+        }
+        assertThat(redis.roomsWithPingAtOrBefore(scheduler, START.plusSeconds(3600)))
+                .containsExactlyInAnyOrderElementsOf(reference.roomsWithPingAtOrBefore(scheduler, START.plusSeconds(3600)));
+        assertThat(redis.roomsOccupiedAtOrBefore(scheduler, START.plusSeconds(3600)))
+                .containsExactlyInAnyOrderElementsOf(reference.roomsOccupiedAtOrBefore(scheduler, START.plusSeconds(3600)));
         redis.removeScheduler(scheduler);
     }
 

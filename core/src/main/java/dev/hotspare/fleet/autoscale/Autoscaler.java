@@ -4,6 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.MetricsTrigger;
+import dev.hotspare.fleet.PolicyParameters;
+import dev.hotspare.fleet.PolicySpec;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.ScalingSpec;
@@ -11,6 +13,7 @@ import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.ScaleDecision.Reason;
 import dev.hotspare.fleet.autoscale.ScaleDecision.TriggerRef;
+import dev.hotspare.validation.ValidationException;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -32,14 +35,20 @@ import java.util.Optional;
  *   <li>A = creating + ready + occupied. A &lt; min → scale up by min − A. max &gt; 0 and A &gt; max → remove
  *       READY rooms down to max. Neither waits for cooldown or points.</li>
  *   <li>When a policy in use cannot measure (metrics unavailable): nothing — never a guess.</li>
+ *   <li>A Maestro 10 policy ({@code autoscaling.policy}, a {@link TargetPolicy}) names the rooms the fleet
+ *       should have; the autoscaler moves there, clamped to [min, max], within the directions' cooldowns, and
+ *       scales down only when the policy allows it. Triggers are not evaluated then.</li>
  *   <li>Up triggers (only when max = 0 or A &lt; max), in order, first that fires wins: a limit reached by
  *       the current utilization scales at once; otherwise the trigger fires when (points above usage) × 100 &gt;
- *       threshold × size, and scales if the up cooldown has passed (else it holds the decision).</li>
+ *       threshold × size, and scales if the up cooldown has passed. A trigger held by the cooldown does not end
+ *       the evaluation: the later up triggers' limits (which ignore cooldown) may still scale; otherwise the
+ *       held trigger is the decision.</li>
  *   <li>Down triggers only when no up trigger fired (even one held by cooldown) and A &gt; min: points below
  *       usage, same rule, down cooldown.</li>
  *   <li>Clamps: up ≤ max − A and ≤ maxScaleUpAmount; down ≥ min − A and never more than the READY rooms.</li>
  * </ol>
- * Thread-safe and immutable.
+ * The state after a decision that scales is {@code in-sync}; {@code subdimensioned} / {@code overdimensioned} mean
+ * that a rule asks for a scale that is held back (cooldown, no READY room to remove). Thread-safe and immutable.
  */
 public final class Autoscaler {
 
@@ -120,11 +129,37 @@ public final class Autoscaler {
         final int[] keep;
         final Trigger[] up;
         final Trigger[] down;
+        /** The Maestro 10 policy, when the config names one. */
+        final TargetPolicy target;
+        final PolicyParameters targetParameters;
+        /** Why the named policy cannot decide (unknown, not a target policy, bad parameters), else null. */
+        final String targetProblem;
 
-        Plan(Autoscaling a, AutoscalerSettings settings) {
+        Plan(Autoscaling a, AutoscalerSettings settings, ScalingPolicies policies) {
             Map<String, Integer> sizes = new LinkedHashMap<>();
-            up = triggers(a.up().triggers(), Direction.UP, settings, sizes);
-            down = triggers(a.down().triggers(), Direction.DOWN, settings, sizes);
+            TargetPolicy found = null;
+            PolicyParameters parameters = PolicyParameters.NONE;
+            String problem = null;
+            if (a.policy().isPresent()) {
+                PolicySpec spec = a.policy().get();
+                ScalingPolicy policy = policies.policy(spec.type());
+                if (policy instanceof TargetPolicy targetPolicy) {
+                    try {
+                        parameters = PolicyParameters.of(targetPolicy.parameters(), spec.parameters());
+                        found = targetPolicy;
+                    } catch (ValidationException e) {
+                        problem = "policy " + spec.type() + ": " + e.getMessage();
+                    }
+                } else {
+                    problem = "no target policy of type '" + spec.type() + "'";
+                }
+            }
+            target = found;
+            targetParameters = parameters;
+            targetProblem = problem;
+            boolean byTriggers = a.policy().isEmpty();
+            up = triggers(byTriggers ? a.up().triggers() : List.of(), Direction.UP, settings, sizes);
+            down = triggers(byTriggers ? a.down().triggers() : List.of(), Direction.DOWN, settings, sizes);
             types = sizes.keySet().toArray(new String[0]);
             keep = sizes.values().stream().mapToInt(Integer::intValue).toArray();
             for (Trigger t : up) {
@@ -179,7 +214,7 @@ public final class Autoscaler {
     private final Cache<Autoscaling, Plan> plans = Caffeine.newBuilder().weakKeys().build();
 
     private Plan plan(SchedulerConfig config) {
-        return plans.get(config.autoscaling(), a -> new Plan(a, settings));
+        return plans.get(config.autoscaling(), a -> new Plan(a, settings, policies));
     }
 
     /**
@@ -299,7 +334,7 @@ public final class Autoscaler {
         RoomStatusCounts counts = snapshot.counts();
         int active = counts.active();
         if (active < a.min()) {
-            return new ScaleDecision(a.min() - active, Reason.BELOW_MIN, Optional.empty(), SchedulerState.SUBDIMENSIONED,
+            return new ScaleDecision(a.min() - active, Reason.BELOW_MIN, Optional.empty(), SchedulerState.IN_SYNC,
                     false, List.of(), active + " rooms, below min " + a.min());
         }
         if (a.isBounded() && active > a.max()) {
@@ -308,7 +343,7 @@ public final class Autoscaler {
                 return ScaleDecision.none(SchedulerState.OVERDIMENSIONED,
                         active + " rooms, above max " + a.max() + ", but no READY room to remove");
             }
-            return new ScaleDecision(-removable, Reason.ABOVE_MAX, Optional.empty(), SchedulerState.OVERDIMENSIONED,
+            return new ScaleDecision(-removable, Reason.ABOVE_MAX, Optional.empty(), SchedulerState.IN_SYNC,
                     false, removals(snapshot, removable), active + " rooms, above max " + a.max());
         }
 
@@ -322,6 +357,9 @@ public final class Autoscaler {
         }
         if (unavailable != null) {
             return ScaleDecision.none(state, "metrics unavailable: " + unavailable);
+        }
+        if (config.autoscaling().policy().isPresent()) {
+            return evaluateTarget(plan, config, snapshot, state, lastScaleAt, now);
         }
 
         if (!a.isBounded() || active < a.max()) {
@@ -344,6 +382,7 @@ public final class Autoscaler {
         Autoscaling a = config.autoscaling();
         RoomStatusCounts counts = snapshot.counts();
         PolicyContext context = null;
+        ScaleDecision held = null;
         for (Trigger trigger : plan.up) {
             ScalingPolicy policy = policies.policy(trigger.config.type());
             if (policy == null || !(current[trigger.typeIndex] instanceof Utilization.Value value)) {
@@ -353,12 +392,15 @@ public final class Autoscaler {
                 context = context != null ? context : new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
                 int delta = clampUp(policy.delta(trigger.config, counts, context), a, counts.active());
                 if (delta > 0) {
-                    return new ScaleDecision(delta, Reason.LIMIT, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+                    return new ScaleDecision(delta, Reason.LIMIT, Optional.of(trigger.ref), SchedulerState.IN_SYNC,
                             false, List.of(), "utilization " + percent(value) + "% reached limit "
-                            + trigger.limitPercent.orElseThrow() + "% of " + trigger.ref);
+                            + trigger.limitPercent.orElseThrow() + "% of " + trigger.ref
+                            + (held != null ? " (" + held.trigger().orElseThrow() + " is held by the cooldown)" : ""));
                 }
             }
-            if (!fires(trigger, windows[trigger.typeIndex], Direction.UP)) {
+            // After a trigger held by the cooldown, later triggers can only scale through their limit (which
+            // ignores cooldown): their points would be held by the same cooldown.
+            if (held != null || !fires(trigger, windows[trigger.typeIndex], Direction.UP)) {
                 continue;
             }
             context = context != null ? context : new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now);
@@ -367,14 +409,15 @@ public final class Autoscaler {
                 continue;
             }
             if (!cooledDown(a.up(), lastScaleAt, now)) {
-                return new ScaleDecision(0, Reason.NONE, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+                held = new ScaleDecision(0, Reason.NONE, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
                         true, List.of(), trigger.ref + " fired but scale-up is cooling down");
+                continue;
             }
             int delta = clampUp(raw, a, counts.active());
-            return new ScaleDecision(delta, Reason.TRIGGER, Optional.of(trigger.ref), SchedulerState.SUBDIMENSIONED,
+            return new ScaleDecision(delta, Reason.TRIGGER, Optional.of(trigger.ref), SchedulerState.IN_SYNC,
                     false, List.of(), trigger.ref + " fired: +" + delta + (delta != raw ? " (clamped from +" + raw + ")" : ""));
         }
-        return null;
+        return held;
     }
 
     private ScaleDecision evaluateDown(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, List<?>[] windows,
@@ -405,10 +448,57 @@ public final class Autoscaler {
                 return new ScaleDecision(0, Reason.NONE, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
                         false, List.of(), ref + " fired but no READY room can be removed");
             }
-            return new ScaleDecision(delta, Reason.TRIGGER, Optional.of(ref), SchedulerState.OVERDIMENSIONED,
+            return new ScaleDecision(delta, Reason.TRIGGER, Optional.of(ref), SchedulerState.IN_SYNC,
                     false, removals(snapshot, -delta), ref + " fired: " + delta + (delta != raw ? " (clamped from " + raw + ")" : ""));
         }
         return null;
+    }
+
+    /**
+     * A Maestro 10 policy's decision: its target clamped to [min, max]; up within the up cooldown and
+     * maxScaleUpAmount; down within the down cooldown, only when the policy allows it, READY rooms only.
+     */
+    private ScaleDecision evaluateTarget(Plan plan, SchedulerConfig config, FleetSnapshot snapshot, SchedulerState state,
+                                         Optional<Instant> lastScaleAt, Instant now) {
+        if (plan.target == null) {
+            return ScaleDecision.none(state, plan.targetProblem);
+        }
+        Autoscaling a = config.autoscaling();
+        RoomStatusCounts counts = snapshot.counts();
+        int active = counts.active();
+        TargetPolicy.Target target = plan.target.target(counts, plan.targetParameters,
+                new PolicyContext(config, Direction.UP, snapshot.resourceUsage(), now));
+        int desired = Math.max(a.min(), target.rooms());
+        if (a.isBounded()) {
+            desired = Math.min(a.max(), desired);
+        }
+        String why = plan.target.type() + ": " + target.explanation()
+                + (desired != target.rooms() ? "; clamped to " + desired + " by min " + a.min() + " / max " + a.max() : "");
+        if (desired > active) {
+            if (!cooledDown(a.up(), lastScaleAt, now)) {
+                return new ScaleDecision(0, Reason.NONE, Optional.empty(), SchedulerState.SUBDIMENSIONED, true, List.of(),
+                        why + "; scale-up is cooling down");
+            }
+            int delta = clampUp(desired - active, a, active);
+            return new ScaleDecision(delta, Reason.POLICY, Optional.empty(), SchedulerState.IN_SYNC, false, List.of(),
+                    why + ": +" + delta);
+        }
+        if (desired < active) {
+            if (!target.mayScaleDown()) {
+                return ScaleDecision.none(SchedulerState.IN_SYNC, why);
+            }
+            if (!cooledDown(a.down(), lastScaleAt, now)) {
+                return new ScaleDecision(0, Reason.NONE, Optional.empty(), SchedulerState.OVERDIMENSIONED, true, List.of(),
+                        why + "; scale-down is cooling down");
+            }
+            int delta = Math.max(desired - active, -counts.ready());
+            if (delta == 0) {
+                return ScaleDecision.none(SchedulerState.OVERDIMENSIONED, why + "; no READY room can be removed");
+            }
+            return new ScaleDecision(delta, Reason.POLICY, Optional.empty(), SchedulerState.IN_SYNC, false,
+                    removals(snapshot, -delta), why + ": " + delta);
+        }
+        return ScaleDecision.none(SchedulerState.IN_SYNC, why);
     }
 
     /**
@@ -450,7 +540,7 @@ public final class Autoscaler {
                 return ScaleDecision.none(SchedulerState.IN_SYNC, "panic: the up delta is not positive");
             }
             TriggerRef ref = new TriggerRef(Direction.UP, i, t.type());
-            return new ScaleDecision(delta, Reason.LIMIT, Optional.of(ref), SchedulerState.SUBDIMENSIONED, false, List.of(),
+            return new ScaleDecision(delta, Reason.LIMIT, Optional.of(ref), SchedulerState.IN_SYNC, false, List.of(),
                     "panic scale: " + counts.occupied() + " of " + active + " rooms occupied, above limit " + limit + "% of " + ref);
         }
         return ScaleDecision.none(SchedulerState.IN_SYNC, "no up trigger with a limit on room occupancy");

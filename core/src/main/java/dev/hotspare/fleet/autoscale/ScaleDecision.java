@@ -12,7 +12,9 @@ import java.util.Optional;
  * @param delta          rooms to add (positive) or remove (negative); 0 exactly when {@code reason} is NONE
  * @param reason         why
  * @param trigger        the trigger that fired (or was held back by cooldown), if any
- * @param newState       the scheduler state to record
+ * @param newState       the scheduler state once this decision is applied: {@code in-sync} after a scale (as in
+ *                       Maestro); {@code subdimensioned} / {@code overdimensioned} when a rule asks for a scale that
+ *                       is held back (cooldown, no READY room to remove)
  * @param heldByCooldown whether a trigger fired but its direction was still cooling down
  * @param roomsToRemove  for a scale-down, the READY rooms to remove in order (empty when the snapshot named none)
  * @param explanation    one line for humans and logs
@@ -31,6 +33,8 @@ public record ScaleDecision(int delta, Reason reason, Optional<TriggerRef> trigg
         TRIGGER,
         /** Current utilization reached an up trigger's limit (or a panic scale). */
         LIMIT,
+        /** A Maestro 10 policy ({@code autoscaling.policy}) named another number of rooms. */
+        POLICY,
         /** Nothing to do (see the explanation: in sync, cooldown, metrics unavailable, scheduler busy). */
         NONE
     }

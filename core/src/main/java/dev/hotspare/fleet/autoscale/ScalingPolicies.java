@@ -1,6 +1,12 @@
 package dev.hotspare.fleet.autoscale;
 
+import dev.hotspare.fleet.PolicyType;
+import dev.hotspare.fleet.PolicyTypes;
 import dev.hotspare.validation.Names;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,10 +17,13 @@ import java.util.Set;
 
 /**
  * An immutable registry of {@link ScalingPolicy}s by type name. Start from {@link #builtIn()} (room, cpu,
- * mem, legacy) or {@link #loaded()} (built-ins plus every policy found by {@link ServiceLoader}) and add
- * your own with {@link #with(ScalingPolicy)}.
+ * mem, legacy, and the Maestro 10 policies roomOccupancy and fixedBuffer) or {@link #loaded()} (built-ins plus every
+ * policy found by {@link ServiceLoader}) and add your own with {@link #with(ScalingPolicy)}. {@link #types()}
+ * describes them all to config validation, parameters included.
  */
 public final class ScalingPolicies {
+
+    private static final Pattern TARGET_NAME = Pattern.compile("[a-z][a-zA-Z0-9]{0,62}");
 
     private final Map<String, ScalingPolicy> byType;
 
@@ -22,11 +31,15 @@ public final class ScalingPolicies {
         this.byType = Collections.unmodifiableMap(byType);
     }
 
-    /** The built-in policies: room, cpu, mem, legacy. */
+    /**
+     * The built-in policies: room, cpu, mem, legacy, roomOccupancy, fixedBuffer.
+     *
+     * @return the registry
+     */
     public static ScalingPolicies builtIn() {
         Map<String, ScalingPolicy> map = new LinkedHashMap<>();
         for (ScalingPolicy p : new ScalingPolicy[]{new RoomPolicy(), new CpuPolicy(), new MemPolicy(),
-                new LegacyPolicy()}) {
+                new LegacyPolicy(), new RoomOccupancyPolicy(), new FixedBufferPolicy()}) {
             map.put(p.type(), p);
         }
         return new ScalingPolicies(map);
@@ -63,11 +76,23 @@ public final class ScalingPolicies {
     /**
      * These policies plus {@code policy}.
      *
-     * @throws IllegalArgumentException when its type name is not a DNS-1123 label or is already registered
+     * @param policy the policy to add
+     * @return the new registry
+     * @throws IllegalArgumentException when its type name is not a DNS-1123 label (a target policy's may be camel
+     *                                  case: letters and digits starting with a lower-case letter) or is already
+     *                                  registered
      */
     public ScalingPolicies with(ScalingPolicy policy) {
         String type = policy.type();
-        Names.requireDns1123Label("type", type);
+        if (policy instanceof TargetPolicy) {
+            // Target policies record no usage history, so their names never become keys: Maestro 10's camel case is fine.
+            if (type == null || !TARGET_NAME.matcher(type).matches()) {
+                throw new IllegalArgumentException("type: bad value '" + type + "': a target policy's name is letters and "
+                        + "digits starting with a lower-case letter, at most 63 characters");
+            }
+        } else {
+            Names.requireDns1123Label("type", type);
+        }
         if (byType.containsKey(type)) {
             throw new IllegalArgumentException("a scaling policy of type '" + type + "' is already registered ("
                     + byType.get(type).getClass().getName() + ")");
@@ -87,8 +112,27 @@ public final class ScalingPolicies {
         return byType.get(type);
     }
 
-    /** Every registered type name, for config validation. */
+    /**
+     * Every registered type name.
+     *
+     * @return the names
+     */
     public Set<String> typeNames() {
         return byType.keySet();
+    }
+
+    /**
+     * Every registered policy as config validation sees it: name, kind (trigger type or target policy), declared
+     * parameters and their rules.
+     *
+     * @return the types
+     */
+    public PolicyTypes types() {
+        List<PolicyType> types = new ArrayList<>();
+        for (ScalingPolicy p : byType.values()) {
+            types.add(new PolicyType(p.type(), p instanceof TargetPolicy ? PolicyType.Kind.TARGET : PolicyType.Kind.TRIGGER,
+                    p.parameters(), true, p::checkParameters));
+        }
+        return PolicyTypes.of(types);
     }
 }

@@ -2,6 +2,7 @@ package dev.hotspare.fleet.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;
+import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Problems;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +17,11 @@ import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +37,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@code forwardResponse}, default true, deprecated there). ▲ Here it is opt-in per forwarder: a caller that
  * wants that behaviour waits for the returned {@link DeliveryReport} and checks
  * {@link DeliveryReport#failedResponses()}, which lists only forwarders registered with
- * {@code forwardResponse = true}. Everyone else ignores the future.
+ * {@code forwardResponse = true}. Everyone else ignores the future. The player-event route is such a caller.
+ *
+ * <p>Forwarders that travel the network ({@link EventForwarder#forwardAsync}, such as the {@code webhook} one) do
+ * not hold the dispatcher's thread while they wait: their retries run on the dispatcher's {@link TaskScheduler}.
  */
 public final class EventDispatcher implements AutoCloseable {
 
@@ -47,36 +55,95 @@ public final class EventDispatcher implements AutoCloseable {
     private final ExecutorService executor;
     private final boolean ownsExecutor;
     private final AtomicLong dropped = new AtomicLong();
+    private final TaskScheduler tasks;
+    private final ScheduledExecutorService ownTimers;
 
     private EventDispatcher(Builder builder) {
         this.forwarders = List.copyOf(builder.forwarders);
         this.ownsExecutor = builder.executor == null;
         this.executor = ownsExecutor ? defaultExecutor() : builder.executor;
+        if (builder.tasks != null) {
+            this.tasks = builder.tasks;
+            this.ownTimers = null;
+        } else {
+            // Without a task scheduler from the fleet, forwarders' retries get a private timer thread on the system clock.
+            this.ownTimers = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "hotspare-event-retries");
+                thread.setDaemon(true);
+                return thread;
+            });
+            this.tasks = TaskScheduler.system(ownTimers, java.time.Clock.systemUTC());
+        }
     }
 
-    /** A builder with no forwarders and a private single-thread executor with a bounded queue. */
+    /**
+     * A builder with no forwarders and a private single-thread executor with a bounded queue.
+     *
+     * @return the builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** One delivery attempt's outcome. */
+    /**
+     * One delivery's outcome.
+     *
+     * @param forwarder       the forwarder's name
+     * @param forwardResponse whether the caller asked to see its failure
+     * @param error           why it failed, in words (never a class name), when it did
+     */
     public record Delivery(String forwarder, boolean forwardResponse, Optional<String> error) {
-        /** Whether the forwarder accepted the event. */
+        /**
+         * Whether the forwarder accepted the event.
+         *
+         * @return true on success
+         */
         public boolean succeeded() {
             return error.isEmpty();
         }
     }
 
-    /** Outcome of publishing one event to every forwarder. */
+    /**
+     * Outcome of publishing one event to every forwarder.
+     *
+     * @param event      the event
+     * @param deliveries one per forwarder
+     */
     public record DeliveryReport(FleetEvent event, List<Delivery> deliveries) {
+        /** Copies the deliveries. */
         public DeliveryReport {
             deliveries = List.copyOf(deliveries);
         }
 
-        /** Failed deliveries of forwarders whose failure the caller asked to see ({@code forwardResponse}). */
+        /**
+         * Failed deliveries of forwarders whose failure the caller asked to see ({@code forwardResponse}).
+         *
+         * @return the failures
+         */
         public List<Delivery> failedResponses() {
             return deliveries.stream().filter(d -> d.forwardResponse() && !d.succeeded()).toList();
         }
+    }
+
+    /**
+     * Whether any forwarder that gets {@code scheduler}'s events wants its failures seen ({@code forwardResponse}):
+     * only then is waiting for a {@link DeliveryReport} worth it.
+     *
+     * @param scheduler the scheduler
+     * @return whether a caller should wait for the report
+     */
+    public boolean forwardsResponses(String scheduler) {
+        return forwarders.stream().anyMatch(Registration::forwardResponse)
+                || bySchedulerConfig.getOrDefault(scheduler, List.of()).stream().anyMatch(Registration::forwardResponse);
+    }
+
+    /**
+     * The task scheduler forwarders retry on.
+     *
+     * @return the task scheduler
+     */
+    public TaskScheduler tasks() {
+        return tasks;
     }
 
     /** Publishes {@code event} to every forwarder; returns at once and never throws. */
@@ -88,7 +155,7 @@ public final class EventDispatcher implements AutoCloseable {
         for (Registration registration : targets) {
             CompletableFuture<Delivery> delivery = new CompletableFuture<>();
             try {
-                executor.execute(() -> delivery.complete(deliver(registration, event)));
+                executor.execute(() -> deliver(registration, event).whenComplete((done, failure) -> delivery.complete(done)));
             } catch (RejectedExecutionException e) {
                 dropped.incrementAndGet();
                 delivery.complete(new Delivery(registration.forwarder().name(), registration.forwardResponse(),
@@ -105,13 +172,16 @@ public final class EventDispatcher implements AutoCloseable {
      * (Maestro's per-scheduler forwarders), replacing those of its previous config. Providers are found as in
      * {@link Builder#addFromConfig}.
      *
+     * @param scheduler         the scheduler
+     * @param forwardersSection its config's {@code forwarders} section
+     * @param loader            where providers are looked up
      * @throws dev.hotspare.validation.ValidationException for unknown plugins or malformed entries; the
      *                                                     previous forwarders then stay
      */
     public void useSchedulerForwarders(String scheduler, JsonNode forwardersSection, ClassLoader loader) {
         Objects.requireNonNull(scheduler, "scheduler");
         List<Registration> created = forwardersSection == null || forwardersSection.isMissingNode() || forwardersSection.isNull()
-                ? List.of() : fromConfig(forwardersSection, loader);
+                ? List.of() : fromConfig(forwardersSection, loader, new ForwarderContext(tasks));
         bySchedulerConfig.put(scheduler, created);
     }
 
@@ -136,18 +206,49 @@ public final class EventDispatcher implements AutoCloseable {
         if (ownsExecutor) {
             executor.shutdown();
         }
-    }
-
-    private static Delivery deliver(Registration registration, FleetEvent event) {
-        String name = registration.forwarder().name();
-        try {
-            registration.forwarder().forward(event);
-            return new Delivery(name, registration.forwardResponse(), Optional.empty());
-        } catch (Exception | LinkageError e) {
-            LOG.warn("forwarder {} failed on {} of {}", name, event.type(), event.scheduler(), e);
-            return new Delivery(name, registration.forwardResponse(), Optional.of(String.valueOf(e)));
+        if (ownTimers != null) {
+            ownTimers.shutdownNow();
         }
     }
+
+    private static CompletableFuture<Delivery> deliver(Registration registration, FleetEvent event) {
+        String name = registration.forwarder().name();
+        CompletableFuture<Void> sent;
+        try {
+            sent = registration.forwarder().forwardAsync(event);
+        } catch (RuntimeException | LinkageError e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.handle((ok, failure) -> {
+            if (failure == null) {
+                return new Delivery(name, registration.forwardResponse(), Optional.empty());
+            }
+            Throwable cause = unwrap(failure);
+            LOG.warn("forwarder {} failed on {} of {}", name, event.type(), event.scheduler(), cause);
+            return new Delivery(name, registration.forwardResponse(), Optional.of(describe(cause)));
+        });
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /** A failure in words for whoever asked to see it: its message, never a class name or stack. */
+    private static String describe(Throwable failure) {
+        String message = failure.getMessage();
+        if (message != null) {
+            // A wrapped exception's message starts with the cause's class name ("java.io.IOException: ..."): drop it.
+            message = JAVA_CLASS_PREFIX.matcher(message).replaceFirst("");
+        }
+        return message == null || message.isBlank() ? "the forwarder failed without a message" : message;
+    }
+
+    private static final java.util.regex.Pattern JAVA_CLASS_PREFIX =
+            java.util.regex.Pattern.compile("^(?:(?:[a-z_][\\w$]*\\.)+[A-Z][\\w$]*(?::\\s*|$))+");
 
     private static ExecutorService defaultExecutor() {
         ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
@@ -172,7 +273,7 @@ public final class EventDispatcher implements AutoCloseable {
         return java.util.Collections.unmodifiableSet(names);
     }
 
-    private static List<Registration> fromConfig(JsonNode forwardersSection, ClassLoader loader) {
+    private static List<Registration> fromConfig(JsonNode forwardersSection, ClassLoader loader, ForwarderContext context) {
         Map<String, EventForwarderProvider> providers = new TreeMap<>();
         Iterator<EventForwarderProvider> found = ServiceLoader.load(EventForwarderProvider.class, loader).iterator();
         found.forEachRemaining(p -> providers.putIfAbsent(p.plugin(), p));
@@ -200,7 +301,8 @@ public final class EventDispatcher implements AutoCloseable {
                 }
                 @SuppressWarnings("unchecked")
                 Map<String, Object> config = Documents.convert(settings, Map.class);
-                created.add(new Registration(provider.create(named.getKey(), config), settings.path("forwardResponse").asBoolean(false)));
+                created.add(new Registration(provider.create(named.getKey(), config, context),
+                        settings.path("forwardResponse").asBoolean(false)));
             });
         });
         problems.throwIfAny();
@@ -210,10 +312,29 @@ public final class EventDispatcher implements AutoCloseable {
     private record Registration(EventForwarder forwarder, boolean forwardResponse) {
     }
 
+    /** Timers for forwarders registered from a config before the dispatcher (and its own timers) exist. */
+    private static final class SharedTimers {
+        private ScheduledExecutorService timers;
+
+        synchronized ScheduledExecutorService get() {
+            if (timers == null) {
+                timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, "hotspare-event-retries-shared");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            return timers;
+        }
+    }
+
+    private static final SharedTimers SHARED_TIMERS = new SharedTimers();
+
     /** Builds an {@link EventDispatcher}. */
     public static final class Builder {
         private final List<Registration> forwarders = new ArrayList<>();
         private ExecutorService executor;
+        private TaskScheduler tasks;
 
         private Builder() {
         }
@@ -226,6 +347,17 @@ public final class EventDispatcher implements AutoCloseable {
         /** Registers {@code forwarder}; with {@code forwardResponse} its failures appear in {@link DeliveryReport#failedResponses()}. */
         public Builder add(EventForwarder forwarder, boolean forwardResponse) {
             forwarders.add(new Registration(Objects.requireNonNull(forwarder, "forwarder"), forwardResponse));
+            return this;
+        }
+
+        /**
+         * Schedules forwarders' retries on {@code tasks} (the fleet's; default: a private timer on the system clock).
+         *
+         * @param tasks the task scheduler
+         * @return this builder
+         */
+        public Builder tasks(TaskScheduler tasks) {
+            this.tasks = Objects.requireNonNull(tasks, "tasks");
             return this;
         }
 
@@ -244,7 +376,8 @@ public final class EventDispatcher implements AutoCloseable {
          *                                                     ones) and malformed entry
          */
         public Builder addFromConfig(JsonNode forwardersSection, ClassLoader loader) {
-            forwarders.addAll(fromConfig(forwardersSection, loader));
+            forwarders.addAll(fromConfig(forwardersSection, loader, new ForwarderContext(tasks != null ? tasks
+                    : TaskScheduler.system(SHARED_TIMERS.get(), java.time.Clock.systemUTC()))));
             return this;
         }
 

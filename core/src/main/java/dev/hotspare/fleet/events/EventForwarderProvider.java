@@ -11,13 +11,34 @@ import java.util.Map;
  */
 public interface EventForwarderProvider {
 
-    /** The plugin name used in configs, e.g. {@code grpc} or {@code logging}. */
+    /**
+     * The plugin name used in configs, e.g. {@code grpc}, {@code logging} or {@code webhook}.
+     *
+     * @return the plugin name
+     */
     String plugin();
 
     /**
      * A forwarder called {@code name} configured by {@code config} (the map under
      * {@code forwarders.<plugin>.<name>}, including {@code enabled}, {@code forwardResponse} and
      * {@code metadata} when present).
+     *
+     * @param name   the forwarder's name in the config
+     * @param config its settings
+     * @return the forwarder
      */
     EventForwarder create(String name, Map<String, Object> config);
+
+    /**
+     * As {@link #create(String, Map)}, with what the fleet offers forwarders: the task scheduler to retry on. A
+     * provider whose forwarders retry or time out overrides this one; the default ignores the context.
+     *
+     * @param name    the forwarder's name in the config
+     * @param config  its settings
+     * @param context the fleet's task scheduler
+     * @return the forwarder
+     */
+    default EventForwarder create(String name, Map<String, Object> config, ForwarderContext context) {
+        return create(name, config);
+    }
 }

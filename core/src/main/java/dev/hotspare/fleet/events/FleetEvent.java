@@ -18,9 +18,29 @@ public record FleetEvent(Type type, String scheduler, Optional<String> room, Ins
 
     /** Kinds of events. */
     public enum Type {
-        ROOM_READY, ROOM_OCCUPIED, ROOM_TERMINATING, ROOM_TERMINATED, SCHEDULER_UPDATED, SCHEDULER_SCALED, PLAYER_EVENT
+        /** A room reported ready. */
+        ROOM_READY,
+        /** A room reported occupied (a match started). */
+        ROOM_OCCUPIED,
+        /** A room reported terminating. */
+        ROOM_TERMINATING,
+        /** A room is gone. */
+        ROOM_TERMINATED,
+        /** A scheduler got a new version. */
+        SCHEDULER_UPDATED,
+        /** A scheduler's rooms were added or removed. */
+        SCHEDULER_SCALED,
+        /** A player event a room sent ({@code POST .../playerevent}): {@code event} and the room's metadata. */
+        PLAYER_EVENT,
+        /** A match slot of a room was handed out by the allocation call, or the room reported allocated. */
+        ROOM_ALLOCATED
     }
 
+    /**
+     * Checks the parts.
+     *
+     * @throws NullPointerException when one is missing
+     */
     public FleetEvent {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(scheduler, "scheduler");
@@ -29,12 +49,42 @@ public record FleetEvent(Type type, String scheduler, Optional<String> room, Ins
         metadata = Map.copyOf(metadata);
     }
 
-    /** A room event. */
+    /**
+     * A room event.
+     *
+     * @param type      what happened
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param at        when
+     * @return the event
+     */
     public static FleetEvent room(Type type, String scheduler, String room, Instant at) {
         return new FleetEvent(type, scheduler, Optional.of(room), at, Map.of());
     }
 
-    /** A scheduler event. */
+    /**
+     * A room event with details.
+     *
+     * @param type      what happened
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param at        when
+     * @param metadata  details
+     * @return the event
+     */
+    public static FleetEvent room(Type type, String scheduler, String room, Instant at, Map<String, String> metadata) {
+        return new FleetEvent(type, scheduler, Optional.of(room), at, metadata);
+    }
+
+    /**
+     * A scheduler event.
+     *
+     * @param type      what happened
+     * @param scheduler the scheduler
+     * @param at        when
+     * @param metadata  details
+     * @return the event
+     */
     public static FleetEvent scheduler(Type type, String scheduler, Instant at, Map<String, String> metadata) {
         return new FleetEvent(type, scheduler, Optional.empty(), at, metadata);
     }

@@ -18,22 +18,27 @@ import java.util.Optional;
  * record the state and the scale.
  *
  * @param register       rooms the driver lists with no status yet: registered {@code creating}
- * @param forget         statuses of rooms the driver no longer lists: removed (the runtime checks the room once
- *                       more, so a room created after the observation keeps its status)
+ * @param forget         statuses of rooms the driver does not list, once dead or terminating: removed (the runtime
+ *                       checks the room once more, so a room created after the observation keeps its status)
  * @param outdated       rooms on another major than the scheduler's, oldest first
  * @param startReplace   whether to start a rolling replace of {@code outdated} now
  * @param removeDead     dead rooms to remove now
  * @param usagePoints    this tick's usage point per trigger type, to record
  * @param usageKeep      how many points to keep per trigger type
  * @param scaling        the change in the number of rooms, if any
- * @param newState       the scheduler state to record, when it changes
+ * @param newState       the scheduler state to record when it changes, once {@code scaling} (if any) is applied
+ * @param heldState      the state to record instead when {@code scaling} could not be applied (the scale is held
+ *                       back: {@code subdimensioned} for a scale-up, {@code overdimensioned} for a scale-down), when
+ *                       it differs from the observed one
  * @param decision       the autoscaler's decision, when it was consulted (explains {@code scaling})
  */
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
 public record FleetPlan(List<Registration> register, List<String> forget, List<String> outdated, boolean startReplace,
                         List<String> removeDead, Map<String, BigDecimal> usagePoints, Map<String, Integer> usageKeep,
-                        Optional<Scaling> scaling, Optional<SchedulerState> newState, Optional<ScaleDecision> decision) {
+                        Optional<Scaling> scaling, Optional<SchedulerState> newState, Optional<SchedulerState> heldState,
+                        Optional<ScaleDecision> decision) {
 
+    /** Copies the lists and maps and fills in absent parts. */
     public FleetPlan {
         register = List.copyOf(register);
         forget = List.copyOf(forget);
@@ -43,6 +48,7 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
         usageKeep = Map.copyOf(usageKeep);
         scaling = Objects.requireNonNullElse(scaling, Optional.empty());
         newState = Objects.requireNonNullElse(newState, Optional.empty());
+        heldState = Objects.requireNonNullElse(heldState, Optional.empty());
         decision = Objects.requireNonNullElse(decision, Optional.empty());
     }
 
@@ -85,6 +91,17 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
                 throw new IllegalArgumentException("rooms: bad value '[]': a scale-down removes at least one room");
             }
         }
+    }
+
+    /**
+     * The state to record after the tick: {@link #newState()} when the scaling was applied (or there was none),
+     * {@link #heldState()} when it could not be (another worker held DOWNSCALE, the driver failed).
+     *
+     * @param scalingApplied whether {@link #scaling()} was applied
+     * @return the state to record, when it changes
+     */
+    public Optional<SchedulerState> stateAfter(boolean scalingApplied) {
+        return scaling.isEmpty() || scalingApplied ? newState : heldState;
     }
 
     /** Whether applying this plan changes nothing. */

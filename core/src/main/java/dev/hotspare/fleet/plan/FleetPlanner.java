@@ -1,6 +1,10 @@
 package dev.hotspare.fleet.plan;
 
+import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.PolicyParameters;
+import dev.hotspare.fleet.PolicyTypes;
+import dev.hotspare.fleet.TriggerTypes;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
@@ -38,11 +42,12 @@ import java.util.TreeSet;
  *
  * <p>The rules of one tick ({@link #plan}):
  * <ol>
- *   <li>Rooms the driver lists without a status are registered {@code creating}; statuses of rooms the driver no
- *       longer lists are forgotten. No lock.</li>
+ *   <li>Rooms the driver lists without a status are registered {@code creating}; statuses of rooms the driver does
+ *       not list are forgotten once they are dead or terminating (a room another worker just created may not be
+ *       listed yet by this worker's view of the driver). No lock.</li>
  *   <li>Rooms on another major than the scheduler's are outdated; with DOWNSCALE held and no replace running, a
  *       rolling replace starts.</li>
- *   <li>Otherwise, with DOWNSCALE held and no removal running, dead rooms are removed.</li>
+ *   <li>Otherwise, with DOWNSCALE held and no removal running, dead rooms the driver lists are removed.</li>
  *   <li>With TERMINATION held, no removal running and no dead room removed this tick (the counts would still
  *       include them): a scheduler still {@code creating} gets its min rooms and becomes {@code in-sync}; any
  *       other is autoscaled ({@link Autoscaler#evaluate}), its usage points recorded, its state updated, and a
@@ -96,23 +101,28 @@ public final class FleetPlanner {
                 register.add(new Registration(member.id(), member.createdAt()));
             }
         }
+        // A status without a listed room is forgotten once it is dead (or terminating): a room another worker has
+        // just created may not be in this worker's view of the driver yet, and its fresh status must stay.
+        Set<String> dead = new HashSet<>(o.deadRooms());
         List<String> forget = new ArrayList<>(new TreeSet<>(o.statuses().keySet()));
-        forget.removeIf(listed::contains);
+        forget.removeIf(room -> listed.contains(room)
+                || !(dead.contains(room) || o.statuses().get(room) == RoomStatus.TERMINATING));
+        List<String> deadListed = o.deadRooms().stream().filter(listed::contains).toList();
 
         List<String> outdated = live.stream().filter(m -> isOutdated(m, o.version())).map(Member::id).toList();
         boolean startReplace = !outdated.isEmpty() && !o.replaceRunning() && o.downscaleLockHeld();
-        List<String> removeDead = !startReplace && o.downscaleLockHeld() && !o.removalRunning() ? o.deadRooms() : List.of();
+        List<String> removeDead = !startReplace && o.downscaleLockHeld() && !o.removalRunning() ? deadListed : List.of();
 
         if (!o.autoscaleLockHeld() || o.removalRunning() || !removeDead.isEmpty()) {
             return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(),
-                    Optional.empty(), Optional.empty(), Optional.empty());
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
         }
         if (o.state() == SchedulerState.CREATING) {
             // A new scheduler: its min rooms first (the autoscaler skips creating schedulers), then the autoscaler's.
             int missing = o.config().autoscaling().min() - o.counts().active();
             Optional<Scaling> scaling = missing > 0 ? Optional.of(new ScaleUp(missing, ScaleReason.MIN_ROOMS)) : Optional.empty();
             return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(), scaling,
-                    Optional.of(SchedulerState.IN_SYNC), Optional.empty());
+                    Optional.of(SchedulerState.IN_SYNC), Optional.empty(), Optional.empty());
         }
         FleetSnapshot snapshot = new FleetSnapshot(o.counts(), readyRooms(live, o.statuses(), o.version()), o.resourceUsage());
         Autoscaler.Evaluation evaluation = autoscaler.evaluate(o.config(), snapshot, o.recordedUsage(), o.state(),
@@ -126,8 +136,15 @@ public final class FleetPlanner {
                     ScaleReason.AUTOSCALE));
         }
         Optional<SchedulerState> newState = decision.newState() != o.state() ? Optional.of(decision.newState()) : Optional.empty();
+        // A scale that cannot be applied is held back: the state says which way the fleet still wants to go.
+        SchedulerState held = decision.delta() > 0 ? SchedulerState.SUBDIMENSIONED
+                : decision.delta() < 0 ? SchedulerState.OVERDIMENSIONED : decision.newState();
+        if (decision.delta() < 0 && scaling.isEmpty()) {
+            newState = held != o.state() ? Optional.of(held) : Optional.empty();
+        }
+        Optional<SchedulerState> heldState = scaling.isPresent() && held != o.state() ? Optional.of(held) : Optional.empty();
         return new FleetPlan(register, forget, outdated, startReplace, removeDead, evaluation.points(), evaluation.keep(),
-                scaling, newState, Optional.of(decision));
+                scaling, newState, heldState, Optional.of(decision));
     }
 
     /**
@@ -151,6 +168,73 @@ public final class FleetPlanner {
     public Optional<ScaleUp> panic(SchedulerConfig config, RoomStatusCounts counts, Instant now) {
         ScaleDecision decision = autoscaler.panicDecision(config, counts, RoomStatus.OCCUPIED, now);
         return decision.delta() > 0 ? Optional.of(new ScaleUp(decision.delta(), ScaleReason.PANIC)) : Optional.empty();
+    }
+
+    /**
+     * Rooms a manual scale-up of {@code amount} adds, clamped exactly as the autoscaler's scale-ups: never above
+     * {@code max} (when max &gt; 0) and never more than {@code maxScaleUpAmount} at once.
+     *
+     * @param autoscaling the scheduler's autoscaling section
+     * @param active      its rooms now (creating + ready + allocated + occupied)
+     * @param amount      rooms asked for, at least 1
+     * @return the rooms to add, 0 when at max
+     */
+    public int manualScaleUp(Autoscaling autoscaling, int active, int amount) {
+        int clamped = Math.min(amount, autoscaler.settings().maxScaleUpAmount());
+        if (autoscaling.isBounded()) {
+            clamped = Math.min(clamped, autoscaling.max() - active);
+        }
+        return Math.max(0, clamped);
+    }
+
+    /**
+     * Rooms a manual scale-down of {@code amount} removes at most: never below {@code min} (the READY rooms bound it
+     * further when they are known).
+     *
+     * @param autoscaling the scheduler's autoscaling section
+     * @param active      its rooms now
+     * @param amount      rooms asked for, at least 1
+     * @return the most rooms to remove, 0 when at min
+     */
+    public static int manualScaleDown(Autoscaling autoscaling, int active, int amount) {
+        return Math.max(0, Math.min(amount, active - autoscaling.min()));
+    }
+
+    /**
+     * The rooms a scale to {@code replicas} aims for: {@code replicas} clamped to [min, max] (max only when &gt; 0).
+     *
+     * @param autoscaling the scheduler's autoscaling section
+     * @param replicas    rooms asked for, at least 0
+     * @return the target
+     */
+    public static int manualReplicas(Autoscaling autoscaling, int replicas) {
+        int target = Math.max(autoscaling.min(), replicas);
+        return autoscaling.isBounded() ? Math.min(autoscaling.max(), target) : target;
+    }
+
+    /**
+     * The match slots of one room of a scheduler: {@code maxMatchesPerRoom} of its {@code roomOccupancy} policy, else
+     * one (Maestro 9 rooms host one match).
+     *
+     * @param config the scheduler's config
+     * @return the slots per room, at least 1
+     */
+    public static int maxMatchesPerRoom(SchedulerConfig config) {
+        return config.autoscaling().policy().filter(p -> p.type().equals(TriggerTypes.ROOM_OCCUPANCY))
+                .map(p -> PolicyParameters.of(PolicyTypes.ROOM_OCCUPANCY_PARAMETERS, p.parameters()).whole("maxMatchesPerRoom"))
+                .orElse(1);
+    }
+
+    /**
+     * Rooms allocated at or before this instant have timed out: their slots go back and an allocated room is ready
+     * again.
+     *
+     * @param allocationTimeout how long an allocated slot waits for its match
+     * @param now               the tick's time
+     * @return the cutoff
+     */
+    public static Instant allocationCutoff(Duration allocationTimeout, Instant now) {
+        return now.minus(allocationTimeout);
     }
 
     /**

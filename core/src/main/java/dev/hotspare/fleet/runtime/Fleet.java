@@ -2,6 +2,7 @@ package dev.hotspare.fleet.runtime;
 
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.PolicyTypes;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
@@ -55,10 +56,13 @@ public final class Fleet implements AutoCloseable {
     private Fleet(Builder b) {
         this.settings = b;
         this.locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).kpis(b.lockListener).build();
+        // Configs are checked against the autoscaler's policies (their type names and declared parameters), the
+        // fleet's limits and the forwarder plug-ins on the class path.
+        PolicyTypes types = b.autoscaler.policies().types();
         java.util.Set<String> forwarderPlugins = EventDispatcher.pluginNames(b.plugins);
         Function<ConfigDocument, List<Problem>> validator = config -> {
             List<Problem> problems = new java.util.ArrayList<>(SchedulerConfigs.check(config.submitted(), Documents.Format.YAML,
-                    b.autoscaler.policies().typeNames(), b.limits).problems());
+                    types, b.limits).problems());
             // A forwarder plugin that does not exist would fail the watcher on every tick: refuse it up front.
             config.tree().path("forwarders").fieldNames().forEachRemaining(plugin -> {
                 if (!forwarderPlugins.contains(plugin)) {
@@ -68,16 +72,17 @@ public final class Fleet implements AutoCloseable {
             });
             return problems;
         };
-        Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML);
+        Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks).roomStatuses(b.rooms)
-                .events(b.events).validator(validator).autoscaler(b.autoscaler).replaceTimeout(b.replaceTimeout)
+                .events(b.events).validator(validator).parser(parser).autoscaler(b.autoscaler).replaceTimeout(b.replaceTimeout)
                 .lockWait(b.lockWait).pollInterval(b.pollInterval).kpis(b.listener).limits(b.limits).build();
         this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks, parser, b.listener)
                 .withMaxClockSkew(b.maxClockSkew);
         this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks)
                 .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).parser(parser)
                 .syncPeriod(b.syncPeriod).replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval)
-                .pingTimeout(b.pingTimeout).pluginClassLoader(b.plugins).kpis(b.listener).limits(b.limits).build();
+                .pingTimeout(b.pingTimeout).allocationTimeout(b.allocationTimeout).pluginClassLoader(b.plugins)
+                .kpis(b.listener).limits(b.limits).build();
     }
 
     /**
@@ -170,7 +175,7 @@ public final class Fleet implements AutoCloseable {
         private MemberDriver driver;
         private UsageMetrics usageMetrics = UsageMetrics.none();
         private Autoscaler autoscaler = Autoscaler.standard();
-        private EventDispatcher events = EventDispatcher.builder().build();
+        private EventDispatcher events;
         private FleetListener listener = FleetListener.NONE;
         private LockListener lockListener = LockListener.NONE;
         private Duration lockTtl = LockManager.DEFAULT_TTL;
@@ -179,6 +184,7 @@ public final class Fleet implements AutoCloseable {
         private Duration replaceTimeout = Duration.ofMinutes(10);
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration pingTimeout = DeadRoomRules.DEFAULT_PING_TIMEOUT;
+        private Duration allocationTimeout = Worker.DEFAULT_ALLOCATION_TIMEOUT;
         private ClassLoader plugins = Fleet.class.getClassLoader();
         private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
         private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
@@ -232,7 +238,10 @@ public final class Fleet implements AutoCloseable {
             return this;
         }
 
-        /** Where room and scheduler events go (default: only the forwarders scheduler configs name). */
+        /**
+         * Where room and scheduler events go (default: only the forwarders scheduler configs name, retrying on this
+         * fleet's task scheduler). Give yours {@code tasks(...)} so webhook retries run on the fleet's time.
+         */
         public Builder events(EventDispatcher value) {
             this.events = Objects.requireNonNull(value, "events");
             return this;
@@ -286,6 +295,18 @@ public final class Fleet implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a match slot handed out by the allocation call waits for the room to report its match; then the
+         * slot goes back and an allocated room is ready again (default 60 s).
+         *
+         * @param value the timeout
+         * @return this builder
+         */
+        public Builder allocationTimeout(Duration value) {
+            this.allocationTimeout = Objects.requireNonNull(value, "allocationTimeout");
+            return this;
+        }
+
         /** Where event forwarder plug-ins named in scheduler configs are looked up. */
         public Builder pluginClassLoader(ClassLoader value) {
             this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
@@ -324,6 +345,9 @@ public final class Fleet implements AutoCloseable {
             }
             if (driver == null) {
                 driver = InMemoryMemberDriver.builder(tasks).build();
+            }
+            if (events == null) {
+                events = EventDispatcher.builder().tasks(tasks).build();
             }
             return new Fleet(this);
         }

@@ -47,6 +47,7 @@ final class OperationContext {
     final TaskScheduler tasks;
     final EventDispatcher events;
     final Function<ConfigDocument, List<Problem>> validator;
+    final Function<ConfigDocument, dev.hotspare.fleet.SchedulerConfig> parser;
     final Duration replaceTimeout;
     final Duration lockWait;
     final Duration pollInterval;
@@ -57,7 +58,8 @@ final class OperationContext {
     final AtomicBoolean stopping = new AtomicBoolean();
 
     OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
-                     EventDispatcher events, Function<ConfigDocument, List<Problem>> validator, Duration replaceTimeout,
+                     EventDispatcher events, Function<ConfigDocument, List<Problem>> validator,
+                     Function<ConfigDocument, dev.hotspare.fleet.SchedulerConfig> parser, Duration replaceTimeout,
                      Duration lockWait, Duration pollInterval, dev.hotspare.fleet.FleetLimits limits) {
         this.limits = limits;
         this.store = store;
@@ -67,6 +69,7 @@ final class OperationContext {
         this.tasks = tasks;
         this.events = events;
         this.validator = validator;
+        this.parser = parser;
         this.replaceTimeout = replaceTimeout;
         this.lockWait = lockWait;
         this.pollInterval = pollInterval;

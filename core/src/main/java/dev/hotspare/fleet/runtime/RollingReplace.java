@@ -1,5 +1,6 @@
 package dev.hotspare.fleet.runtime;
 
+import dev.hotspare.fleet.MaxSurge;
 import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.versions.SchedulerVersion;
@@ -21,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
 /**
- * Replaces every room whose major version differs from the target, in chunks of maxSurge percent of the
- * current rooms (at least one): for each room of a chunk, create one on the target version and delete the old
+ * Replaces every room whose major version differs from the target, in chunks of maxSurge (a percentage of the
+ * current rooms, or a number of rooms; at least one): for each room of a chunk, create one on the target version and delete the old
  * one; then wait until the chunk's new rooms are ready before the next chunk. Ends DEPLOYED, or TIMEDOUT /
  * CANCELED / ERROR (a new room failed or vanished, the driver threw, or the lease guarding it was lost).
  * Runs on the {@link TaskScheduler}, polling; never blocks a thread.
@@ -33,7 +34,7 @@ final class RollingReplace {
 
     private final String scheduler;
     private final SchedulerVersion target;
-    private final int maxSurgePercent;
+    private final MaxSurge maxSurge;
     private final Instant deadline;
     private final Duration pollInterval;
     private final RoomActions actions;
@@ -48,11 +49,11 @@ final class RollingReplace {
     private int next;
     private List<String> waitingFor = List.of();
 
-    RollingReplace(String scheduler, SchedulerVersion target, int maxSurgePercent, Duration timeout, Duration pollInterval,
+    RollingReplace(String scheduler, SchedulerVersion target, MaxSurge maxSurge, Duration timeout, Duration pollInterval,
                    RoomActions actions, BooleanSupplier cancelled, BooleanSupplier leaseLost) {
         this.scheduler = scheduler;
         this.target = target;
-        this.maxSurgePercent = maxSurgePercent;
+        this.maxSurge = maxSurge;
         this.deadline = actions.tasks().clock().instant().plus(timeout);
         this.pollInterval = pollInterval;
         this.actions = actions;
@@ -66,7 +67,7 @@ final class RollingReplace {
         try {
             List<Member> rooms = FleetPlanner.liveRooms(driver.list(scheduler));
             outdated = rooms.stream().filter(m -> FleetPlanner.isOutdated(m, target)).toList();
-            chunkSize = Math.max(1, (int) Math.ceil(rooms.size() * maxSurgePercent / 100.0));
+            chunkSize = maxSurge.chunkSize(rooms.size());
             startNextChunk();
         } catch (RuntimeException e) {
             finish(OperationStatus.ERROR, e);

@@ -174,6 +174,11 @@ final class RoomActions {
         }
     }
 
+    /** Takes back the slots of rooms allocated at or before {@code cutoff}; returns those rooms. */
+    List<String> expireAllocations(String scheduler, Instant cutoff) {
+        return statuses.map(store -> store.expireAllocations(scheduler, cutoff)).orElse(List.of());
+    }
+
     /** Completes when none of {@code rooms} is listed any more, or at {@code deadline}. */
     CompletableFuture<Void> waitUntilGone(String scheduler, List<String> rooms, Instant deadline) {
         return MembersGone.await(driver, tasks, pollInterval, scheduler, rooms, deadline);

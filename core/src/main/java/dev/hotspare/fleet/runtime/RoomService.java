@@ -17,6 +17,10 @@ import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.fleet.plan.FleetPlan;
 import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.SchedulerNotFoundException;
+import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.pool.spi.MemberDriver;
@@ -24,18 +28,26 @@ import dev.hotspare.time.TaskScheduler;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
- * The room side of the protocol (Maestro's ping and status routes): records the report, publishes the room
- * event to the {@link EventDispatcher} — which returns at once, so a slow or failing forwarder never slows or
- * fails a ping — and, when the scheduler opted into panic scale and a room just became occupied, runs one
- * panic scale-up under the PANIC lock (tried once: concurrent reports scale once), through the same room actions as
- * every other scale-up.
+ * The room side of the protocol (Maestro's ping and status routes): records the report (with the matches the room
+ * runs), publishes the room event to the {@link EventDispatcher} — which returns at once, so a slow or failing
+ * forwarder never slows or fails a ping — and, when the scheduler opted into panic scale and a room just became
+ * occupied, runs one panic scale-up under the PANIC lock (tried once: concurrent reports scale once), through the
+ * same room actions as every other scale-up. It also hands out match slots ({@link #allocate}, packing partly used
+ * rooms first) and forwards player events ({@link #playerEvent}).
  */
 public final class RoomService {
+
+    private static final Pattern PLAYER_EVENT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     /** How far ahead of the service's clock a report's timestamp may be by default. */
     public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(60);
@@ -104,21 +116,43 @@ public final class RoomService {
     }
 
     /**
-     * A room's ping or status report.
+     * A room's ping or status report, without a match count (one match while occupied, none otherwise).
      *
-     * @throws dev.hotspare.validation.ValidationException for an unknown status, a bad name, a transition out of
-     *                                                     terminating, or a timestamp later than the clock plus the
-     *                                                     allowed skew (such a report would make every correct
-     *                                                     report after it look stale, pinning the room)
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param status    the status as sent
+     * @param timestamp the report's time
+     * @return the outcome, previous status and counts
+     * @throws dev.hotspare.validation.ValidationException for an unknown status, a bad name, or a transition
+     *                                                     out of terminating
      */
     public RoomStatusStore.RoomUpdate report(String scheduler, String room, String status, Instant timestamp) {
+        return report(scheduler, room, status, timestamp, RoomProtocol.defaultRunningMatches(RoomStatus.parse(status)));
+    }
+
+    /**
+     * A room's ping or status report with the matches it runs (Maestro 10's {@code runningMatches}).
+     *
+     * @param scheduler      the scheduler
+     * @param room           the room
+     * @param status         the status as sent
+     * @param timestamp      the report's time
+     * @param runningMatches the matches the room runs
+     * @return the outcome, previous status and counts
+     * @throws dev.hotspare.validation.ValidationException for an unknown status, a bad name or count, or a
+     *                                                     transition out of terminating, or a timestamp later than
+     *                                                     the clock plus the allowed skew (such a report would make
+     *                                                     every correct report after it look stale, pinning the room)
+     */
+    public RoomStatusStore.RoomUpdate report(String scheduler, String room, String status, Instant timestamp,
+                                             int runningMatches) {
         Instant latest = tasks.clock().instant().plus(maxClockSkew);
         if (timestamp.isAfter(latest)) {
             throw new dev.hotspare.validation.ValidationException(dev.hotspare.validation.Problem.of("timestamp",
                     timestamp.getEpochSecond(), "is more than " + maxClockSkew.toSeconds() + "s ahead of the server's clock ("
                             + tasks.clock().instant().getEpochSecond() + "); send seconds since the epoch"));
         }
-        RoomStatusStore.RoomUpdate update = rooms.ping(scheduler, room, status, timestamp);
+        RoomStatusStore.RoomUpdate update = rooms.ping(scheduler, room, status, timestamp, runningMatches);
         if (update.outcome() != RoomProtocol.Outcome.APPLIED) {
             return update;
         }
@@ -132,6 +166,72 @@ public final class RoomService {
             panicScale(scheduler, update);
         }
         return update;
+    }
+
+    /**
+     * Hands out one match slot of {@code scheduler} (Maestro 10 rooms host several matches): the most used room
+     * with a free slot, so empty rooms stay free to be scaled down; a ready room becomes allocated until it reports
+     * its match running or the allocation times out. Atomic in the store: concurrent callers never get the same slot.
+     *
+     * @param scheduler the scheduler
+     * @return the room, or empty when no room has a free slot
+     * @throws dev.hotspare.fleet.spi.SchedulerNotFoundException when the scheduler does not exist
+     */
+    public Optional<String> allocate(String scheduler) {
+        int slots = FleetPlanner.maxMatchesPerRoom(config(scheduler));
+        Instant now = tasks.clock().instant();
+        Optional<String> room = rooms.allocate(scheduler, slots, now);
+        room.ifPresent(r -> events.publish(FleetEvent.room(FleetEvent.Type.ROOM_ALLOCATED, scheduler, r, now)));
+        return room;
+    }
+
+    /**
+     * Up to {@code limit} rooms of {@code scheduler} with a free match slot, in the order {@link #allocate} takes
+     * them: partly used rooms (most used first) before empty ones, ties by name.
+     *
+     * @param scheduler the scheduler
+     * @param limit     the most rooms, at least 1
+     * @return the rooms
+     * @throws dev.hotspare.fleet.spi.SchedulerNotFoundException when the scheduler does not exist
+     */
+    public List<String> roomsWithFreeSlots(String scheduler, int limit) {
+        return rooms.roomsWithFreeSlots(scheduler, FleetPlanner.maxMatchesPerRoom(config(scheduler)), limit);
+    }
+
+    /**
+     * Forwards a player event of a room (Maestro's {@code playerevent} route) to the scheduler's forwarders, as a
+     * {@code PLAYER_EVENT} with {@code event} and {@code metadata}.
+     *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param event     what happened, e.g. {@code playerJoin}
+     * @param timestamp when
+     * @param metadata  what the room sent with it
+     * @return completes with the failed deliveries of forwarders that asked for their response to be seen
+     *         ({@code forwardResponse}); at once and empty when none asked
+     */
+    public CompletableFuture<List<EventDispatcher.Delivery>> playerEvent(String scheduler, String room, String event,
+                                                                        Instant timestamp, Map<String, String> metadata) {
+        Names.requireDns1123Label("room", room);
+        if (event == null || !PLAYER_EVENT.matcher(event).matches()) {
+            throw new ValidationException(Problem.of("event", event == null ? Problem.MISSING : event,
+                    "must be an event name: letters, digits, '-' or '_', at most 64 (e.g. playerJoin, playerLeft)"));
+        }
+        config(scheduler);
+        Map<String, String> details = new LinkedHashMap<>(metadata);
+        details.put("event", event);
+        CompletableFuture<EventDispatcher.DeliveryReport> report =
+                events.publish(FleetEvent.room(FleetEvent.Type.PLAYER_EVENT, scheduler, room, timestamp, details));
+        if (!events.forwardsResponses(scheduler)) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        return report.thenApply(EventDispatcher.DeliveryReport::failedResponses);
+    }
+
+    /** The scheduler's parsed config; throws when it does not exist. */
+    private SchedulerConfig config(String scheduler) {
+        SchedulerRecord record = schedulers.get(scheduler).orElseThrow(() -> new SchedulerNotFoundException(scheduler));
+        return configs.get(new Watcher.ConfigKey(scheduler, record.version()), key -> parser.apply(record.config()));
     }
 
     private void panicScale(String scheduler, RoomStatusStore.RoomUpdate update) {
@@ -162,6 +262,7 @@ public final class RoomService {
     private static Optional<FleetEvent.Type> eventType(RoomStatus status) {
         return switch (status) {
             case READY -> Optional.of(FleetEvent.Type.ROOM_READY);
+            case ALLOCATED -> Optional.of(FleetEvent.Type.ROOM_ALLOCATED);
             case OCCUPIED -> Optional.of(FleetEvent.Type.ROOM_OCCUPIED);
             case TERMINATING -> Optional.of(FleetEvent.Type.ROOM_TERMINATING);
             case TERMINATED -> Optional.of(FleetEvent.Type.ROOM_TERMINATED);

@@ -4,6 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.MaxSurge;
+import dev.hotspare.fleet.PolicyTypes;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
@@ -54,8 +58,13 @@ public final class SchedulerOperations {
         FleetListener listener = FleetListener.guarded(b.kpis);
         RoomActions actions = new RoomActions(b.driver, b.roomStatuses, b.events, listener, b.tasks, b.pollInterval,
                 b.limits.maxScaleStep());
+        PolicyTypes types = b.autoscaler.policies().types();
+        Function<ConfigDocument, List<Problem>> validator = b.validator != null ? b.validator
+                : config -> SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, types, b.limits).problems();
+        Function<ConfigDocument, SchedulerConfig> parser = b.parser != null ? b.parser
+                : config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         OperationContext context = new OperationContext(b.store, b.locks, actions, new FleetPlanner(b.autoscaler), b.tasks,
-                b.events, b.validator, b.replaceTimeout, b.lockWait, b.pollInterval, b.limits);
+                b.events, validator, parser, b.replaceTimeout, b.lockWait, b.pollInterval, b.limits);
         this.updates = new SchedulerUpdates(context);
         this.scaling = new SchedulerScaling(context);
         this.queries = new SchedulerQueries(context);
@@ -89,6 +98,18 @@ public final class SchedulerOperations {
     /** {@link SchedulerUpdates#update(String, String, int)}. */
     public UpdateHandle update(String name, String submitted, int maxSurgePercent) {
         return updates.update(name, submitted, maxSurgePercent);
+    }
+
+    /**
+     * {@link SchedulerUpdates#update(String, String, MaxSurge)}.
+     *
+     * @param name      the scheduler
+     * @param submitted the new config
+     * @param maxSurge  rooms replaced at once
+     * @return the saved version and its outcome to come
+     */
+    public UpdateHandle update(String name, String submitted, MaxSurge maxSurge) {
+        return updates.update(name, submitted, maxSurge);
     }
 
     /** {@link SchedulerUpdates#update(String, String)}. */
@@ -158,9 +179,8 @@ public final class SchedulerOperations {
         private final MemberDriver driver;
         private final TaskScheduler tasks;
         private EventDispatcher events = EventDispatcher.builder().build();
-        private Function<ConfigDocument, List<Problem>> validator = config ->
-                dev.hotspare.fleet.SchedulerConfigs.check(config.submitted(), Documents.Format.YAML,
-                        dev.hotspare.fleet.TriggerTypes.BUILT_IN).problems();
+        private Function<ConfigDocument, List<Problem>> validator;
+        private Function<ConfigDocument, SchedulerConfig> parser;
         private Duration replaceTimeout = Duration.ofMinutes(10);
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration pollInterval = Duration.ofSeconds(1);
@@ -184,11 +204,23 @@ public final class SchedulerOperations {
 
         /**
          * Config validation; every problem it returns rejects the config with {@link ErrorCode#INVALID_CONFIG}.
-         * Default: the full {@link dev.hotspare.fleet.SchedulerConfigs} rules with the built-in trigger types
-         * (pass one with your plug-in trigger types).
+         * Default: the full {@link dev.hotspare.fleet.SchedulerConfigs} rules with the autoscaler's policies (their
+         * type names and parameters).
          */
         public Builder validator(Function<ConfigDocument, List<Problem>> validator) {
             this.validator = Objects.requireNonNull(validator, "validator");
+            return this;
+        }
+
+        /**
+         * How a stored config becomes a {@link SchedulerConfig}, for the rules manual scaling shares with the
+         * autoscaler (min, max). Default: {@link SchedulerConfigs#parse} with the autoscaler's policies.
+         *
+         * @param parser the parser
+         * @return this builder
+         */
+        public Builder parser(Function<ConfigDocument, SchedulerConfig> parser) {
+            this.parser = Objects.requireNonNull(parser, "parser");
             return this;
         }
 

@@ -63,7 +63,13 @@ public final class SchedulerQueries {
         return new VersionDiff(newer.version(), older.version(), ConfigDiff.between(older.config().tree(), newer.config().tree()));
     }
 
-    /** Status with room counts per room status (with a room status store) and per member phase. */
+    /**
+     * Status with room counts per room status and the match totals (with a room status store), per member phase,
+     * and the version a rollback restored when the current version is one.
+     *
+     * @param name the scheduler
+     * @return its status
+     */
     public SchedulerStatus status(String name) {
         SchedulerRecord current = c.existing(name);
         Map<MemberPhase, Integer> counts = new EnumMap<>(MemberPhase.class);
@@ -74,7 +80,8 @@ public final class SchedulerQueries {
         JsonNode game = current.config().tree().path("game");
         return new SchedulerStatus(name, game.isTextual() ? Optional.of(game.asText()) : Optional.empty(), current.version(),
                 current.state(), current.stateLastChangedAt(), current.lastScaleAt(),
-                c.actions.statuses().map(rooms -> rooms.counts(name)).orElse(dev.hotspare.fleet.RoomStatusCounts.ZERO), counts);
+                c.actions.statuses().map(rooms -> rooms.counts(name)).orElse(dev.hotspare.fleet.RoomStatusCounts.ZERO), counts,
+                c.store.release(name, current.version()).flatMap(Release::rolledBackTo));
     }
 
     /** The config as submitted, of the current version or of {@code version}. */

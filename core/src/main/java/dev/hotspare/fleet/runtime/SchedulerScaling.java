@@ -3,6 +3,7 @@ package dev.hotspare.fleet.runtime;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockScope;
@@ -29,11 +30,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * Manual scaling (Maestro's scale-up, scale-down and replicas): scale-ups take no lock (they may overlap, as in
- * Maestro); scale-downs wait for DOWNSCALE, so the autoscaler cannot recreate what they remove, and remove rooms in
- * the configured removal ranking's order (by default outdated rooms first, then the newest) — the same rule as the
- * autoscaler's scale-downs. Every change goes through {@link RoomActions}, so events and KPIs are the same as for
- * any scale. Get one from {@link Fleet#scaling()} or {@link SchedulerOperations#scaling()}.
+ * Manual scaling (Maestro's scale-up, scale-down and replicas), clamped exactly as the watcher clamps its own scales:
+ * never above {@code max} (when max &gt; 0), never more than {@code maxScaleUpAmount} rooms in one scale-up, never
+ * below {@code min}. Scale-ups take no lock (they may overlap, as in Maestro); scale-downs wait for DOWNSCALE, so the
+ * autoscaler cannot recreate what they remove, and remove READY rooms in the configured removal ranking's order (by
+ * default outdated rooms first, then the newest) — the same rule as the autoscaler's scale-downs. Every change goes
+ * through {@link RoomActions}, so events and KPIs are the same as for any scale. Get one from
+ * {@link Fleet#scaling()} or {@link SchedulerOperations#scaling()}.
  */
 public final class SchedulerScaling {
 
@@ -43,7 +46,14 @@ public final class SchedulerScaling {
         this.c = context;
     }
 
-    /** Creates {@code amount} rooms on the current version. No lock, as in Maestro (scale-ups may overlap). */
+    /**
+     * Creates up to {@code amount} rooms on the current version: no more than max allows (when max &gt; 0) and the
+     * autoscaler's {@code maxScaleUpAmount}. No lock, as in Maestro (scale-ups may overlap).
+     *
+     * @param name   the scheduler
+     * @param amount rooms asked for, at least 1
+     * @return the rooms created (0 when the scheduler is at max)
+     */
     public int scaleUp(String name, int amount) {
         if (amount < 1) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("scaleup", amount, "must be at least 1"));
@@ -58,18 +68,23 @@ public final class SchedulerScaling {
                     "would make " + ((long) rooms + amount) + " rooms; the limit of rooms per scheduler is " + c.limits.maxRooms()));
         });
         try {
-            c.actions.scaleUp(name, current.version(), amount, FleetPlan.ScaleReason.MANUAL);
+            int count = c.planner.manualScaleUp(autoscaling(current), activeRooms(name), amount);
+            if (count > 0) {
+                c.actions.scaleUp(name, current.version(), count, FleetPlan.ScaleReason.MANUAL);
+            }
+            return count;
         } catch (RuntimeException e) {
             throw OperationContext.translate(e);
         }
-        return amount;
     }
 
     /**
-     * Removes {@code amount} rooms under DOWNSCALE (waiting for it, so the autoscaler cannot recreate what this
-     * removes), in the configured removal ranking's order; with a room status store only READY rooms go.
-     * DOWNSCALE is released when they are gone or the replace timeout passes.
+     * Removes up to {@code amount} rooms under DOWNSCALE (waiting for it, so the autoscaler cannot recreate what this
+     * removes), never going below min, in the configured removal ranking's order; with a room status store only
+     * READY rooms go. DOWNSCALE is released when they are gone or the replace timeout passes.
      *
+     * @param name   the scheduler
+     * @param amount rooms asked for, at least 1
      * @return a future of the number of rooms removed
      */
     public CompletableFuture<Integer> scaleDown(String name, int amount) {
@@ -85,6 +100,7 @@ public final class SchedulerScaling {
     /** Removes up to {@code amount} rooms (an amount already bounded by the rooms that exist). */
     private CompletableFuture<Integer> removeRooms(String name, int amount) {
         SchedulerRecord current = c.existing(name);
+        Autoscaling autoscaling = autoscaling(current);
         LockScope scope = c.locks.newScope();
         CompletableFuture<Integer> removed = new CompletableFuture<>();
         scope.acquire(LockId.of(name, LockKind.DOWNSCALE), WaitPolicy.waitUpTo(c.lockWait)).whenComplete((lock, error) -> {
@@ -99,7 +115,13 @@ public final class SchedulerScaling {
                         rooms.rooms(name, dev.hotspare.fleet.RoomStatus.READY))).orElse(null);
                 List<Member> candidates = FleetPlanner.liveRooms(c.driver().list(name)).stream()
                         .filter(m -> ready == null || ready.contains(m.id())).toList();
-                List<String> victims = c.planner.removalOrder(candidates, current.version(), amount);
+                int count = FleetPlanner.manualScaleDown(autoscaling, activeRooms(name), amount);
+                List<String> victims = c.planner.removalOrder(candidates, current.version(), count);
+                if (victims.isEmpty()) {
+                    scope.close();
+                    removed.complete(0);
+                    return;
+                }
                 lock.get().ensureHeld();
                 c.actions.scaleDown(name, victims, FleetPlan.ScaleReason.MANUAL);
                 c.actions.waitUntilGone(name, victims, c.tasks.clock().instant().plus(c.replaceTimeout))
@@ -115,7 +137,14 @@ public final class SchedulerScaling {
         return removed;
     }
 
-    /** Scales to exactly {@code replicas} rooms: up without a lock, down under DOWNSCALE; nothing when equal. */
+    /**
+     * Scales toward {@code replicas} rooms, clamped to [min, max]: up without a lock (and at most
+     * {@code maxScaleUpAmount} at once), down under DOWNSCALE; nothing when equal.
+     *
+     * @param name     the scheduler
+     * @param replicas rooms asked for, at least 0
+     * @return a future of the rooms added (positive) or removed (negative)
+     */
     public CompletableFuture<Integer> scaleTo(String name, int replicas) {
         if (replicas < 0) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("replicas", replicas, "must not be negative"));
@@ -123,20 +152,39 @@ public final class SchedulerScaling {
         c.limits.roomsProblem("replicas", replicas).ifPresent(p -> {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, p);
         });
-        SchedulerRecord record = c.existing(name);
-        int current = FleetPlanner.liveRooms(c.driver().list(name)).size();
-        if (replicas > current) {
-            // Bounded by the rooms per scheduler; created in steps of at most the scale step.
+        SchedulerRecord current = c.existing(name);
+        Autoscaling autoscaling = autoscaling(current);
+        int target = FleetPlanner.manualReplicas(autoscaling, replicas);
+        int active = activeRooms(name);
+        if (target > active) {
+            // Not bounded by the scale step of one request: RoomActions creates in steps of at most that.
             try {
-                c.actions.scaleUp(name, record.version(), replicas - current, FleetPlan.ScaleReason.MANUAL);
+                int count = c.planner.manualScaleUp(autoscaling, active, target - active);
+                if (count > 0) {
+                    c.actions.scaleUp(name, current.version(), count, FleetPlan.ScaleReason.MANUAL);
+                }
+                return CompletableFuture.completedFuture(count);
             } catch (RuntimeException e) {
                 throw OperationContext.translate(e);
             }
-            return CompletableFuture.completedFuture(replicas - current);
         }
-        if (replicas < current) {
-            return removeRooms(name, current - replicas).thenApply(n -> -n);
+        if (target < active) {
+            return removeRooms(name, active - target).thenApply(n -> -n);
         }
         return CompletableFuture.completedFuture(0);
+    }
+
+    /** The rooms that count, as the watcher counts them: creating + ready + allocated + occupied when statuses are kept. */
+    private int activeRooms(String name) {
+        return c.actions.statuses().map(store -> store.counts(name).active())
+                .orElseGet(() -> FleetPlanner.liveRooms(c.driver().list(name)).size());
+    }
+
+    private Autoscaling autoscaling(SchedulerRecord record) {
+        try {
+            return c.parser.apply(record.config()).autoscaling();
+        } catch (RuntimeException e) {
+            throw OperationContext.translate(e);
+        }
     }
 }

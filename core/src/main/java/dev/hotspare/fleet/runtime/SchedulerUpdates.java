@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.MaxSurge;
 import dev.hotspare.fleet.events.FleetEvent;
 import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
@@ -74,23 +75,51 @@ public final class SchedulerUpdates {
      * {@code maxSurgePercent} → release DOWNSCALE → record the outcome → release CONFIG. Returns once the
      * version is saved. CONFIG and SCALE are tried once: if another operation holds them the update is
      * refused with {@link ErrorCode#LOCKED}, as in Maestro.
+     *
+     * @param name            the scheduler
+     * @param submitted       the new config, YAML or JSON
+     * @param maxSurgePercent the share of rooms replaced at once, 1..100
+     * @return the saved version and its outcome to come
      */
     public UpdateHandle update(String name, String submitted, int maxSurgePercent) {
+        if (maxSurgePercent < 1 || maxSurgePercent > 100) {
+            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("maxSurge", maxSurgePercent, "must be a percentage in 1..100"));
+        }
+        return update(name, submitted, MaxSurge.percent(maxSurgePercent));
+    }
+
+    /**
+     * {@link #update(String, String, int)} with {@code maxSurge} a percentage ({@code "25%"}) or a number of rooms
+     * ({@code "3"}), as Maestro 10 writes it.
+     *
+     * @param name      the scheduler
+     * @param submitted the new config, YAML or JSON
+     * @param maxSurge  rooms replaced at once
+     * @return the saved version and its outcome to come
+     */
+    public UpdateHandle update(String name, String submitted, MaxSurge maxSurge) {
+        return update(name, submitted, Optional.of(maxSurge));
+    }
+
+    /**
+     * {@link #update} with the new config's {@code maxSurge} (default 25%).
+     *
+     * @param name      the scheduler
+     * @param submitted the new config, YAML or JSON
+     * @return the saved version and its outcome to come
+     */
+    public UpdateHandle update(String name, String submitted) {
+        return update(name, submitted, Optional.empty());
+    }
+
+    private UpdateHandle update(String name, String submitted, Optional<MaxSurge> maxSurge) {
         ConfigDocument config = c.parse(submitted);
         String inBody = c.nameOf(config);
         if (!inBody.equals(name)) {
             throw new SchedulerOperationException(ErrorCode.NAME_MISMATCH,
                     Problem.of("name", inBody, "differs from the scheduler in the path, '" + name + "'"));
         }
-        if (maxSurgePercent < 1 || maxSurgePercent > 100) {
-            throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, Problem.of("maxSurge", maxSurgePercent, "must be a percentage in 1..100"));
-        }
-        return updateTo(name, current -> config, maxSurgePercent);
-    }
-
-    /** {@link #update} with the default maxSurge of 25%. */
-    public UpdateHandle update(String name, String submitted) {
-        return update(name, submitted, SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
+        return updateTo(name, current -> config, maxSurge, Optional.empty());
     }
 
     /** Sets the image; nothing happens (no version) when it is already that image. */
@@ -98,7 +127,7 @@ public final class SchedulerUpdates {
         String newImage = image.filter(s -> !s.isBlank()).orElseThrow(() ->
                 new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("image", Problem.MISSING, "required")));
         return updateTo(name, current -> c.withField(current, "image", Documents.nodes().textNode(newImage)),
-                SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
+                Optional.empty(), Optional.empty());
     }
 
     /** Sets autoscaling.min; nothing happens when it is already that min. */
@@ -115,16 +144,31 @@ public final class SchedulerUpdates {
             updated.put("min", newMin);
             tree.set("autoscaling", updated);
             return c.render(tree);
-        }, SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
+        }, Optional.empty(), Optional.empty());
     }
 
-    /** Updates to the config of release {@code version} (an update like any other, so it gets a new version). */
+    /**
+     * Rolls back to the config of release {@code version}: as in Maestro, a new <em>major</em> version whose release
+     * says which version it restored ({@link Release#rolledBackTo()}), so every room is replaced. Nothing happens
+     * when the current config already is that config.
+     *
+     * @param name    the scheduler
+     * @param version the release to go back to
+     * @return the saved version and its outcome to come
+     */
     public UpdateHandle rollback(String name, SchedulerVersion version) {
         Release release = c.store.release(name, version).orElseThrow(() -> c.notFound(name, version));
-        return updateTo(name, current -> release.config(), SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT);
+        return updateTo(name, current -> release.config(), Optional.empty(), Optional.of(version));
     }
 
-    private UpdateHandle updateTo(String name, Function<ConfigDocument, ConfigDocument> change, int maxSurgePercent) {
+    /** The rooms a rolling replace to {@code config} replaces at once: the config's {@code maxSurge}, default 25%. */
+    private static MaxSurge maxSurgeOf(ConfigDocument config) {
+        JsonNode text = config.tree().path("maxSurge");
+        return text.isValueNode() ? MaxSurge.parse("maxSurge", text.asText()) : MaxSurge.DEFAULT;
+    }
+
+    private UpdateHandle updateTo(String name, Function<ConfigDocument, ConfigDocument> change, Optional<MaxSurge> surge,
+                                  Optional<SchedulerVersion> rollbackTo) {
         Names.requireDns1123Label("scheduler", name);
         LockScope scope = c.locks.newScope();
         try {
@@ -143,21 +187,29 @@ public final class SchedulerUpdates {
                     scope.close();
                     return new UpdateHandle(current.version(), diff, CompletableFuture.completedFuture(OperationStatus.DEPLOYED), () -> { });
                 }
-                saved = current.version().next(diff.kind());
                 scale.ensureHeld();
-                c.store.saveVersion(name, saved, wanted, c.tasks.clock().instant(), config.fence());
+                if (rollbackTo.isPresent()) {
+                    saved = current.version().nextMajor();
+                    c.store.saveRollback(name, saved, rollbackTo.get(), wanted, c.tasks.clock().instant(), config.fence());
+                } else {
+                    saved = current.version().next(diff.kind());
+                    c.store.saveVersion(name, saved, wanted, c.tasks.clock().instant(), config.fence());
+                }
             }
             c.events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_UPDATED, name, c.tasks.clock().instant(),
-                    Map.of("version", saved.toString(), "change", diff.kind().name())));
-            if (!diff.isMajor()) {
+                    rollbackTo.isPresent()
+                            ? Map.of("version", saved.toString(), "change", "ROLLBACK", "rolledBackTo", rollbackTo.get().toString())
+                            : Map.of("version", saved.toString(), "change", diff.kind().name())));
+            MaxSurge maxSurge = surge.orElseGet(() -> maxSurgeOf(wanted));
+            if (saved.major() == current.version().major()) {
                 c.store.setStatus(name, saved, OperationStatus.DEPLOYED, config.fence());
                 scope.close();
                 return new UpdateHandle(saved, diff, CompletableFuture.completedFuture(OperationStatus.DEPLOYED), () -> { });
             }
             AtomicBoolean cancel = new AtomicBoolean();
             c.runningUpdates.add(cancel);
-            CompletableFuture<OperationStatus> outcome = replaceUnderDownscale(name, saved, current.config(), maxSurgePercent,
-                    scope, config, cancel);
+            CompletableFuture<OperationStatus> outcome = replaceUnderDownscale(name, saved, current.version(),
+                    current.config(), maxSurge, scope, config, cancel);
             outcome.whenComplete((status, error) -> c.runningUpdates.remove(cancel));
             return new UpdateHandle(saved, diff, outcome, () -> cancel.set(true));
         } catch (RuntimeException e) {
@@ -170,20 +222,21 @@ public final class SchedulerUpdates {
      * DOWNSCALE → rolling replace → (on failure: status, save the previous config as a new major, replace
      * again) → release DOWNSCALE → record the outcome → release CONFIG (by closing the scope).
      */
-    private CompletableFuture<OperationStatus> replaceUnderDownscale(String name, SchedulerVersion saved, ConfigDocument previous,
-                                                                     int maxSurgePercent, LockScope scope, HeldLock config,
+    private CompletableFuture<OperationStatus> replaceUnderDownscale(String name, SchedulerVersion saved,
+                                                                     SchedulerVersion previousVersion, ConfigDocument previous,
+                                                                     MaxSurge maxSurge, LockScope scope, HeldLock config,
                                                                      AtomicBoolean cancel) {
         CompletableFuture<OperationStatus> outcome = new CompletableFuture<>();
         scope.acquire(LockId.of(name, LockKind.DOWNSCALE), WaitPolicy.waitUpTo(c.lockWait)).whenComplete((downscale, error) -> {
             try {
                 if (error != null || downscale.isEmpty()) {
                     c.store.setStatus(name, saved, OperationStatus.ERROR, config.fence());
-                    rollbackAfterFailure(name, previous, config);
+                    rollbackAfterFailure(name, previousVersion, previous, config);
                     outcome.complete(OperationStatus.ERROR);
                     return;
                 }
                 HeldLock down = downscale.get();
-                replace(name, saved, maxSurgePercent, cancel::get, () -> config.isLost() || down.isLost()).thenAccept(status -> {
+                replace(name, saved, maxSurge, cancel::get, () -> config.isLost() || down.isLost()).thenAccept(status -> {
                     try {
                         if (status == OperationStatus.DEPLOYED) {
                             down.release();
@@ -192,9 +245,9 @@ public final class SchedulerUpdates {
                             return;
                         }
                         c.store.setStatus(name, saved, status, config.fence());
-                        SchedulerVersion restored = rollbackAfterFailure(name, previous, config);
+                        SchedulerVersion restored = rollbackAfterFailure(name, previousVersion, previous, config);
                         // A rollback is not cancelled, except by the owner stopping for good (its grace period over).
-                        replace(name, restored, maxSurgePercent, c.stopping::get, () -> config.isLost() || down.isLost())
+                        replace(name, restored, maxSurge, c.stopping::get, () -> config.isLost() || down.isLost())
                                 .thenAccept(rollbackStatus -> {
                                     try {
                                         down.release();
@@ -259,21 +312,25 @@ public final class SchedulerUpdates {
         cancelRunning();
     }
 
-    /** Saves the previous config as a new major version (rooms come back to it); returns that version. */
-    private SchedulerVersion rollbackAfterFailure(String name, ConfigDocument previous, HeldLock config) {
+    /**
+     * Saves the previous config as a new major version (rooms come back to it), recording that it rolled back to
+     * {@code previousVersion}; returns that version.
+     */
+    private SchedulerVersion rollbackAfterFailure(String name, SchedulerVersion previousVersion, ConfigDocument previous,
+                                                  HeldLock config) {
         config.ensureHeld();
         SchedulerRecord current = c.store.get(name).orElseThrow(() -> c.notFound(name));
         SchedulerVersion restored = current.version().nextMajor();
-        c.store.saveVersion(name, restored, previous, c.tasks.clock().instant(), config.fence());
+        c.store.saveRollback(name, restored, previousVersion, previous, c.tasks.clock().instant(), config.fence());
         c.events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_UPDATED, name, c.tasks.clock().instant(),
-                Map.of("version", restored.toString(), "change", "ROLLBACK")));
+                Map.of("version", restored.toString(), "change", "ROLLBACK", "rolledBackTo", previousVersion.toString())));
         return restored;
     }
 
-    private CompletableFuture<OperationStatus> replace(String name, SchedulerVersion target, int maxSurgePercent,
+    private CompletableFuture<OperationStatus> replace(String name, SchedulerVersion target, MaxSurge maxSurge,
                                                        java.util.function.BooleanSupplier cancelled,
                                                        java.util.function.BooleanSupplier leaseLost) {
-        return new RollingReplace(name, target, maxSurgePercent, c.replaceTimeout, c.pollInterval, c.actions, cancelled, leaseLost).start();
+        return new RollingReplace(name, target, maxSurge, c.replaceTimeout, c.pollInterval, c.actions, cancelled, leaseLost).start();
     }
 
     /**

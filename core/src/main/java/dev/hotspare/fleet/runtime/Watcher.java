@@ -1,6 +1,7 @@
 package dev.hotspare.fleet.runtime;
 
 import com.github.benmanes.caffeine.cache.Cache;
+import dev.hotspare.fleet.MaxSurge;
 import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
@@ -42,9 +43,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * rooms, room statuses, dead rooms, usage, and which of TERMINATION and DOWNSCALE it could take — each tried
  * once, never queued: a busy lock means another worker is doing that step), asks the pure {@link FleetPlanner}
  * for the tick's {@link FleetPlan}, and applies it: room statuses registered and forgotten, the rolling replace of
- * outdated rooms (keeping DOWNSCALE to the end), dead rooms removed (keeping DOWNSCALE until they are gone), usage
- * points recorded, rooms created or removed through {@link RoomActions}, the state and the last successful scale
- * recorded. TERMINATION is let go at the end of the tick.
+ * outdated rooms in the config's maxSurge chunks (keeping DOWNSCALE to the end), dead rooms removed (keeping
+ * DOWNSCALE until they are gone), timed-out allocations taken back, usage points recorded, rooms created or removed
+ * through {@link RoomActions}, then the state (in-sync after a scale; the held state when the scale could not be
+ * applied) and the last successful scale recorded. TERMINATION is let go at the end of the tick.
  *
  * <p>Parsed configs come from the worker's Caffeine cache keyed by (scheduler, version). When the version
  * changes, the scheduler's events are routed to the forwarders its config's {@code forwarders} section names.
@@ -126,7 +128,7 @@ public final class Watcher {
         Held held = new Held(scope);
         try {
             FleetPlan plan = plan(record, config, held);
-            apply(record, plan, held);
+            apply(record, config, plan, held);
         } catch (RuntimeException e) {
             failed("tick", e);
         } finally {
@@ -188,8 +190,11 @@ public final class Watcher {
         return context.planner().plan(observation);
     }
 
-    private void apply(SchedulerRecord record, FleetPlan plan, Held held) {
+    private void apply(SchedulerRecord record, SchedulerConfig config, FleetPlan plan, Held held) {
         RoomActions actions = context.actions();
+        // Slots handed out and never used go back: an allocated room that never reported its match is ready again.
+        step("expire allocations", () -> actions.expireAllocations(scheduler,
+                FleetPlanner.allocationCutoff(context.allocationTimeout(), context.tasks().clock().instant())));
         for (FleetPlan.Registration registration : plan.register()) {
             step("register room " + registration.room(), () -> actions.register(scheduler, registration.room(),
                     registration.createdAt()));
@@ -198,7 +203,7 @@ public final class Watcher {
             step("forget room " + room, () -> actions.forget(scheduler, room));
         }
         if (plan.startReplace()) {
-            step("replace outdated rooms", () -> startReplace(record.version(), held));
+            step("replace outdated rooms", () -> startReplace(record.version(), config.maxSurgeValue(), held));
         }
         if (!plan.removeDead().isEmpty()) {
             step("remove dead rooms", () -> removeUnder(held, () -> {
@@ -214,30 +219,45 @@ public final class Watcher {
     private void autoscale(SchedulerRecord record, FleetPlan plan, Held held, HeldLock termination) {
         Instant now = context.tasks().clock().instant();
         AutoscalerTicks.record(context.usageHistory(), scheduler, plan.usagePoints(), plan.usageKeep());
-        if (plan.newState().isPresent()) {
-            termination.ensureHeld();
-            context.schedulers().setState(scheduler, plan.newState().get().wireName(), now, termination.fence());
+        boolean applied = false;
+        try {
+            applied = scale(record, plan, held, termination, now);
+        } finally {
+            // The state follows what happened: in-sync after a scale, the held state when it could not be applied.
+            Optional<SchedulerState> state = plan.stateAfter(applied);
+            if (state.isPresent()) {
+                termination.ensureHeld();
+                context.schedulers().setState(scheduler, state.get().wireName(), now, termination.fence());
+            }
         }
+    }
+
+    /** Applies the plan's scaling, if any; returns whether a change in the number of rooms was applied. */
+    private boolean scale(SchedulerRecord record, FleetPlan plan, Held held, HeldLock termination, Instant now) {
         if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleUp up) {
             termination.ensureHeld();
             context.actions().scaleUp(scheduler, record.version(), up.count(), up.reason());
             recordScale(record, now, termination);
-        } else if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleDown down) {
+            return true;
+        }
+        if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleDown down) {
             if (held.downscaleHandedOver) {
-                return; // DOWNSCALE went to a replace or a removal this tick: decide again next tick
+                return false; // DOWNSCALE went to a replace or a removal this tick: decide again next tick
             }
             if (held.downscale.isEmpty()) {
                 held.downscale = held.scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
             }
             if (held.downscale.isEmpty()) {
-                return; // another worker is removing or replacing rooms: decide again next tick
+                return false; // another worker is removing or replacing rooms: decide again next tick
             }
             removeUnder(held, () -> {
                 held.downscale.get().ensureHeld();
                 context.actions().scaleDown(scheduler, down.rooms(), down.reason());
             }, down.rooms());
             recordScale(record, now, termination);
+            return true;
         }
+        return false;
     }
 
     /** A scale was applied: the last successful scale moves to this tick (the planner's rule). */
@@ -246,11 +266,11 @@ public final class Watcher {
                 .ifPresent(at -> context.schedulers().setLastScaleAt(scheduler, at, termination.fence()));
     }
 
-    private void startReplace(SchedulerVersion version, Held held) {
+    private void startReplace(SchedulerVersion version, MaxSurge maxSurge, Held held) {
         HeldLock downscale = held.downscale.orElseThrow();
         replacing.set(true);
         held.downscaleHandedOver = true;
-        new RollingReplace(scheduler, version, SchedulerOperations.DEFAULT_MAX_SURGE_PERCENT, context.replaceTimeout(),
+        new RollingReplace(scheduler, version, maxSurge, context.replaceTimeout(),
                 context.pollInterval(), context.actions(), () -> stopped, downscale::isLost).start()
                 .whenComplete((status, error) -> {
                     held.scope.close();

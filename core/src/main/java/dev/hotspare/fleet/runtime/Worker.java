@@ -48,6 +48,9 @@ public final class Worker {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
+    /** How long an allocated match slot waits for its match by default. */
+    public static final Duration DEFAULT_ALLOCATION_TIMEOUT = Duration.ofSeconds(60);
+
     private final WorkerContext context;
     private final Duration syncPeriod;
     private final Cache<Watcher.ConfigKey, SchedulerConfig> configs;
@@ -61,7 +64,7 @@ public final class Worker {
                 b.pollInterval, b.limits.maxScaleStep());
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
                 new FleetPlanner(b.autoscaler), actions, b.events, b.parser, b.replaceTimeout, b.pollInterval,
-                b.pingTimeout, b.plugins, listener);
+                b.pingTimeout, b.plugins, listener, b.allocationTimeout);
         this.syncPeriod = b.syncPeriod;
         // Same-thread maintenance keeps the cache deterministic on virtual time.
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
@@ -179,6 +182,7 @@ public final class Worker {
         private Duration replaceTimeout = Duration.ofMinutes(10);
         private Duration pollInterval = Duration.ofSeconds(1);
         private Duration pingTimeout = dev.hotspare.fleet.DeadRoomRules.DEFAULT_PING_TIMEOUT;
+        private Duration allocationTimeout = DEFAULT_ALLOCATION_TIMEOUT;
         private long configCacheSize = 10_000;
         private ClassLoader plugins = Worker.class.getClassLoader();
         private FleetListener kpis = FleetListener.NONE;
@@ -242,6 +246,18 @@ public final class Worker {
             return this;
         }
 
+        /**
+         * How long a match slot handed out by the allocation call waits for the room to report its match; then the
+         * slot goes back and an allocated room is ready again (default {@link Worker#DEFAULT_ALLOCATION_TIMEOUT}).
+         *
+         * @param value the timeout, positive
+         * @return this builder
+         */
+        public Builder allocationTimeout(Duration value) {
+            this.allocationTimeout = positive("allocationTimeout", value);
+            return this;
+        }
+
         /** Where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are looked up. */
         public Builder pluginClassLoader(ClassLoader value) {
             this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
@@ -278,6 +294,15 @@ public final class Worker {
 
         public Worker build() {
             return new Worker(this);
+        }
+
+        private static Duration positive(String field, Duration value) {
+            Objects.requireNonNull(value, field);
+            if (value.isNegative() || value.isZero()) {
+                throw new dev.hotspare.validation.ValidationException(dev.hotspare.validation.Problem.of(field, value,
+                        "must be a positive duration"));
+            }
+            return value;
         }
     }
 }

@@ -20,7 +20,7 @@ record WorkerContext(SchedulerStore schedulers, RoomStatusStore rooms, UsageHist
                      MemberDriver driver, LockManager locks, TaskScheduler tasks, FleetPlanner planner, RoomActions actions,
                      EventDispatcher events, Function<ConfigDocument, SchedulerConfig> parser,
                      Duration replaceTimeout, Duration pollInterval, Duration pingTimeout, ClassLoader plugins,
-                     FleetListener listener) {
+                     FleetListener listener, Duration allocationTimeout) {
 
     SchedulerConfig parse(ConfigDocument config) {
         return parser.apply(config);

@@ -5,26 +5,52 @@ import dev.hotspare.fleet.versions.SchedulerVersion;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One version of a scheduler, kept for releases, diff, rollback and "config by version".
  *
- * @param version   the version
- * @param createdAt when it was saved
- * @param config    the configuration as submitted
- * @param status    the outcome of the operation that introduced it
+ * @param version      the version
+ * @param createdAt    when it was saved
+ * @param config       the configuration as submitted
+ * @param status       the outcome of the operation that introduced it
+ * @param rolledBackTo for a version a rollback recorded, the version whose config it restored
  */
-public record Release(SchedulerVersion version, Instant createdAt, ConfigDocument config, OperationStatus status) {
+public record Release(SchedulerVersion version, Instant createdAt, ConfigDocument config, OperationStatus status,
+                      Optional<SchedulerVersion> rolledBackTo) {
 
+    /**
+     * Checks the required parts.
+     *
+     * @throws NullPointerException when one is missing
+     */
     public Release {
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(status, "status");
+        rolledBackTo = Objects.requireNonNullElse(rolledBackTo, Optional.empty());
     }
 
-    /** The same release with another status. */
+    /**
+     * A release that is not a rollback.
+     *
+     * @param version   the version
+     * @param createdAt when it was saved
+     * @param config    the configuration as submitted
+     * @param status    the outcome of the operation that introduced it
+     */
+    public Release(SchedulerVersion version, Instant createdAt, ConfigDocument config, OperationStatus status) {
+        this(version, createdAt, config, status, Optional.empty());
+    }
+
+    /**
+     * The same release with another status.
+     *
+     * @param newStatus the status
+     * @return the release
+     */
     public Release withStatus(OperationStatus newStatus) {
-        return new Release(version, createdAt, config, newStatus);
+        return new Release(version, createdAt, config, newStatus, rolledBackTo);
     }
 }

@@ -15,14 +15,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where rooms' statuses and last pings live, per scheduler. Implementations: in-memory (embedded default)
- * and Redis. Every implementation passes {@code RoomStatusStoreContract} from hotspare-testkit.
+ * Where rooms' statuses, last pings and match slots live, per scheduler. Implementations: in-memory (embedded
+ * default) and Redis. Every implementation passes {@code RoomStatusStoreContract} from hotspare-testkit.
  *
  * <p>Shaped for a remote store: {@link #update} is one atomic step (one round trip) that applies
  * {@link RoomProtocol}'s rules and returns the counts per status afterwards (what panic scale needs);
  * {@link #counts} is O(1); the dead-room queries are range queries on "last ping" and "occupied since"
- * indexes; {@link #remove} clears every trace of a room. Scheduler and room names are DNS-1123 labels,
- * checked before anything is stored.
+ * indexes; {@link #allocate} hands out one match slot atomically, so concurrent callers never get the same slot;
+ * {@link #remove} clears every trace of a room. Scheduler and room names are DNS-1123 labels, checked before
+ * anything is stored.
  */
 public interface RoomStatusStore {
 
@@ -40,31 +41,87 @@ public interface RoomStatusStore {
     }
 
     /**
-     * Applies a report atomically under {@link RoomProtocol}: records status and last ping, moves the room
-     * between status indexes, keeps the occupied-since index, removes the room on {@code TERMINATED}.
+     * Applies a report atomically under {@link RoomProtocol}: records status, last ping and running matches, moves
+     * the room between status indexes, keeps the occupied-since index and the room's allocated slots, removes the
+     * room on {@code TERMINATED}.
      *
+     * @param scheduler      the scheduler
+     * @param room           the room
+     * @param status         the reported status
+     * @param timestamp      the report's time
+     * @param runningMatches the matches the room reports running (see {@link RoomProtocol#requireRunningMatches})
+     * @return the outcome, the previous status and the counts after
+     * @throws ValidationException when a name is not a DNS-1123 label or the match count is out of range
+     */
+    RoomUpdate update(String scheduler, String room, RoomStatus status, Instant timestamp, int runningMatches);
+
+    /**
+     * {@link #update(String, String, RoomStatus, Instant, int)} for a room that does not report its matches: one
+     * running while occupied, none otherwise.
+     *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param status    the reported status
+     * @param timestamp the report's time
+     * @return the outcome, the previous status and the counts after
      * @throws ValidationException when a name is not a DNS-1123 label
      */
-    RoomUpdate update(String scheduler, String room, RoomStatus status, Instant timestamp);
+    default RoomUpdate update(String scheduler, String room, RoomStatus status, Instant timestamp) {
+        return update(scheduler, room, status, timestamp, RoomProtocol.defaultRunningMatches(status));
+    }
 
-    /** The scheduler's counts per status. O(1). */
+    /**
+     * The scheduler's counts per status and its match totals. O(1).
+     *
+     * @param scheduler the scheduler
+     * @return its counts
+     */
     RoomStatusCounts counts(String scheduler);
 
-    /** What is known about {@code room}. */
+    /**
+     * What is known about {@code room}.
+     *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @return its state, if the store knows it
+     */
     Optional<RoomState> room(String scheduler, String room);
 
-    /** Rooms in {@code status}, by name. */
+    /**
+     * Rooms in {@code status}, by name.
+     *
+     * @param scheduler the scheduler
+     * @param status    the status
+     * @return the rooms' names
+     */
     List<String> rooms(String scheduler, RoomStatus status);
 
-    /** Non-terminating rooms whose last ping is strictly before {@code cutoff}, oldest ping first. */
-    List<String> roomsWithPingBefore(String scheduler, Instant cutoff);
+    /**
+     * Non-terminating rooms whose last ping is at or before {@code cutoff}, oldest ping first.
+     *
+     * @param scheduler the scheduler
+     * @param cutoff    the newest last ping that is still too old
+     * @return the rooms' names
+     */
+    List<String> roomsWithPingAtOrBefore(String scheduler, Instant cutoff);
 
-    /** Occupied rooms that entered occupied strictly before {@code cutoff}, longest occupied first. */
-    List<String> roomsOccupiedBefore(String scheduler, Instant cutoff);
+    /**
+     * Occupied rooms that entered occupied at or before {@code cutoff}, longest occupied first.
+     *
+     * @param scheduler the scheduler
+     * @param cutoff    the latest entry into occupied that is still too long ago
+     * @return the rooms' names
+     */
+    List<String> roomsOccupiedAtOrBefore(String scheduler, Instant cutoff);
 
     /**
      * Records a room's resource usage ({@code cpu} or {@code mem}, any unit as long as it is consistent),
      * used only to order rooms in {@link #roomsOrderedByMetric}.
+     *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param metric    cpu or mem
+     * @param value     the usage
      */
     void setRoomMetric(String scheduler, String room, String metric, double value);
 
@@ -73,50 +130,137 @@ public interface RoomStatusStore {
      * {@code room} and {@code legacy}, the ready rooms by name; for {@code cpu} and {@code mem}, the
      * non-terminating rooms with a recorded usage, lowest first (ties by name).
      *
+     * @param scheduler the scheduler
+     * @param metric    room, legacy, cpu or mem
+     * @param limit     the most names returned, at least 1
+     * @return the rooms' names
      * @throws ValidationException for an unknown metric or a limit below 1
      */
     List<String> roomsOrderedByMetric(String scheduler, String metric, int limit);
 
-    /** Removes every trace of {@code room} (status, ping, occupied-since, metrics); returns the counts after. */
+    /**
+     * Up to {@code limit} rooms with a free match slot, in {@link RoomProtocol#ALLOCATION_ORDER}: partly used rooms
+     * (most slots in use first) before empty ones, ties by name. A room has {@code maxMatchesPerRoom} slots; the
+     * ones in use are its running matches plus its allocated slots; only ready, allocated and occupied rooms count.
+     *
+     * @param scheduler         the scheduler
+     * @param maxMatchesPerRoom slots per room, at least 1
+     * @param limit             the most names returned, at least 1
+     * @return the rooms' names
+     * @throws ValidationException for a bad name, a slot count or a limit below 1
+     */
+    List<String> roomsWithFreeSlots(String scheduler, int maxMatchesPerRoom, int limit);
+
+    /**
+     * Hands out one match slot, atomically: the first room of {@link #roomsWithFreeSlots} gets one more allocated
+     * slot ({@link RoomProtocol#allocate}); a ready room becomes allocated. Concurrent callers never get the same
+     * slot.
+     *
+     * @param scheduler         the scheduler
+     * @param maxMatchesPerRoom slots per room, at least 1
+     * @param now               when the slot is handed out (its allocation times out from here)
+     * @return the room, or empty when no room has a free slot
+     * @throws ValidationException for a bad name or a slot count below 1
+     */
+    Optional<String> allocate(String scheduler, int maxMatchesPerRoom, Instant now);
+
+    /**
+     * Takes back, atomically, the slots of every room allocated at or before {@code cutoff}
+     * ({@link RoomProtocol#expireAllocation}): an allocated room that never reported its match is ready again.
+     *
+     * @param scheduler the scheduler
+     * @param cutoff    now minus the allocation timeout
+     * @return the rooms whose slots were taken back, by name
+     */
+    List<String> expireAllocations(String scheduler, Instant cutoff);
+
+    /**
+     * Removes every trace of {@code room} (status, ping, occupied-since, slots, metrics).
+     *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @return the counts after
+     */
     RoomStatusCounts remove(String scheduler, String room);
 
-    /** Removes every room of {@code scheduler} and its counters. */
+    /**
+     * Removes every room of {@code scheduler} and its counters.
+     *
+     * @param scheduler the scheduler
+     */
     void removeScheduler(String scheduler);
 
-    /** How many reports for this scheduler were ignored because they were older than the room's last one. */
+    /**
+     * How many reports for this scheduler were ignored because they were older than the room's last one.
+     *
+     * @param scheduler the scheduler
+     * @return the count
+     */
     long staleReports(String scheduler);
 
     /**
      * A room's keep-alive ({@code PUT .../ping}) with the status as text.
      *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param status    the status as sent
+     * @param timestamp the report's time
+     * @return the outcome, the previous status and the counts after
      * @throws ValidationException for an unknown status, a bad name, or a transition out of terminating
      */
     default RoomUpdate ping(String scheduler, String room, String status, Instant timestamp) {
-        return report(scheduler, room, status, timestamp);
+        RoomStatus parsed = RoomStatus.parse(status);
+        return report(scheduler, room, parsed, timestamp, RoomProtocol.defaultRunningMatches(parsed));
+    }
+
+    /**
+     * A room's keep-alive with the status as text and the matches it runs.
+     *
+     * @param scheduler      the scheduler
+     * @param room           the room
+     * @param status         the status as sent
+     * @param timestamp      the report's time
+     * @param runningMatches the matches it runs
+     * @return the outcome, the previous status and the counts after
+     * @throws ValidationException for an unknown status, a bad name or count, or a transition out of terminating
+     */
+    default RoomUpdate ping(String scheduler, String room, String status, Instant timestamp, int runningMatches) {
+        return report(scheduler, room, RoomStatus.parse(status), timestamp, runningMatches);
     }
 
     /**
      * A room's status change ({@code PUT .../status}: room ready, match started, match ended).
      *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @param status    the status as sent
+     * @param timestamp the report's time
+     * @return the outcome, the previous status and the counts after
      * @throws ValidationException for an unknown status, a bad name, or a transition out of terminating
      */
     default RoomUpdate status(String scheduler, String room, String status, Instant timestamp) {
-        return report(scheduler, room, status, timestamp);
+        return ping(scheduler, room, status, timestamp);
     }
 
-    private RoomUpdate report(String scheduler, String room, String status, Instant timestamp) {
-        RoomStatus parsed = RoomStatus.parse(status);
-        RoomUpdate result = update(scheduler, room, parsed, timestamp);
+    private RoomUpdate report(String scheduler, String room, RoomStatus parsed, Instant timestamp, int runningMatches) {
+        RoomUpdate result = update(scheduler, room, parsed, timestamp, RoomProtocol.requireRunningMatches(runningMatches));
         if (result.outcome() == RoomProtocol.Outcome.REJECTED) {
             throw new ValidationException(Problem.of("status", parsed.wireName(), RoomProtocol.rejection(room, parsed)));
         }
         return result;
     }
 
-    /** Rooms dead at {@code now} under {@code rules}: silent too long, or occupied too long. */
+    /**
+     * Rooms dead at {@code now} under {@code rules}: silent too long, or occupied too long.
+     *
+     * @param scheduler the scheduler
+     * @param rules     the dead-room rules
+     * @param now       the time of the check
+     * @return the dead rooms, silent ones first
+     */
     default Set<String> deadRooms(String scheduler, DeadRoomRules rules, Instant now) {
-        Set<String> dead = new LinkedHashSet<>(roomsWithPingBefore(scheduler, rules.pingCutoff(now)));
-        rules.occupiedCutoff(now).ifPresent(cutoff -> dead.addAll(roomsOccupiedBefore(scheduler, cutoff)));
+        Set<String> dead = new LinkedHashSet<>(roomsWithPingAtOrBefore(scheduler, rules.pingCutoff(now)));
+        rules.occupiedCutoff(now).ifPresent(cutoff -> dead.addAll(roomsOccupiedAtOrBefore(scheduler, cutoff)));
         return dead;
     }
 }

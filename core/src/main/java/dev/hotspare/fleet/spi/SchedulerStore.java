@@ -52,6 +52,22 @@ public interface SchedulerStore {
      */
     SchedulerRecord saveVersion(String name, SchedulerVersion version, ConfigDocument config, Instant createdAt, Fence fence);
 
+    /**
+     * As {@link #saveVersion}, for a version a rollback records: its release says which version's config it
+     * restored ({@link Release#rolledBackTo()}).
+     *
+     * @param name         the scheduler
+     * @param version      the new version, newer than the current one
+     * @param rolledBackTo the version whose config {@code config} is
+     * @param config       the restored configuration
+     * @param createdAt    when it is saved
+     * @param fence        the writer's fencing token
+     * @return the scheduler after the save
+     * @throws IllegalArgumentException if {@code version} is not newer than the current version
+     */
+    SchedulerRecord saveRollback(String name, SchedulerVersion version, SchedulerVersion rolledBackTo, ConfigDocument config,
+                                 Instant createdAt, Fence fence);
+
     /** Releases of {@code name}, oldest first; empty if it does not exist. */
     List<Release> releases(String name);
 

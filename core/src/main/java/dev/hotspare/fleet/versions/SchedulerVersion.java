@@ -19,7 +19,7 @@ public record SchedulerVersion(int major, int minor) implements Comparable<Sched
     /** The first version of every scheduler. */
     public static final SchedulerVersion FIRST = new SchedulerVersion(1, 0);
 
-    private static final Pattern TEXT = Pattern.compile("v?(\\d{1,9})\\.(\\d{1,9})");
+    private static final Pattern TEXT = Pattern.compile("v?(\\d{1,9})(?:\\.(\\d{1,9}))?");
     private static final Comparator<SchedulerVersion> ORDER =
             Comparator.comparingInt(SchedulerVersion::major).thenComparingInt(SchedulerVersion::minor);
 
@@ -33,17 +33,20 @@ public record SchedulerVersion(int major, int minor) implements Comparable<Sched
     }
 
     /**
-     * Parses {@code v2.3} (the leading {@code v} is optional).
+     * Parses {@code v2.3} (the leading {@code v} is optional); a version without a minor, {@code v3}, is
+     * {@code v3.0}, as Maestro reads it.
      *
+     * @param text the version
+     * @return the version
      * @throws ValidationException naming field {@code version} and the bad value
      */
     public static SchedulerVersion parse(String text) {
         Matcher m = text == null ? null : TEXT.matcher(text.trim());
         if (m == null || !m.matches() || Integer.parseInt(m.group(1)) < 1) {
             throw new ValidationException(Problem.of("version", text == null ? Problem.MISSING : text,
-                    "must look like v1.0: 'v', a major of at least 1, '.', a minor"));
+                    "must look like v1.0 or v1: 'v', a major of at least 1, optionally '.' and a minor"));
         }
-        return new SchedulerVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+        return new SchedulerVersion(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)));
     }
 
     /** The next major release, {@code v(major+1).0}. */

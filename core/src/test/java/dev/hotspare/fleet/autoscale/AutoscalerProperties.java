@@ -143,7 +143,9 @@ class AutoscalerProperties {
         Statistics.label("direction").collect(Integer.signum(d.delta()));
         Statistics.label("reason").coverage(checker -> {
             for (Reason r : Reason.values()) {
-                checker.check(r).percentage(p -> p > 0.3);
+                if (r != Reason.POLICY) { // trigger configs only here; TargetPoliciesProperties covers the policies
+                    checker.check(r).percentage(p -> p > 0.3);
+                }
             }
         });
         Statistics.label("direction").coverage(checker -> {

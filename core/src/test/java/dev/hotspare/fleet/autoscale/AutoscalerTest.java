@@ -92,7 +92,7 @@ class AutoscalerTest {
         assertThat(d.reason()).isEqualTo(Reason.TRIGGER);
         assertThat(d.delta()).isEqualTo(14);
         assertThat(d.trigger()).contains(new ScaleDecision.TriggerRef(Direction.UP, 0, "room"));
-        assertThat(d.newState()).isEqualTo(SchedulerState.SUBDIMENSIONED);
+        assertThat(d.newState()).as("Maestro: in sync after a scale").isEqualTo(SchedulerState.IN_SYNC);
 
         window.set(window.size() - 49, new BigDecimal("0.7")); // exactly usage is not above it: 48 of 60
         assertThat(decide(c, RoomStatusCounts.of(0, 20, 80), new UsageWindows(Map.of("room", window))).reason())
@@ -109,7 +109,7 @@ class AutoscalerTest {
         // ratio 0.35 / 0.50 = 0.70, ceil(0.7 * 10) = 7, delta -3
         assertThat(d.reason()).isEqualTo(Reason.TRIGGER);
         assertThat(d.delta()).isEqualTo(-3);
-        assertThat(d.newState()).isEqualTo(SchedulerState.OVERDIMENSIONED);
+        assertThat(d.newState()).isEqualTo(SchedulerState.IN_SYNC);
     }
 
     @Test
@@ -126,13 +126,31 @@ class AutoscalerTest {
 
     @Test
     void workedLegacyCase() {
-        ScalingSpec up = new ScalingSpec(List.of(), 300, Optional.of(10),
-                Optional.of(new dev.hotspare.fleet.LegacyTrigger(70, 600, 80, Optional.empty())));
-        ScalingSpec down = new ScalingSpec(List.of(), 300, Optional.of(2),
-                Optional.of(new dev.hotspare.fleet.LegacyTrigger(50, 900, 80, Optional.empty())));
-        SchedulerConfig c = config(100, 0, up, down);
+        // An explicit legacy trigger: room occupancy, the configured fixed delta.
+        SchedulerConfig c = config(100, 0, ScalingSpec.of(300, MetricsTrigger.of("legacy", 70, 80, 600).withDelta(10)),
+                ScalingSpec.of(300, MetricsTrigger.of("legacy", 50, 80, 900).withDelta(2)));
         assertThat(decide(c, RoomStatusCounts.of(0, 40, 80), repeated("legacy", "0.75", 60)).delta()).isEqualTo(10);
         assertThat(decide(c, RoomStatusCounts.of(0, 120, 30), repeated("legacy", "0.2", 90)).delta()).isEqualTo(-2);
+    }
+
+    @Test
+    void theOlderDeltaAndTriggerFormIsOneRoomTriggerWithTheRoomFormula() {
+        // Maestro 9.6.1 reads {delta, trigger} as a room trigger: the delta is not used, the room formula is.
+        ScalingSpec up = new ScalingSpec(List.of(), 300, Optional.of(10),
+                Optional.of(new dev.hotspare.fleet.LegacyTrigger(70, 600, 80, Optional.empty())));
+        ScalingSpec down = new ScalingSpec(List.of(), 300, Optional.empty(),
+                Optional.of(new dev.hotspare.fleet.LegacyTrigger(50, 900, 80, Optional.empty())));
+        SchedulerConfig c = config(100, 0, up, down);
+        assertThat(c.autoscaling().up().triggers()).containsExactly(MetricsTrigger.of("room", 70, 80, 600));
+        assertThat(c.autoscaling().down().triggers()).containsExactly(MetricsTrigger.of("room", 50, 80, 900));
+
+        // 80 of 100 occupied (below the default limit 90), every point at 0.8: round((8000 - 7000) / 70) = +14, not +10.
+        ScaleDecision d = decide(c, RoomStatusCounts.of(0, 20, 80), repeated("room", "0.8", 60));
+        assertThat(d.reason()).isEqualTo(Reason.TRIGGER);
+        assertThat(d.trigger()).contains(new ScaleDecision.TriggerRef(Direction.UP, 0, "room"));
+        assertThat(d.delta()).isEqualTo(14);
+        // 30 of 150 occupied: round((3000 - 7500) / 50) = -90, clamped to min 100: -50 (the delta 2 plays no part).
+        assertThat(decide(c, RoomStatusCounts.of(0, 120, 30), repeated("room", "0.2", 90)).delta()).isEqualTo(-50);
     }
 
     // --- the rules ------------------------------------------------------------------------------------
@@ -156,6 +174,7 @@ class AutoscalerTest {
                 SchedulerState.IN_SYNC, Optional.of(NOW), NOW);
         assertThat(below.reason()).isEqualTo(Reason.BELOW_MIN);
         assertThat(below.delta()).isEqualTo(7);
+        assertThat(below.newState()).as("after a scale the scheduler is in sync").isEqualTo(SchedulerState.IN_SYNC);
 
         List<ReadyRoom> ready = List.of(
                 new ReadyRoom("old-version", true, NOW.minusSeconds(5000)),
@@ -167,11 +186,13 @@ class AutoscalerTest {
         assertThat(above.reason()).isEqualTo(Reason.ABOVE_MAX);
         assertThat(above.delta()).as("23 rooms, max 20; terminating count nowhere").isEqualTo(-3);
         assertThat(above.roomsToRemove()).containsExactly("old-version", "newest", "middle");
+        assertThat(above.newState()).isEqualTo(SchedulerState.IN_SYNC);
 
         ScaleDecision noneReady = autoscaler.decide(c, FleetSnapshot.of(RoomStatusCounts.of(0, 0, 25)), UsageWindows.EMPTY,
                 SchedulerState.IN_SYNC, Optional.empty(), NOW);
         assertThat(noneReady.reason()).isEqualTo(Reason.NONE);
         assertThat(noneReady.explanation()).contains("no READY room");
+        assertThat(noneReady.newState()).as("a scale is wanted but held back").isEqualTo(SchedulerState.OVERDIMENSIONED);
     }
 
     @Test
@@ -252,14 +273,41 @@ class AutoscalerTest {
 
         ScaleDecision after = autoscaler.decide(c, s, high, SchedulerState.IN_SYNC, Optional.of(NOW.minusSeconds(301)), NOW);
         assertThat(after.reason()).isEqualTo(Reason.TRIGGER);
+        assertThat(after.newState()).isEqualTo(SchedulerState.IN_SYNC);
 
         SchedulerConfig downOnly = config(0, 0, ScalingSpec.of(300, MetricsTrigger.of("room", 95, 50, 20)),
                 ScalingSpec.of(600, MetricsTrigger.of("legacy", 90, 50, 20).withDelta(1)));
         ScaleDecision downHeld = autoscaler.decide(downOnly, s, high, SchedulerState.IN_SYNC, Optional.of(NOW.minusSeconds(400)), NOW);
         assertThat(downHeld.heldByCooldown()).isTrue();
         assertThat(downHeld.trigger().orElseThrow().direction()).isEqualTo(Direction.DOWN);
+        assertThat(downHeld.newState()).isEqualTo(SchedulerState.OVERDIMENSIONED);
         assertThat(autoscaler.decide(downOnly, s, high, SchedulerState.IN_SYNC, Optional.of(NOW.minusSeconds(601)), NOW).delta())
                 .isEqualTo(-1);
+    }
+
+    @Test
+    void aTriggerHeldByTheCooldownDoesNotHideALaterTriggersLimit() {
+        // up[0] fires on its points but is held by the cooldown; up[1]'s limit (75%) is reached and ignores cooldown.
+        SchedulerConfig c = config(0, 0, ScalingSpec.of(300,
+                        MetricsTrigger.of("room", 50, 50, 20).withLimit(95),
+                        MetricsTrigger.of("legacy", 60, 50, 20).withLimit(75).withDelta(4)),
+                ScalingSpec.of(0, MetricsTrigger.of("room", 90, 50, 20)));
+        UsageWindows high = new UsageWindows(Map.of("room", List.of(new BigDecimal("0.8"), new BigDecimal("0.8")),
+                "legacy", List.of(new BigDecimal("0.8"), new BigDecimal("0.8"))));
+        FleetSnapshot s = FleetSnapshot.of(RoomStatusCounts.of(0, 20, 80));
+        ScaleDecision d = autoscaler.decide(c, s, high, SchedulerState.IN_SYNC, Optional.of(NOW.minusSeconds(10)), NOW);
+        assertThat(d.reason()).isEqualTo(Reason.LIMIT);
+        assertThat(d.trigger()).contains(new ScaleDecision.TriggerRef(Direction.UP, 1, "legacy"));
+        assertThat(d.delta()).isEqualTo(4);
+        assertThat(d.newState()).isEqualTo(SchedulerState.IN_SYNC);
+
+        // Without a later limit reached, the held trigger is the decision, and down triggers are skipped that tick.
+        FleetSnapshot calmer = FleetSnapshot.of(RoomStatusCounts.of(0, 30, 70));
+        ScaleDecision held = autoscaler.decide(c, calmer, high, SchedulerState.IN_SYNC, Optional.of(NOW.minusSeconds(10)), NOW);
+        assertThat(held.reason()).isEqualTo(Reason.NONE);
+        assertThat(held.heldByCooldown()).isTrue();
+        assertThat(held.trigger()).contains(new ScaleDecision.TriggerRef(Direction.UP, 0, "room"));
+        assertThat(held.newState()).isEqualTo(SchedulerState.SUBDIMENSIONED);
     }
 
     @Test
@@ -330,6 +378,7 @@ class AutoscalerTest {
         assertThat(autoscaler.panicDecision(on, busy, RoomStatus.READY, NOW).reason()).isEqualTo(Reason.NONE);
         ScaleDecision panic = autoscaler.panicDecision(on, busy, RoomStatus.OCCUPIED, NOW);
         assertThat(panic.reason()).isEqualTo(Reason.LIMIT);
+        assertThat(panic.newState()).isEqualTo(SchedulerState.IN_SYNC);
         assertThat(panic.delta()).isEqualTo(RoomPolicy.roomDelta(81, 100, 70));
         assertThat(autoscaler.panicDecision(on, RoomStatusCounts.of(0, 20, 80), RoomStatus.OCCUPIED, NOW).reason())
                 .as("100*80 > 100*80 is false").isEqualTo(Reason.NONE);
@@ -351,8 +400,9 @@ class AutoscalerTest {
 
     @Test
     void policiesRegisterProgrammaticallyAndThroughServiceLoader() {
-        assertThat(ScalingPolicies.builtIn().typeNames()).containsExactly("room", "cpu", "mem", "legacy");
-        assertThat(ScalingPolicies.loaded().typeNames()).contains("room", "cpu", "mem", "legacy");
+        assertThat(ScalingPolicies.builtIn().typeNames())
+                .containsExactly("room", "cpu", "mem", "legacy", "roomOccupancy", "fixedBuffer");
+        assertThat(ScalingPolicies.loaded().typeNames()).contains("room", "cpu", "mem", "legacy", "roomOccupancy", "fixedBuffer");
         ScalingPolicy custom = new ScalingPolicy() {
             public String type() {
                 return "queue";

@@ -83,6 +83,19 @@ class EventDispatcherTest {
     }
 
     @Test
+    void aFailureIsReportedInWordsNeverWithAClassName() {
+        try (EventDispatcher dispatcher = EventDispatcher.builder()
+                .add(forwarder("wrapped", event -> { throw new RuntimeException(new java.io.IOException("connection reset")); }), true)
+                .add(forwarder("silent", event -> { throw new IllegalStateException(); }), true)
+                .build()) {
+            EventDispatcher.DeliveryReport report = dispatcher.publish(ready("r1")).join();
+
+            assertThat(report.failedResponses()).extracting(d -> d.error().orElseThrow())
+                    .containsExactly("connection reset", "the forwarder failed without a message");
+        }
+    }
+
+    @Test
     void aFullQueueDropsAndCountsInsteadOfBlocking() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(1);

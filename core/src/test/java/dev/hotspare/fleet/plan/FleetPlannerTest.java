@@ -84,15 +84,20 @@ class FleetPlannerTest {
     }
 
     @Test
-    void roomsWithoutStatusAreRegisteredAndStatusesWithoutRoomAreForgotten() {
+    void roomsWithoutStatusAreRegisteredAndDeadStatusesWithoutRoomAreForgotten() {
         Builder o = observe(config(0, 0, ScalingSpec.NONE, ScalingSpec.NONE), room("a", 30, "v1.0"), room("b", 20, "v1.0"));
         o.statuses.remove("b");
         o.statuses.put("gone", RoomStatus.OCCUPIED);
+        o.statuses.put("leaving", RoomStatus.TERMINATING);
+        o.statuses.put("just-made-elsewhere", RoomStatus.CREATING);
+        o.dead = List.of("gone");
 
         FleetPlan plan = planner.plan(o.build());
 
         assertThat(plan.register()).containsExactly(new FleetPlan.Registration("b", NOW.minusSeconds(20)));
-        assertThat(plan.forget()).containsExactly("gone");
+        assertThat(plan.forget()).as("a fresh status of a room this view does not list yet stays")
+                .containsExactly("gone", "leaving");
+        assertThat(plan.removeDead()).as("only listed rooms are removed").isEmpty();
     }
 
     @Test
@@ -166,7 +171,54 @@ class FleetPlannerTest {
         assertThat(plan.usagePoints().get("room")).isEqualByComparingTo("0.8");
         assertThat(plan.usageKeep()).containsEntry("room", 2);
         assertThat(plan.scaling()).containsInstanceOf(ScaleUp.class);
-        assertThat(plan.newState()).contains(SchedulerState.SUBDIMENSIONED);
+        assertThat(plan.newState()).as("observed in-sync, in sync after the scale: no change").isEmpty();
+        assertThat(plan.heldState()).as("if the scale-up cannot be applied").contains(SchedulerState.SUBDIMENSIONED);
+        assertThat(plan.stateAfter(true)).isEmpty();
+        assertThat(plan.stateAfter(false)).contains(SchedulerState.SUBDIMENSIONED);
+    }
+
+    @Test
+    void afterAScaleTheSchedulerIsInSyncAndAScaleThatCannotBeAppliedIsHeld() {
+        SchedulerConfig c = config(1, 2, ScalingSpec.NONE, ScalingSpec.NONE);
+        Builder o = observe(c, room("c", 30, "v1.0"), room("a", 20, "v1.0"), room("b", 10, "v1.0"));
+        o.state = SchedulerState.OVERDIMENSIONED;
+        FleetPlan plan = planner.plan(o.build());
+        assertThat(plan.scaling()).contains(new ScaleDown(List.of("b"), ScaleReason.AUTOSCALE));
+        assertThat(plan.newState()).contains(SchedulerState.IN_SYNC);
+        assertThat(plan.heldState()).as("already overdimensioned: no change").isEmpty();
+        assertThat(plan.stateAfter(true)).contains(SchedulerState.IN_SYNC);
+        assertThat(plan.stateAfter(false)).isEmpty();
+
+        // Above max with no READY room to remove: the scale is held, the scheduler overdimensioned.
+        o.state = SchedulerState.IN_SYNC;
+        o.statuses.replaceAll((room, status) -> RoomStatus.OCCUPIED);
+        FleetPlan held = planner.plan(o.build());
+        assertThat(held.scaling()).isEmpty();
+        assertThat(held.newState()).contains(SchedulerState.OVERDIMENSIONED);
+    }
+
+    @Test
+    void manualScalingIsClampedLikeTheAutoscalersScaling() {
+        Autoscaling a = new Autoscaling(2, 6, ScalingSpec.NONE, ScalingSpec.NONE, false);
+        assertThat(planner.manualScaleUp(a, 4, 4)).as("4 rooms, max 6: scaleup 4 adds 2").isEqualTo(2);
+        assertThat(planner.manualScaleUp(a, 6, 1)).as("at max").isZero();
+        assertThat(planner.manualScaleUp(a, 8, 1)).as("above max").isZero();
+        Autoscaling unbounded = new Autoscaling(0, 0, ScalingSpec.NONE, ScalingSpec.NONE, false);
+        assertThat(planner.manualScaleUp(unbounded, 4, 1_000)).as("maxScaleUpAmount").isEqualTo(300);
+        assertThat(FleetPlanner.manualScaleDown(a, 4, 5)).as("never below min 2").isEqualTo(2);
+        assertThat(FleetPlanner.manualScaleDown(a, 1, 5)).isZero();
+        assertThat(FleetPlanner.manualReplicas(a, 9)).isEqualTo(6);
+        assertThat(FleetPlanner.manualReplicas(a, 0)).isEqualTo(2);
+        assertThat(FleetPlanner.manualReplicas(unbounded, 9)).isEqualTo(9);
+    }
+
+    @Test
+    void roomsHostOneMatchUnlessARoomOccupancyPolicySaysOtherwise() {
+        assertThat(FleetPlanner.maxMatchesPerRoom(config(0, 0, ScalingSpec.NONE, ScalingSpec.NONE))).isEqualTo(1);
+        SchedulerConfig occupancy = config(0, 0, ScalingSpec.NONE, ScalingSpec.NONE).withAutoscaling(Autoscaling.byPolicy(0, 0,
+                dev.hotspare.fleet.PolicySpec.of("roomOccupancy", Map.of("readyTarget", 0.5, "maxMatchesPerRoom", 4))));
+        assertThat(FleetPlanner.maxMatchesPerRoom(occupancy)).isEqualTo(4);
+        assertThat(FleetPlanner.allocationCutoff(Duration.ofSeconds(60), NOW)).isEqualTo(NOW.minusSeconds(60));
     }
 
     @Test

@@ -40,7 +40,7 @@ class RollingReplaceProperties {
         tasks.advanceBy(Duration.ofSeconds(installSeconds));
         int chunk = Math.max(1, (int) Math.ceil(rooms * maxSurge / 100.0));
 
-        CompletableFuture<OperationStatus> done = new RollingReplace("pong", new SchedulerVersion(2, 0), maxSurge,
+        CompletableFuture<OperationStatus> done = new RollingReplace("pong", new SchedulerVersion(2, 0), dev.hotspare.fleet.MaxSurge.percent(maxSurge),
                 Duration.ofHours(10), Duration.ofSeconds(1), new RoomActions(driver, java.util.Optional.empty(),
                 dev.hotspare.fleet.events.EventDispatcher.builder().build(), FleetListener.NONE, tasks, Duration.ofSeconds(1)),
                 () -> false, () -> false).start();

@@ -16,8 +16,16 @@ class SchedulerVersionTest {
     }
 
     @Test
+    void aVersionWithoutMinorIsItsDotZero() {
+        // Maestro reads "v3" as 3.0: its next minor is v3.1, its next major v4.0.
+        assertThat(SchedulerVersion.parse("v3")).isEqualTo(new SchedulerVersion(3, 0));
+        assertThat(SchedulerVersion.parse("v3").nextMinor()).hasToString("v3.1");
+        assertThat(SchedulerVersion.parse("7").nextMajor()).hasToString("v8.0");
+    }
+
+    @Test
     void rejectsMalformedVersionsNamingTheValue() {
-        for (String bad : new String[] {"", "v", "v1", "v0.1", "1.2.3", "v-1.0", "latest"}) {
+        for (String bad : new String[] {"", "v", "v0", "v1.", "v0.1", "1.2.3", "v-1.0", "latest"}) {
             assertThatThrownBy(() -> SchedulerVersion.parse(bad)).as(bad).isInstanceOf(ValidationException.class)
                     .hasMessageContaining("version").hasMessageContaining("'" + bad + "'");
         }

@@ -18,14 +18,18 @@ import java.util.Optional;
 public final class KeyLayout {
 
     /**
-     * The status sets in the room scripts' order, {@code KEYS[7..10]}; a status's position here is also its code
-     * (minus one) in the update script's reply.
+     * The status sets in the room scripts' order, {@code KEYS[9..13]}; a status's position here is also its code
+     * (minus one) in the update script's reply, and its count's position in the counts the scripts return.
      */
     public static final List<RoomStatus> STATUS_SETS = List.of(RoomStatus.CREATING, RoomStatus.READY,
-            RoomStatus.OCCUPIED, RoomStatus.TERMINATING);
+            RoomStatus.ALLOCATED, RoomStatus.OCCUPIED, RoomStatus.TERMINATING);
+
+    /** The fields of the counts hash, in the order the scripts return them: the statuses, then matches and slots. */
+    public static final List<String> COUNT_FIELDS = List.of("creating", "ready", "allocated", "occupied", "terminating",
+            "matches", "slots");
 
     /** How many of the room scripts' KEYS belong to the scheduler; room hashes follow from this index on. */
-    public static final int SCHEDULER_KEYS = 6 + STATUS_SETS.size();
+    public static final int SCHEDULER_KEYS = 8 + STATUS_SETS.size();
 
     private final String prefix;
 
@@ -59,7 +63,32 @@ public final class KeyLayout {
         return scheduler(scheduler) + "rooms:" + status.wireName();
     }
 
-    /** The hash of room counts per status. */
+    /**
+     * The sorted set of rooms that host matches, by −(slots in use), so the most used come first.
+     *
+     * @param scheduler the scheduler, validated
+     * @return the key
+     */
+    public String slots(String scheduler) {
+        return scheduler(scheduler) + "slots";
+    }
+
+    /**
+     * The sorted set of rooms with allocated slots, by their last allocation ({@link #timeScore}).
+     *
+     * @param scheduler the scheduler, validated
+     * @return the key
+     */
+    public String allocations(String scheduler) {
+        return scheduler(scheduler) + "allocations";
+    }
+
+    /**
+     * The hash of room counts per status, running matches and allocated slots.
+     *
+     * @param scheduler the scheduler, validated
+     * @return the key
+     */
     public String counts(String scheduler) {
         return scheduler(scheduler) + "counts";
     }
@@ -86,7 +115,7 @@ public final class KeyLayout {
 
     /**
      * The scheduler's part of every room script's KEYS, in the order {@code room-keys.lua} names them: counts,
-     * pings, occupied, stale, cpu, mem, then the {@link #STATUS_SETS}. A fresh array on every call.
+     * pings, occupied, stale, cpu, mem, slots, allocations, then the {@link #STATUS_SETS}. A fresh array on every call.
      */
     public String[] roomScriptKeys(String scheduler) {
         String[] all = new String[SCHEDULER_KEYS];
@@ -96,8 +125,10 @@ public final class KeyLayout {
         all[3] = stale(scheduler);
         all[4] = roomMetric(scheduler, "cpu");
         all[5] = roomMetric(scheduler, "mem");
+        all[6] = slots(scheduler);
+        all[7] = allocations(scheduler);
         for (int i = 0; i < STATUS_SETS.size(); i++) {
-            all[6 + i] = statusSet(scheduler, STATUS_SETS.get(i));
+            all[8 + i] = statusSet(scheduler, STATUS_SETS.get(i));
         }
         return all;
     }

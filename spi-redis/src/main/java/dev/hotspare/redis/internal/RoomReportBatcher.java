@@ -45,7 +45,9 @@ public final class RoomReportBatcher {
     /** Outcomes by their code in the update script's reply (code / 8). */
     private static final RoomProtocol.Outcome[] OUTCOMES = {RoomProtocol.Outcome.APPLIED, RoomProtocol.Outcome.STALE, RoomProtocol.Outcome.REJECTED};
     /** Script arguments per report. */
-    private static final int ARGS = 5;
+    private static final int ARGS = 6;
+    /** Reply values per report: outcome and previous status, status after, matches change, slots change. */
+    private static final int REPLY = 4;
 
     private final RedisAccess redis;
     private final String roomHashPrefix;
@@ -71,10 +73,15 @@ public final class RoomReportBatcher {
      * Sends a report of {@code room} (already validated) and returns its reply to come. Its arguments are encoded
      * here, on the caller's thread, so a timestamp that cannot be encoded fails this call and not the batch.
      *
+     * @param room           the room, validated
+     * @param status         the reported status
+     * @param timestamp      the report's time
+     * @param runningMatches the matches the room runs, validated
+     * @return the reply to come
      * @throws ArithmeticException if the timestamp is too far from the epoch to score
      */
-    public CompletableFuture<RoomUpdate> submit(String room, RoomStatus status, Instant timestamp) {
-        Report report = new Report(room, status, timestamp);
+    public CompletableFuture<RoomUpdate> submit(String room, RoomStatus status, Instant timestamp, int runningMatches) {
+        Report report = new Report(room, status, timestamp, runningMatches);
         if (IoThreads.current()) {
             // A caller on a Lettuce I/O thread writes inline, ahead of writes other threads have queued for that
             // thread; sending its report straight away keeps at least its own commands in order.
@@ -148,6 +155,7 @@ public final class RoomReportBatcher {
             args[i * ARGS + 2] = report.seconds;
             args[i * ARGS + 3] = report.nanos;
             args[i * ARGS + 4] = report.micros;
+            args[i * ARGS + 5] = report.running;
         }
         inFlight.incrementAndGet();
         redis.<List<Object>>evalAsync(Scripts.ROOM_UPDATE, ScriptOutputType.MULTI, keys, args)
@@ -189,17 +197,18 @@ public final class RoomReportBatcher {
             return;
         }
         List<RoomStatus> indexed = KeyLayout.STATUS_SETS;
-        int[] counts = new int[indexed.size()];
+        int[] counts = new int[KeyLayout.COUNT_FIELDS.size()];
         for (int i = 0; i < counts.length; i++) {
             counts[i] = ((Long) reply.get(i)).intValue();
         }
         for (int i = 0; i < batch.length; i++) {
             Report report = batch[i];
-            int code = ((Long) reply.get(counts.length + i)).intValue();
+            int base = counts.length + i * REPLY;
+            int code = ((Long) reply.get(base)).intValue();
             RoomProtocol.Outcome outcome = OUTCOMES[code / 8];
             int previous = code % 8 - 1;
             if (outcome == RoomProtocol.Outcome.APPLIED) {
-                int next = indexed.indexOf(report.status);
+                int next = ((Long) reply.get(base + 1)).intValue() - 1;
                 if (previous != next) {
                     if (previous >= 0) {
                         counts[previous]--;
@@ -208,11 +217,22 @@ public final class RoomReportBatcher {
                         counts[next]++;
                     }
                 }
+                counts[5] += ((Long) reply.get(base + 2)).intValue();
+                counts[6] += ((Long) reply.get(base + 3)).intValue();
             }
             report.result.complete(new RoomUpdate(outcome,
-                    previous < 0 ? Optional.empty() : Optional.of(indexed.get(previous)),
-                    new RoomStatusCounts(counts[0], counts[1], counts[2], counts[3])));
+                    previous < 0 ? Optional.empty() : Optional.of(indexed.get(previous)), counts(counts)));
         }
+    }
+
+    /**
+     * Counts in the scripts' order ({@link KeyLayout#COUNT_FIELDS}).
+     *
+     * @param c creating, ready, allocated, occupied, terminating, matches, slots
+     * @return the counts
+     */
+    public static RoomStatusCounts counts(int[] c) {
+        return new RoomStatusCounts(c[0], c[1], c[3], c[4], c[2], c[5], c[6]);
     }
 
     /** One report waiting for its reply, with its script arguments already encoded (on the caller's thread). */
@@ -222,14 +242,16 @@ public final class RoomReportBatcher {
         final String seconds;
         final String nanos;
         final String micros;
+        final String running;
         final CompletableFuture<RoomUpdate> result = new CompletableFuture<>();
 
-        Report(String room, RoomStatus status, Instant timestamp) {
+        Report(String room, RoomStatus status, Instant timestamp, int runningMatches) {
             this.room = room;
             this.status = status;
             this.seconds = Long.toString(timestamp.getEpochSecond());
             this.nanos = Integer.toString(timestamp.getNano());
             this.micros = Long.toString(KeyLayout.timeScore(timestamp));
+            this.running = Integer.toString(runningMatches);
         }
     }
 }

@@ -16,6 +16,10 @@ public final class Scripts {
     public static final LuaScript ROOM_REMOVE = LuaScript.load("room remove", ROOM_KEYS, "room-remove.lua");
     /** Records a room's cpu or mem usage if the room is known and not terminating. */
     public static final LuaScript ROOM_METRIC = LuaScript.load("room metric", ROOM_KEYS, "room-metric.lua");
+    /** Hands out one free match slot, most used room first. */
+    public static final LuaScript ROOM_ALLOCATE = LuaScript.load("room allocate", ROOM_KEYS, "room-allocate.lua");
+    /** Takes back the slots of rooms allocated at or before a cutoff. */
+    public static final LuaScript ROOM_EXPIRE = LuaScript.load("room allocation expiry", ROOM_KEYS, "room-expire.lua");
     /** Removes a scheduler's rooms and keys. */
     public static final LuaScript SCHEDULER_REMOVE = LuaScript.load("scheduler remove", ROOM_KEYS, "scheduler-remove.lua");
 

@@ -29,8 +29,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The contract every {@link RoomStatusStore} passes: the room protocol (stale reports ignored and counted,
- * no way out of terminating, terminated removes), counts per status returned by every update, dead-room
- * queries, rooms ordered by metric, complete removal, name validation and atomic concurrent updates.
+ * no way out of terminating, terminated removes), counts per status and match totals returned by every update,
+ * dead-room queries (inclusive bounds), rooms ordered by metric, match slots handed out most-used-first and never
+ * twice (also under concurrent allocators), allocation timeouts, complete removal, name validation and atomic
+ * concurrent updates.
  * Subclass it and implement {@link #newStore()}; each test gets a fresh store and its own scheduler name.
  */
 public abstract class RoomStatusStoreContract {
@@ -135,7 +137,7 @@ public abstract class RoomStatusStoreContract {
     void textEntryPointsRejectUnknownStatusesWithTheKnownOnes() {
         assertThatThrownBy(() -> store.ping(scheduler, "r1", "sleeping", at(0)))
                 .isInstanceOf(ValidationException.class)
-                .hasMessageContaining("sleeping").hasMessageContaining("creating, ready, occupied, terminating, terminated");
+                .hasMessageContaining("sleeping").hasMessageContaining("creating, ready, allocated, occupied, terminating, terminated");
         assertThat(store.room(scheduler, "r1")).isEmpty();
         assertThat(store.ping(scheduler, "r1", "ready", at(0)).counts().ready()).isEqualTo(1);
         assertThat(store.status(scheduler, "r1", "OCCUPIED", at(1)).counts().occupied()).isEqualTo(1);
@@ -152,13 +154,24 @@ public abstract class RoomStatusStoreContract {
     }
 
     @Test
-    void expiredPingQueryIgnoresTerminatingRooms() {
+    void expiredPingQueryIgnoresTerminatingRoomsAndIncludesTheCutoff() {
         store.update(scheduler, "old", RoomStatus.READY, at(0));
         store.update(scheduler, "older", RoomStatus.OCCUPIED, at(-5));
         store.update(scheduler, "fresh", RoomStatus.READY, at(100));
         store.update(scheduler, "going", RoomStatus.TERMINATING, at(0));
         store.update(scheduler, "edge", RoomStatus.READY, at(50));
-        assertThat(store.roomsWithPingBefore(scheduler, at(50))).containsExactly("older", "old");
+        store.update(scheduler, "after", RoomStatus.READY, at(51));
+        assertThat(store.roomsWithPingAtOrBefore(scheduler, at(50))).containsExactly("older", "old", "edge");
+    }
+
+    @Test
+    void aRoomSilentForExactlyThePingTimeoutOrOccupiedForExactlyTheOccupiedTimeoutIsDead() {
+        store.update(scheduler, "silent", RoomStatus.READY, at(70));
+        store.update(scheduler, "busy", RoomStatus.OCCUPIED, at(40));
+        store.update(scheduler, "busy", RoomStatus.OCCUPIED, at(99));
+        store.update(scheduler, "fine", RoomStatus.READY, at(71));
+        DeadRoomRules rules = new DeadRoomRules(Duration.ofSeconds(30), Optional.of(Duration.ofSeconds(60)));
+        assertThat(store.deadRooms(scheduler, rules, at(100))).containsExactlyInAnyOrder("silent", "busy");
     }
 
     @Test
@@ -167,9 +180,10 @@ public abstract class RoomStatusStoreContract {
         store.update(scheduler, "long", RoomStatus.OCCUPIED, at(90));
         store.update(scheduler, "short", RoomStatus.OCCUPIED, at(80));
         store.update(scheduler, "free", RoomStatus.READY, at(0));
-        assertThat(store.roomsOccupiedBefore(scheduler, at(60))).containsExactly("long");
+        assertThat(store.roomsOccupiedAtOrBefore(scheduler, at(60))).containsExactly("long");
+        assertThat(store.roomsOccupiedAtOrBefore(scheduler, at(80))).containsExactly("long", "short");
         store.update(scheduler, "long", RoomStatus.READY, at(95));
-        assertThat(store.roomsOccupiedBefore(scheduler, at(60))).isEmpty();
+        assertThat(store.roomsOccupiedAtOrBefore(scheduler, at(60))).isEmpty();
     }
 
     @Test
@@ -217,8 +231,8 @@ public abstract class RoomStatusStoreContract {
         assertThat(after).isEqualTo(new RoomStatusCounts(0, 1, 0, 0));
         assertThat(store.room(scheduler, "r1")).isEmpty();
         assertThat(store.rooms(scheduler, RoomStatus.OCCUPIED)).isEmpty();
-        assertThat(store.roomsWithPingBefore(scheduler, at(1000))).containsExactly("r2");
-        assertThat(store.roomsOccupiedBefore(scheduler, at(1000))).isEmpty();
+        assertThat(store.roomsWithPingAtOrBefore(scheduler, at(1000))).containsExactly("r2");
+        assertThat(store.roomsOccupiedAtOrBefore(scheduler, at(1000))).isEmpty();
         assertThat(store.roomsOrderedByMetric(scheduler, "cpu", 5)).isEmpty();
         assertThat(store.roomsOrderedByMetric(scheduler, "mem", 5)).isEmpty();
         assertThat(store.remove(scheduler, "r1")).as("idempotent").isEqualTo(after);
@@ -226,6 +240,143 @@ public abstract class RoomStatusStoreContract {
         store.update(scheduler, "r1", RoomStatus.READY, at(-100));
         assertThat(store.room(scheduler, "r1")).as("a removed room starts afresh, even with an old timestamp")
                 .contains(new RoomState("r1", RoomStatus.READY, at(-100), Optional.empty()));
+    }
+
+    // --- matches and slots ----------------------------------------------------------------------------------
+
+    @Test
+    void runningMatchesAreKeptPerRoomAndCountedForNonTerminatingRooms() {
+        store.update(scheduler, "a", RoomStatus.OCCUPIED, at(0), 3);
+        store.update(scheduler, "b", RoomStatus.OCCUPIED, at(0));
+        RoomUpdate u = store.update(scheduler, "c", RoomStatus.READY, at(0), 0);
+        assertThat(u.counts()).isEqualTo(new RoomStatusCounts(0, 1, 2, 0, 0, 4, 0));
+        assertThat(store.room(scheduler, "a").orElseThrow().runningMatches()).isEqualTo(3);
+        assertThat(store.room(scheduler, "b").orElseThrow().runningMatches()).as("occupied without a count: one").isEqualTo(1);
+
+        assertThat(store.update(scheduler, "a", RoomStatus.OCCUPIED, at(1), 1).counts().runningMatches()).isEqualTo(2);
+        assertThat(store.update(scheduler, "a", RoomStatus.TERMINATING, at(2), 1).counts())
+                .as("terminating rooms run nothing that counts").isEqualTo(new RoomStatusCounts(0, 1, 1, 1, 0, 1, 0));
+        assertThat(store.remove(scheduler, "b")).isEqualTo(new RoomStatusCounts(0, 1, 0, 1, 0, 0, 0));
+        assertThat(store.counts(scheduler)).isEqualTo(new RoomStatusCounts(0, 1, 0, 1, 0, 0, 0));
+        assertThatThrownBy(() -> store.update(scheduler, "c", RoomStatus.OCCUPIED, at(3), -1))
+                .isInstanceOf(ValidationException.class).hasMessageContaining("runningMatches");
+    }
+
+    @Test
+    void allocationHandsOutTheMostUsedRoomsFreeSlotsFirstThenEmptyRoomsByName() {
+        store.update(scheduler, "empty-b", RoomStatus.READY, at(0));
+        store.update(scheduler, "empty-a", RoomStatus.READY, at(0));
+        store.update(scheduler, "half", RoomStatus.OCCUPIED, at(0), 2);
+        store.update(scheduler, "full", RoomStatus.OCCUPIED, at(0), 4);
+        store.update(scheduler, "starting", RoomStatus.CREATING, at(0));
+        store.update(scheduler, "going", RoomStatus.TERMINATING, at(0));
+        assertThat(store.roomsWithFreeSlots(scheduler, 4, 10)).containsExactly("half", "empty-a", "empty-b");
+
+        assertThat(store.allocate(scheduler, 4, at(1))).contains("half");
+        assertThat(store.allocate(scheduler, 4, at(2))).contains("half");
+        assertThat(store.allocate(scheduler, 4, at(3))).as("half is full now").contains("empty-a");
+        assertThat(store.allocate(scheduler, 4, at(4))).as("empty-a is used now").contains("empty-a");
+        assertThat(store.room(scheduler, "half").orElseThrow())
+                .extracting(RoomState::status, RoomState::runningMatches, RoomState::allocatedSlots, RoomState::allocatedAt)
+                .containsExactly(RoomStatus.OCCUPIED, 2, 2, Optional.of(at(2)));
+        assertThat(store.room(scheduler, "empty-a").orElseThrow().status()).isEqualTo(RoomStatus.ALLOCATED);
+        assertThat(store.counts(scheduler)).isEqualTo(new RoomStatusCounts(1, 1, 2, 1, 1, 6, 4));
+        assertThat(store.rooms(scheduler, RoomStatus.ALLOCATED)).containsExactly("empty-a");
+        assertThat(store.roomsOrderedByMetric(scheduler, "room", 10)).as("ready rooms only").containsExactly("empty-b");
+
+        assertThat(store.allocate(scheduler, 1, at(5))).as("single-match rooms: only empty ones").contains("empty-b");
+        assertThat(store.allocate(scheduler, 1, at(6))).isEmpty();
+        assertThatThrownBy(() -> store.allocate(scheduler, 0, at(6))).isInstanceOf(ValidationException.class);
+    }
+
+    @Test
+    void anAllocatedRoomStaysAllocatedOnReadyKeepAlivesUntilItsMatchRuns() {
+        store.update(scheduler, "r1", RoomStatus.READY, at(0));
+        assertThat(store.allocate(scheduler, 1, at(1))).contains("r1");
+
+        RoomUpdate keepAlive = store.update(scheduler, "r1", RoomStatus.READY, at(2));
+        assertThat(keepAlive.previous()).contains(RoomStatus.ALLOCATED);
+        assertThat(keepAlive.counts()).isEqualTo(new RoomStatusCounts(0, 0, 0, 0, 1, 0, 1));
+        assertThat(store.room(scheduler, "r1").orElseThrow().allocatedAt()).as("a keep-alive is no new allocation").contains(at(1));
+
+        RoomUpdate started = store.update(scheduler, "r1", RoomStatus.OCCUPIED, at(3));
+        assertThat(started.counts()).as("the slot became the running match").isEqualTo(new RoomStatusCounts(0, 0, 1, 0, 0, 1, 0));
+        assertThat(store.room(scheduler, "r1").orElseThrow().allocatedSlots()).isZero();
+        assertThat(store.update(scheduler, "r1", RoomStatus.READY, at(4)).counts()).isEqualTo(new RoomStatusCounts(0, 1, 0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void allocationsTimeOutAtTheCutoffAndTheRoomIsReadyAgain() {
+        store.update(scheduler, "early", RoomStatus.READY, at(0));
+        store.update(scheduler, "late", RoomStatus.READY, at(0));
+        store.update(scheduler, "busy", RoomStatus.OCCUPIED, at(0), 1);
+        assertThat(store.allocate(scheduler, 2, at(10))).contains("busy");
+        assertThat(store.allocate(scheduler, 2, at(10))).contains("early");
+        assertThat(store.allocate(scheduler, 2, at(11))).contains("early");
+        assertThat(store.allocate(scheduler, 2, at(20))).contains("late");
+
+        assertThat(store.expireAllocations(scheduler, at(9))).isEmpty();
+        assertThat(store.expireAllocations(scheduler, at(11))).as("allocated at or before the cutoff").containsExactlyInAnyOrder("busy", "early");
+        assertThat(store.room(scheduler, "early").orElseThrow())
+                .extracting(RoomState::status, RoomState::allocatedSlots, RoomState::allocatedAt)
+                .containsExactly(RoomStatus.READY, 0, Optional.empty());
+        assertThat(store.room(scheduler, "busy").orElseThrow().status()).isEqualTo(RoomStatus.OCCUPIED);
+        assertThat(store.counts(scheduler)).isEqualTo(new RoomStatusCounts(0, 1, 1, 0, 1, 1, 1));
+        assertThat(store.roomsWithFreeSlots(scheduler, 2, 10)).containsExactly("busy", "late", "early");
+        assertThat(store.expireAllocations(scheduler, at(11))).as("once").isEmpty();
+    }
+
+    @Test
+    void terminatingDropsAllocationsAndRemoveClearsSlots() {
+        store.update(scheduler, "r1", RoomStatus.READY, at(0));
+        store.update(scheduler, "r2", RoomStatus.READY, at(0));
+        store.allocate(scheduler, 2, at(1));
+        store.allocate(scheduler, 2, at(1));
+        assertThat(store.update(scheduler, "r1", RoomStatus.TERMINATING, at(2)).counts())
+                .isEqualTo(new RoomStatusCounts(0, 1, 0, 1, 0, 0, 0));
+        assertThat(store.roomsWithFreeSlots(scheduler, 2, 10)).containsExactly("r2");
+        assertThat(store.expireAllocations(scheduler, at(100))).isEmpty();
+        store.allocate(scheduler, 2, at(3));
+        assertThat(store.remove(scheduler, "r2")).isEqualTo(new RoomStatusCounts(0, 0, 0, 1, 0, 0, 0));
+        assertThat(store.roomsWithFreeSlots(scheduler, 2, 10)).isEmpty();
+        assertThat(store.expireAllocations(scheduler, at(100))).isEmpty();
+    }
+
+    @Test
+    void concurrentAllocatorsNeverGetTheSameSlot() throws Exception {
+        int rooms = 20;
+        int slots = 3;
+        for (int i = 0; i < rooms; i++) {
+            store.update(scheduler, "r" + i, RoomStatus.READY, at(0));
+        }
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<String> granted = java.util.Collections.synchronizedList(new ArrayList<>());
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    for (Optional<String> room = store.allocate(scheduler, slots, at(1)); room.isPresent();
+                         room = store.allocate(scheduler, slots, at(1))) {
+                        granted.add(room.get());
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : futures) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(granted).as("every slot once").hasSize(rooms * slots);
+        java.util.Map<String, Long> perRoom = granted.stream()
+                .collect(java.util.stream.Collectors.groupingBy(r -> r, java.util.stream.Collectors.counting()));
+        assertThat(perRoom).hasSize(rooms).allSatisfy((room, n) -> assertThat(n).isEqualTo((long) slots));
+        assertThat(store.counts(scheduler)).isEqualTo(new RoomStatusCounts(0, 0, 0, 0, rooms, 0, rooms * slots));
     }
 
     @Test

@@ -115,6 +115,31 @@ public abstract class SchedulerStoreContract {
     }
 
     @Test
+    void aRollbackReleaseSaysWhichVersionItRestored() {
+        store.create(name, config("pong/pong:v1"), "in-sync", T0);
+        SchedulerVersion v2 = new SchedulerVersion(2, 0);
+        SchedulerVersion v3 = new SchedulerVersion(3, 0);
+        store.saveVersion(name, v2, config("pong/pong:v2"), T0.plusSeconds(60), fence(1));
+
+        SchedulerRecord record = store.saveRollback(name, v3, SchedulerVersion.FIRST, config("pong/pong:v1"),
+                T0.plusSeconds(120), fence(1));
+
+        assertThat(record.version()).isEqualTo(v3);
+        assertThat(store.get(name).orElseThrow().config().tree().get("image").asText()).isEqualTo("pong/pong:v1");
+        assertThat(store.releases(name)).extracting(Release::version, Release::rolledBackTo).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(SchedulerVersion.FIRST, Optional.empty()),
+                org.assertj.core.groups.Tuple.tuple(v2, Optional.empty()),
+                org.assertj.core.groups.Tuple.tuple(v3, Optional.of(SchedulerVersion.FIRST)));
+        store.setStatus(name, v3, OperationStatus.DEPLOYED, fence(1));
+        assertThat(store.release(name, v3).orElseThrow())
+                .as("a status change keeps what it rolled back to")
+                .extracting(Release::status, Release::rolledBackTo)
+                .containsExactly(OperationStatus.DEPLOYED, Optional.of(SchedulerVersion.FIRST));
+        assertThatThrownBy(() -> store.saveRollback(name, v2, SchedulerVersion.FIRST, config("x"), T0, fence(1)))
+                .as("a rollback is a newer version too").isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aVersionMustBeNewerThanTheCurrentOne() {
         store.create(name, config("a"), "in-sync", T0);
         store.saveVersion(name, new SchedulerVersion(2, 0), config("b"), T0, fence(1));

@@ -1,4 +1,4 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.operations;
 
 import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
@@ -6,6 +6,11 @@ import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.fleet.runtime.ErrorCode;
+import dev.hotspare.fleet.runtime.SchedulerOperationException;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.UpdateHandle;
+import dev.hotspare.fleet.runtime.VersionDiff;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.versions.ChangeKind;

@@ -1,14 +1,16 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.kpis;
 
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.LockOutcome;
-import dev.hotspare.kpi.RecordingKpis;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.Worker;
 import dev.hotspare.kpi.RecordingKpis.LockWait;
 import dev.hotspare.kpi.RecordingKpis.Rooms;
 import dev.hotspare.kpi.RecordingKpis.Scaled;
+import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
@@ -49,13 +51,14 @@ class FleetKpisTest {
                 driver, tasks).kpis(kpis).build();
         ops.create(CONFIG);
 
-        ops.scaleUp("pong", 3);
+        // 6 rooms, min 4: a manual scale-down of 2 reaches min (it never goes below it).
+        ops.scaleUp("pong", 6);
         tasks.advanceBy(Duration.ofMinutes(1));
         CompletableFuture<Integer> removed = ops.scaleDown("pong", 2);
         tasks.advanceBy(Duration.ofMinutes(1));
 
         assertThat(removed).isCompletedWithValue(2);
-        assertThat(kpis.calls()).containsExactly(new Scaled("pong", ScaleOperation.SCALE_UP, 3),
+        assertThat(kpis.calls()).containsExactly(new Scaled("pong", ScaleOperation.SCALE_UP, 6),
                 new Scaled("pong", ScaleOperation.SCALE_DOWN, 2));
     }
 

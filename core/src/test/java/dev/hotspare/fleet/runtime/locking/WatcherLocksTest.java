@@ -1,9 +1,11 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.locking;
 
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.Worker;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;

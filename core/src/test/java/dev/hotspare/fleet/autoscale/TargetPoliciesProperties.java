@@ -1,0 +1,160 @@
+package dev.hotspare.fleet.autoscale;
+
+import dev.hotspare.fleet.Autoscaling;
+import dev.hotspare.fleet.PolicySpec;
+import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerState;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The invariants of Maestro 10's policies (roomOccupancy, fixedBuffer) over generated parameters and fleets: the
+ * rooms they lead to stay within [min, max], the rooms they want grow with the running matches, and under a
+ * constant signal the fleet moves one way and settles — it never flaps.
+ */
+class TargetPoliciesProperties {
+
+    static final Instant NOW = Instant.parse("2026-01-01T12:00:00Z");
+    final Autoscaler autoscaler = Autoscaler.standard();
+
+    /** A generated policy with its bounds. */
+    record Policy(int min, int max, SchedulerConfig config) {
+    }
+
+    /** A generated fleet: rooms per status and the match slots in use. */
+    record Fleet(int creating, int ready, int allocated, int occupied, int matches, int slots) {
+        RoomStatusCounts counts() {
+            return new RoomStatusCounts(creating, ready, occupied, 0, allocated, matches, slots);
+        }
+
+        int active() {
+            return creating + ready + allocated + occupied;
+        }
+
+        Fleet withMatches(int newMatches) {
+            return new Fleet(creating, ready, allocated, occupied, newMatches, slots);
+        }
+
+        Fleet withOccupied(int newOccupied) {
+            return new Fleet(creating, ready, allocated, newOccupied, matches, slots);
+        }
+
+        /** New rooms come up ready; a scale-down removes ready rooms. */
+        Fleet scaled(int delta) {
+            return new Fleet(creating, ready + delta, allocated, occupied, matches, slots);
+        }
+    }
+
+    ScaleDecision decide(Policy p, Fleet f, Optional<Instant> lastScaleAt, Instant now) {
+        return autoscaler.decide(p.config(), FleetSnapshot.of(f.counts()), UsageWindows.EMPTY, SchedulerState.IN_SYNC,
+                lastScaleAt, now);
+    }
+
+    @Property(tries = 400)
+    void theFleetStaysWithinMinAndMax(@ForAll("policies") Policy p, @ForAll("fleets") Fleet f) {
+        ScaleDecision d = decide(p, f, Optional.empty(), NOW);
+        int after = f.active() + d.delta();
+        if (f.active() >= p.min()) {
+            assertThat(after).as("never below min %d: %s", p.min(), d.explanation()).isGreaterThanOrEqualTo(p.min());
+        } else {
+            assertThat(after).as("up to min").isEqualTo(p.min());
+        }
+        if (p.max() > 0 && f.active() <= p.max()) {
+            assertThat(after).as("never above max %d: %s", p.max(), d.explanation()).isLessThanOrEqualTo(p.max());
+        } else if (p.max() > 0) {
+            assertThat(after).as("above max, only down toward it").isBetween(p.max(), f.active());
+        }
+        assertThat(after).as("only ready rooms are removed").isGreaterThanOrEqualTo(f.active() - f.ready());
+    }
+
+    @Property(tries = 400)
+    void theRoomsWantedGrowWithTheRunningMatches(@ForAll("policies") Policy p, @ForAll("fleets") Fleet f,
+                                                 @ForAll @IntRange(min = 1, max = 200) int more) {
+        PolicySpec spec = p.config().autoscaling().policy().orElseThrow();
+        TargetPolicy policy = (TargetPolicy) ScalingPolicies.builtIn().get(spec.type()).orElseThrow();
+        var parameters = dev.hotspare.fleet.PolicyParameters.of(policy.parameters(), spec.parameters());
+        PolicyContext context = new PolicyContext(p.config(), Direction.UP, Map.of(), NOW);
+        // roomOccupancy reads matches; fixedBuffer reads the rooms they occupy.
+        Fleet busier = spec.type().equals("roomOccupancy") ? f.withMatches(f.matches() + more) : f.withOccupied(f.occupied() + more);
+        int wanted = policy.target(f.counts(), parameters, context).rooms();
+        int wantedBusier = policy.target(busier.counts(), parameters, context).rooms();
+        assertThat(wantedBusier).isGreaterThanOrEqualTo(wanted);
+
+        // So does a scale-up: more matches never add fewer rooms.
+        ScaleDecision d = decide(p, f, Optional.empty(), NOW);
+        ScaleDecision dBusier = decide(p, busier, Optional.empty(), NOW);
+        if (d.delta() > 0 && spec.type().equals("roomOccupancy")) {
+            assertThat(dBusier.delta()).isGreaterThanOrEqualTo(d.delta());
+        }
+    }
+
+    @Property(tries = 300)
+    void underAConstantSignalTheFleetMovesOneWayAndSettles(@ForAll("policies") Policy p, @ForAll("fleets") Fleet start,
+                                                           @ForAll @IntRange(min = 0, max = 120) int cooldown) {
+        SchedulerConfig config = p.config().withAutoscaling(p.config().autoscaling().withCooldowns(cooldown, cooldown));
+        Policy cooled = new Policy(p.min(), p.max(), config);
+        Fleet fleet = start;
+        Optional<Instant> lastScale = Optional.empty();
+        List<Integer> deltas = new ArrayList<>();
+        Instant now = NOW;
+        for (int tick = 0; tick < 60; tick++) {
+            // Ticks further apart than the cooldown half of the time, closer the other half.
+            now = now.plusSeconds(tick % 2 == 0 ? cooldown + 1L : 5L);
+            ScaleDecision d = decide(cooled, fleet, lastScale, now);
+            if (d.delta() != 0) {
+                deltas.add(d.delta());
+                fleet = fleet.scaled(d.delta());
+                lastScale = Optional.of(now);
+            }
+        }
+        assertThat(deltas).as("one direction only: %s", deltas).satisfiesAnyOf(
+                list -> assertThat(list).allMatch(x -> x > 0),
+                list -> assertThat(list).allMatch(x -> x < 0));
+        assertThat(decide(cooled, fleet, lastScale, now.plusSeconds(cooldown + 1L)).delta())
+                .as("settled after %s", deltas).isZero();
+    }
+
+    // --- generators ---------------------------------------------------------------------------------
+
+    @Provide
+    Arbitrary<Policy> policies() {
+        Arbitrary<Integer> min = Arbitraries.integers().between(0, 30);
+        Arbitrary<Integer> maxOffset = Arbitraries.integers().between(-1, 80);
+        Arbitrary<Map<String, Object>> occupancy = Combinators.combine(
+                        Arbitraries.integers().between(1, 950), Arbitraries.integers().between(0, 100),
+                        Arbitraries.integers().between(1, 8))
+                .as((readyTarget, downThreshold, maxMatches) -> Map.<String, Object>of(
+                        "readyTarget", BigDecimal.valueOf(readyTarget, 3), "downThreshold", BigDecimal.valueOf(downThreshold, 2),
+                        "maxMatchesPerRoom", maxMatches));
+        Arbitrary<PolicySpec> spec = Arbitraries.oneOf(
+                occupancy.map(parameters -> PolicySpec.of("roomOccupancy", parameters)),
+                Arbitraries.integers().between(0, 20).map(amount -> PolicySpec.of("fixedBuffer", Map.of("amount", amount))));
+        return Combinators.combine(min, maxOffset, spec).as((mn, off, s) -> {
+            int max = off < 0 ? 0 : mn + off;
+            return new Policy(mn, max, SchedulerConfig.of("pong", "pong", "img", Autoscaling.byPolicy(mn, max, s)));
+        });
+    }
+
+    @Provide
+    Arbitrary<Fleet> fleets() {
+        return Combinators.combine(Arbitraries.integers().between(0, 5), Arbitraries.integers().between(0, 80),
+                        Arbitraries.integers().between(0, 10), Arbitraries.integers().between(0, 80),
+                        Arbitraries.integers().between(0, 400), Arbitraries.integers().between(0, 20))
+                .as(Fleet::new);
+    }
+}

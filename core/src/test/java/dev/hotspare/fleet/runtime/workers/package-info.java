@@ -1,0 +1,2 @@
+/** Workers: one watcher per scheduler, shared stores, cached configs, locked steps skipped, shutdown. */
+package dev.hotspare.fleet.runtime.workers;
