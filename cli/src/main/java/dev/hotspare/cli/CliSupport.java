@@ -42,4 +42,28 @@ final class CliSupport {
         m.appendTail(out);
         return out.toString().replace("  ", " ").replace("( ", "(").replace(" )", ")").strip();
     }
+
+    /**
+     * Whether stdout and stderr are both terminals: on Linux from where file descriptors 1 and 2 point, elsewhere
+     * from {@link System#console()} (which only knows about stdin and stdout). {@code NO_COLOR} forces no.
+     */
+    static boolean terminal() {
+        if (System.getenv("NO_COLOR") != null) {
+            return false;
+        }
+        java.nio.file.Path fds = java.nio.file.Path.of("/proc/self/fd");
+        if (java.nio.file.Files.isDirectory(fds)) {
+            return isTty(fds.resolve("1")) && isTty(fds.resolve("2"));
+        }
+        return System.console() != null;
+    }
+
+    private static boolean isTty(java.nio.file.Path fd) {
+        try {
+            String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
 }

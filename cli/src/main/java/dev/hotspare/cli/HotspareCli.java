@@ -1,17 +1,19 @@
 package dev.hotspare.cli;
 
 import picocli.CommandLine;
+
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code hotspare} command-line program. Each subcommand is its own class; register new ones in
  * {@link #commandLine()}.
  */
-@Command(name = "hotspare", mixinStandardHelpOptions = true, version = "hotspare 0.1.0-SNAPSHOT",
+@Command(name = "hotspare", mixinStandardHelpOptions = true, versionProvider = HotspareCli.BuildVersion.class,
         description = "Pools of expensive, slow-to-start members: simulate, plan, validate, roll out.",
         subcommands = {CommandLine.HelpCommand.class, SimulateCommand.class, PlanCommand.class, ValidateCommand.class,
                 AutoscaleCommand.class, DiffCommand.class, RolloutCli.class})
-public final class HotspareCli implements Runnable {
+public final class HotspareCli implements java.util.concurrent.Callable<Integer> {
 
     /** Exit status for bad input (missing file, unknown field, bad value). */
     public static final int EXIT_BAD_INPUT = 2;
@@ -19,29 +21,52 @@ public final class HotspareCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * Runs the CLI and exits with its status.
+     *
+     * @param args the command line
+     */
     public static void main(String[] args) {
         System.exit(run(args));
     }
 
-    /** Runs the CLI with {@code args} and returns the exit status, without exiting. */
+    /**
+     * Runs the CLI with {@code args} and returns the exit status, without exiting.
+     *
+     * @param args the command line
+     * @return the exit status
+     */
     public static int run(String... args) {
         return commandLine().execute(args);
     }
 
-    /** The configured command line: every subcommand, and bad usage reported as exit status 2 without a stack trace. */
+    /**
+     * The configured command line: every subcommand, and bad usage reported as exit status 2 without a stack trace.
+     *
+     * @return the command line
+     */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new HotspareCli());
+        // Colours only when both streams are terminals: escapes in a log file or a pipe are noise.
+        cli.setColorScheme(CommandLine.Help.defaultColorScheme(CliSupport.terminal() ? CommandLine.Help.Ansi.AUTO
+                : CommandLine.Help.Ansi.OFF));
         cli.setParameterExceptionHandler((ex, args) -> {
-            ex.getCommandLine().getErr().println("error: " + CliSupport.plain(String.valueOf(ex.getMessage())));
-            ex.getCommandLine().getErr().println("see: hotspare " + ex.getCommandLine().getCommandName() + " --help");
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("error: " + CliSupport.plain(String.valueOf(ex.getMessage())));
+            if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+                err.println("did you mean: " + String.join(", ", unmatched.getSuggestions()) + "?");
+            }
+            err.println("see: hotspare " + (ex.getCommandLine().getParent() == null ? "" : ex.getCommandLine().getCommandName() + " ")
+                    + "--help");
             return EXIT_BAD_INPUT;
         });
         // Option values: the value and the rule it breaks, never the Java type it failed to become.
         cli.registerConverter(java.time.Duration.class, text -> {
             try {
-                return java.time.Duration.parse(text);
-            } catch (RuntimeException e) {
-                throw new CommandLine.TypeConversionException("bad value '" + text + "': must be an ISO-8601 duration such as PT40M or P1D");
+                return dev.hotspare.validation.Durations.parse("duration", text);
+            } catch (dev.hotspare.validation.ValidationException e) {
+                throw new CommandLine.TypeConversionException("bad value '" + text
+                        + "': must be a duration such as 500ms, 30s, 40m, 2h30m or PT40M");
             }
         });
         cli.registerConverter(Double.class, text -> number(text, Double::valueOf, "a number"));
@@ -71,8 +96,18 @@ public final class HotspareCli implements Runnable {
         }
     }
 
+    /** Bare {@code hotspare}: a subcommand is required, so the usage goes to stderr and the status is 2. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return EXIT_BAD_INPUT;
+    }
+
+    /** The version this jar was built as, from the build (never a literal in the source). */
+    static final class BuildVersion implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[]{"hotspare " + dev.hotspare.HotspareVersion.current()};
+        }
     }
 }

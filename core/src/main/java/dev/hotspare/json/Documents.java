@@ -426,7 +426,7 @@ public final class Documents {
         }
         return switch (type.getSimpleName()) {
             case "Instant" -> "an ISO-8601 timestamp such as 2026-01-01T00:00:00Z";
-            case "Duration" -> "an ISO-8601 duration such as PT40M";
+            case "Duration" -> "a duration such as 500ms, 30s, 40m, 2h30m or PT40M";
             case "int", "Integer", "long", "Long" -> "a whole number";
             case "double", "Double", "BigDecimal" -> "a number";
             case "boolean", "Boolean" -> "true or false";
@@ -449,6 +449,9 @@ public final class Documents {
         return mapper
                 .registerModule(new JavaTimeModule())
                 .registerModule(new Jdk8Module())
+                // One duration syntax everywhere: documents take 40m / 2h30m / 500ms as well as ISO-8601.
+                .registerModule(new com.fasterxml.jackson.databind.module.SimpleModule("hotspare-durations")
+                        .addDeserializer(java.time.Duration.class, new FlexibleDurationDeserializer()))
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 // A second YAML document, or anything after the JSON value, would be silently ignored.
@@ -458,5 +461,29 @@ public final class Documents {
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    }
+
+    /** Reads a duration written as {@code 40m}, {@code 2h30m}, {@code 500ms} or ISO-8601; numbers stay seconds. */
+    private static final class FlexibleDurationDeserializer
+            extends com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer<java.time.Duration> {
+
+        FlexibleDurationDeserializer() {
+            super(java.time.Duration.class);
+        }
+
+        @Override
+        public java.time.Duration deserialize(com.fasterxml.jackson.core.JsonParser parser,
+                                              com.fasterxml.jackson.databind.DeserializationContext context)
+                throws java.io.IOException {
+            if (parser.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
+                String text = parser.getText();
+                try {
+                    return dev.hotspare.validation.Durations.parse("duration", text);
+                } catch (ValidationException e) {
+                    throw context.weirdStringException(text, java.time.Duration.class, "not a duration");
+                }
+            }
+            return com.fasterxml.jackson.datatype.jsr310.deser.DurationDeserializer.INSTANCE.deserialize(parser, context);
+        }
     }
 }

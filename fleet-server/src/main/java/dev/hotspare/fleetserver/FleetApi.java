@@ -23,6 +23,7 @@ import dev.hotspare.fleet.runtime.VersionDiff;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerNotFoundException;
+import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
@@ -73,9 +74,13 @@ import java.util.function.Supplier;
 final class FleetApi extends Handler.Abstract {
 
     private static final Logger LOG = LoggerFactory.getLogger(FleetApi.class);
+    /** Who changed which scheduler: its own logger name, so it can be routed to an audit file. */
+    private static final Logger AUDIT = LoggerFactory.getLogger("dev.hotspare.fleetserver.audit");
     private static final ObjectReader JSON_READER = Documents.jsonReader();
     private static final ObjectWriter JSON_WRITER = Documents.jsonWriter();
     static final String VERSION_HEADER = "X-Maestro-Version";
+    /** The hotspare build that answered, on every answer (Maestro's header carries the API version instead). */
+    static final String HOTSPARE_VERSION_HEADER = "X-Hotspare-Version";
     static final String JSON_CONTENT_TYPE = "application/json; charset=utf-8";
     /** Largest report timestamp: the end of year 9999, in seconds since the epoch. */
     static final long MAX_TIMESTAMP = 253_402_300_799L;
@@ -94,10 +99,16 @@ final class FleetApi extends Handler.Abstract {
     private final String apiVersion;
     private final Duration operationWait;
     private final Runnable schedulersChanged;
-    private final Supplier<List<String>> kpiSummary;
+    private final Supplier<Object> kpis;
+    /** The Prometheus text of the service's meters, when its registry is a Prometheus one. */
+    private final Supplier<Optional<String>> prometheus;
+    /** Requests being served now, bounded: more get 503 with Retry-After instead of waiting for a thread. */
+    private final java.util.concurrent.Semaphore inFlight;
+    private final int maxConcurrentRequests;
     /** What this instance's worker last failed to do for a scheduler (cleared when a tick succeeds). */
     private final java.util.function.Function<String, Optional<String>> workerErrors;
     private final List<Route> routes = new ArrayList<>();
+    private final OperationLog operationLog;
     /**
      * Schedulers seen to exist, for the room routes: a room pings every few seconds, and without this each ping
      * would be a scheduler-store round trip. Only hits are kept, briefly, and a delete here drops its entry.
@@ -107,8 +118,13 @@ final class FleetApi extends Handler.Abstract {
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
              int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged,
-             Supplier<List<String>> kpiSummary, java.time.Clock clock, java.util.function.Function<String, Optional<String>> workerErrors) {
-        this.kpiSummary = kpiSummary;
+             Supplier<Object> kpis, Supplier<Optional<String>> prometheus, int maxConcurrentRequests, java.time.Clock clock,
+             java.util.function.Function<String, Optional<String>> workerErrors) {
+        this.kpis = kpis;
+        this.operationLog = new OperationLog(clock);
+        this.prometheus = prometheus;
+        this.maxConcurrentRequests = maxConcurrentRequests;
+        this.inFlight = new java.util.concurrent.Semaphore(maxConcurrentRequests);
         this.workerErrors = workerErrors;
         this.operations = operations;
         this.roomService = roomService;
@@ -144,8 +160,15 @@ final class FleetApi extends Handler.Abstract {
         route("PUT", "/scheduler/{scheduler}/rollback", this::rollback);
         route("PUT", "/scheduler/{scheduler}/diff", this::diff);
         route("GET", "/scheduler/{scheduler}/locks", this::listLocks);
+        route("GET", "/scheduler/{scheduler}/operations", this::listOperations);
+        route("GET", "/scheduler/{scheduler}/operations/{operation}", this::getOperation);
+        route("DELETE", "/scheduler/{scheduler}/operations/{operation}", this::cancelOperation);
         route("DELETE", "/scheduler/{scheduler}/locks/{kind}", this::forceRelease);
-        route("GET", "/kpis", request -> Answer.ok(Map.of("kpis", kpiSummary.get())));
+        route("GET", "/kpis", request -> Answer.ok(Map.of("meters", kpis.get())));
+        route("GET", "/metrics", request -> new Answer(200, new PlainText(PROMETHEUS_CONTENT_TYPE, prometheus.get()
+                .orElseThrow(() -> new ApiException(404, "METRICS_NOT_ENABLED", "metrics not enabled", List.of(Problem.of(
+                        "meterRegistry", "<not Prometheus>", "the service was given a registry without a Prometheus one; "
+                                + "read GET /kpis, or pass a PrometheusMeterRegistry")))))));
     }
 
     // --- routing ------------------------------------------------------------------------------------------------
@@ -156,11 +179,23 @@ final class FleetApi extends Handler.Abstract {
         Answer handle(Request request) throws Exception;
     }
 
-    private record Answer(int status, Object body) {
+    private record Answer(int status, Object body, Map<String, String> headers) {
+        Answer(int status, Object body) {
+            this(status, body, Map.of());
+        }
+
         static Answer ok(Object body) {
             return new Answer(200, body);
         }
     }
+
+    /** A body that is not JSON (the Prometheus text format). */
+    private record PlainText(String contentType, String text) {
+    }
+
+    static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    /** Paths served even when the service is saturated: probes and scrapes must see a busy service, not a 503. */
+    private static final Set<String> UNLIMITED = Set.of("/healthcheck", "/metrics");
 
     private static final Map<String, Object> SUCCESS = Map.of("success", true);
 
@@ -196,6 +231,28 @@ final class FleetApi extends Handler.Abstract {
      */
     @Override
     public boolean handle(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+        String path = request.getHttpURI().getDecodedPath();
+        if (path != null && UNLIMITED.contains(path)) {
+            return admitted(request, response, callback);
+        }
+        if (!inFlight.tryAcquire()) {
+            Exchange exchange = new Exchange(request, response, new byte[0]);
+            respond(exchange, new Answer(503, error(new ApiException(503, ErrorCode.UNAVAILABLE.name(), "the service is busy",
+                    List.of(Problem.of("requests", maxConcurrentRequests, "this many requests are being served already; "
+                            + "retry after the time in Retry-After"))), exchange).body(), Map.of("Retry-After", "1")), callback);
+            return true;
+        }
+        // Released once the answer is written (or failed), whichever path the request takes.
+        Callback releasing = Callback.from(callback, (Runnable) inFlight::release);
+        try {
+            return admitted(request, response, releasing);
+        } catch (RuntimeException | Error e) {
+            inFlight.release();
+            throw e;
+        }
+    }
+
+    private boolean admitted(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
         long declared = request.getLength();
         if (declared > maxBodyBytes) {
             Exchange exchange = new Exchange(request, response, new byte[0]);
@@ -321,6 +378,17 @@ final class FleetApi extends Handler.Abstract {
             this.exchange = exchange;
             this.params = params;
             this.query = query;
+        }
+
+        /**
+         * Who asked, for the audit log: the {@code X-Requested-By} header (letters, digits and {@code @._:-}, at
+         * most 64; anything else is replaced) or "anonymous", and the client's address.
+         */
+        String who() {
+            String by = exchange.request().getHeaders().get("X-Requested-By");
+            String name = by == null || by.isBlank() ? "anonymous"
+                    : abbreviate(by.strip().replaceAll("[^A-Za-z0-9@._:-]", "_"));
+            return name + " from " + org.eclipse.jetty.server.Request.getRemoteAddr(exchange.request());
         }
 
         String param(String name) {
@@ -496,7 +564,8 @@ final class FleetApi extends Handler.Abstract {
     // --- schedulers -----------------------------------------------------------------------------------------------
 
     private Answer create(Request request) throws IOException {
-        operations.create(configText(request));
+        SchedulerRecord created = operations.create(configText(request));
+        AUDIT.info("scheduler {} created at {} by {}", created.name(), created.version(), request.who());
         // This instance's worker picks the scheduler up now rather than at its next sync.
         schedulersChanged.run();
         return new Answer(201, SUCCESS);
@@ -506,6 +575,8 @@ final class FleetApi extends Handler.Abstract {
         knownSchedulers.invalidate(request.param("scheduler"));
         await(operations.delete(request.param("scheduler")));
         knownSchedulers.invalidate(request.param("scheduler"));
+        AUDIT.info("scheduler {} deleted by {}", request.param("scheduler"), request.who());
+        operationLog.forget(request.param("scheduler"));
         return Answer.ok(SUCCESS);
     }
 
@@ -513,8 +584,7 @@ final class FleetApi extends Handler.Abstract {
         Optional<String> surge = request.query("maxsurge");
         if (surge.isEmpty()) {
             // Without the query parameter, the config's maxSurge (Maestro 10), else 25%.
-            finished(request.param("scheduler"), operations.update(request.param("scheduler"), configText(request)));
-            return Answer.ok(SUCCESS);
+            return started(request, "update", operations.update(request.param("scheduler"), configText(request)));
         }
         // Maestro 9's maxsurge is a percentage: "25" and "25%" both mean a quarter of the rooms.
         String text = surge.get().trim();
@@ -525,20 +595,17 @@ final class FleetApi extends Handler.Abstract {
             throw ApiException.badRequest("INVALID_MAXSURGE", "invalid maxsurge",
                     Problem.of("maxsurge", surge.get(), "must be a percentage in 1..100, e.g. 25 or 25%"));
         }
-        finished(request.param("scheduler"), operations.update(request.param("scheduler"), configText(request), maxSurge));
-        return Answer.ok(SUCCESS);
+        return started(request, "update", operations.update(request.param("scheduler"), configText(request), maxSurge));
     }
 
     private Answer image(Request request) throws Exception {
         JsonNode body = request.json(Set.of("image"));
-        finished(request.param("scheduler"), operations.updateImage(request.param("scheduler"), optionalText(body, "image")));
-        return Answer.ok(SUCCESS);
+        return started(request, "image", operations.updateImage(request.param("scheduler"), optionalText(body, "image")));
     }
 
     private Answer min(Request request) throws Exception {
         JsonNode body = request.json(Set.of("min"));
-        finished(request.param("scheduler"), operations.updateMin(request.param("scheduler"), optionalInt(body, "min")));
-        return Answer.ok(SUCCESS);
+        return started(request, "min", operations.updateMin(request.param("scheduler"), optionalInt(body, "min")));
     }
 
     private Answer statusOrConfig(Request request) {
@@ -592,11 +659,15 @@ final class FleetApi extends Handler.Abstract {
                     Problem.of("", body.toString(), "send only one of scaleup, scaledown or replicas"));
         }
         if (up.isPresent()) {
-            operations.scaleUp(scheduler, up.get());
+            int added = operations.scaleUp(scheduler, up.get());
+            AUDIT.info("scheduler {} scaled up by {} rooms (asked {}) by {}", scheduler, added, up.get(), request.who());
         } else if (down.isPresent()) {
-            await(operations.scaleDown(scheduler, down.get()));
+            int removed = await(operations.scaleDown(scheduler, down.get()));
+            AUDIT.info("scheduler {} scaled down by {} rooms (asked {}) by {}", scheduler, removed, down.get(), request.who());
         } else {
-            await(operations.scaleTo(scheduler, replicas.get()));
+            int change = await(operations.scaleTo(scheduler, replicas.get()));
+            AUDIT.info("scheduler {} scaled to {} replicas ({} rooms) by {}", scheduler, replicas.get(),
+                    change >= 0 ? "+" + change : String.valueOf(change), request.who());
         }
         return Answer.ok(SUCCESS);
     }
@@ -616,9 +687,7 @@ final class FleetApi extends Handler.Abstract {
         JsonNode body = request.json(Set.of("version"));
         String text = optionalText(body, "version").orElseThrow(() -> ApiException.unprocessable(ErrorCode.MISSING_FIELD.name(),
                 message(ErrorCode.MISSING_FIELD), Problem.of("version", Problem.MISSING, "required")));
-        UpdateHandle handle = operations.rollback(request.param("scheduler"), version("version", text));
-        finished(request.param("scheduler"), handle);
-        return Answer.ok(Map.of("version", handle.version().toString()));
+        return started(request, "rollback", operations.rollback(request.param("scheduler"), version("version", text)));
     }
 
     private Answer diff(Request request) throws IOException {
@@ -635,6 +704,59 @@ final class FleetApi extends Handler.Abstract {
         out.put("version2", diff.version2().toString());
         out.put("diff", diff.diff().describe());
         return Answer.ok(out);
+    }
+
+    /**
+     * A config change was saved as {@code handle}'s version: logged, recorded as an operation, and answered now
+     * (the rolling replace goes on in the background, as in Maestro 9), or when it is done with {@code ?wait=true}.
+     */
+    private Answer started(Request request, String kind, UpdateHandle handle) throws Exception {
+        String scheduler = request.param("scheduler");
+        OperationLog.Operation operation = operationLog.start(scheduler, kind, handle, request.who());
+        AUDIT.info("scheduler {} {} saved as {} ({} change, operation {}) by {}", scheduler, kind, handle.version(),
+                handle.diff().kind().name().toLowerCase(Locale.ROOT), operation.id, request.who());
+        handle.outcome().whenComplete((status, error) -> AUDIT.info("scheduler {} {} to {} ended {} (operation {})",
+                scheduler, kind, handle.version(), error == null ? status : OperationStatus.ERROR, operation.id));
+        if (request.query("wait").filter(w -> w.isEmpty() || w.equalsIgnoreCase("true")).isPresent()) {
+            finished(scheduler, handle);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("success", true);
+        body.put("version", handle.version().toString());
+        body.put("operationId", operation.id);
+        body.put("status", operation.status().name().toLowerCase(Locale.ROOT));
+        return Answer.ok(body);
+    }
+
+    private Answer listOperations(Request request) {
+        String scheduler = existingScheduler(request);
+        return Answer.ok(Map.of("operations", operationLog.list(scheduler).stream().map(OperationLog.Operation::toJson).toList()));
+    }
+
+    private OperationLog.Operation operation(Request request) {
+        String scheduler = existingScheduler(request);
+        return operationLog.find(scheduler, request.param("operation")).orElseThrow(() -> new ApiException(404,
+                "OPERATION_NOT_FOUND", "operation not found", List.of(Problem.of("operation", request.param("operation"),
+                        "no such operation of scheduler " + scheduler + " on this instance (each instance lists what it ran; "
+                                + "the outcome of every version is in /releases)"))));
+    }
+
+    private Answer getOperation(Request request) {
+        return Answer.ok(operation(request).toJson());
+    }
+
+    private Answer cancelOperation(Request request) {
+        OperationLog.Operation operation = operation(request);
+        if (operation.status() != OperationStatus.IN_PROGRESS) {
+            throw new ApiException(409, "OPERATION_FINISHED", "operation already finished", List.of(Problem.of("operation",
+                    operation.id, "ended " + operation.status().name().toLowerCase(Locale.ROOT) + "; nothing to cancel")));
+        }
+        operation.handle.cancel();
+        AUDIT.info("scheduler {} {} to {} cancelled (operation {}) by {}", operation.scheduler, operation.kind,
+                operation.handle.version(), operation.id, request.who());
+        Map<String, Object> body = new LinkedHashMap<>(operation.toJson());
+        body.put("success", true);
+        return Answer.ok(body);
     }
 
     // --- locks --------------------------------------------------------------------------------------------------
@@ -664,7 +786,8 @@ final class FleetApi extends Handler.Abstract {
                         List.of(Problem.of("kind", kindText, "must be one of " + kinds
                                 + Suggestions.closest(kindText, kinds).map(s -> "; did you mean '" + s + "'?").orElse("")))));
         boolean released = locks.forceRelease(LockId.of(request.param("scheduler"), kind));
-        LOG.warn("lock {} of scheduler {} force-released over HTTP (was held: {})", kind, request.param("scheduler"), released);
+        AUDIT.warn("scheduler {} lock {} force-released (was held: {}) by {}", request.param("scheduler"), kind, released,
+                request.who());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("success", true);
         body.put("released", released);
@@ -845,8 +968,14 @@ final class FleetApi extends Handler.Abstract {
     private void respond(Exchange exchange, Answer answer, Callback callback) {
         byte[] bytes;
         int status = answer.status();
+        String contentType = JSON_CONTENT_TYPE;
         try {
-            bytes = JSON_WRITER.writeValueAsBytes(answer.body());
+            if (answer.body() instanceof PlainText text) {
+                bytes = text.text().getBytes(StandardCharsets.UTF_8);
+                contentType = text.contentType();
+            } else {
+                bytes = JSON_WRITER.writeValueAsBytes(answer.body());
+            }
         } catch (JsonProcessingException e) {
             LOG.error("cannot render answer", e);
             bytes = "{\"code\":\"INTERNAL\",\"error\":\"internal error\",\"description\":\"cannot render the answer\",\"success\":false}"
@@ -855,8 +984,10 @@ final class FleetApi extends Handler.Abstract {
         }
         Response response = exchange.response();
         response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON_CONTENT_TYPE);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(VERSION_HEADER, apiVersion);
+        response.getHeaders().put(HOTSPARE_VERSION_HEADER, dev.hotspare.HotspareVersion.current());
+        answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
         if (status == 413) {
             // The unread rest of the body would be taken for the next request.
             response.getHeaders().put(HttpHeader.CONNECTION, "close");

@@ -44,7 +44,7 @@ public final class FleetServerMain {
             Map.entry(Option.KUBERNETES, new String[]{null, "Rooms are pods, using the kubeconfig or in-cluster config", ""}),
             Map.entry(Option.NAMESPACE_PREFIX, new String[]{"PREFIX", "Prepended to the scheduler name to make its namespace", ""}),
             Map.entry(Option.MAX_BODY_BYTES, new String[]{"BYTES", "Largest request body; larger ones get 413", ""}),
-            Map.entry(Option.MAX_THREADS, new String[]{"COUNT", "Most threads serving requests; more requests wait in a queue", ""}),
+            Map.entry(Option.MAX_THREADS, new String[]{"COUNT", "Most threads serving requests; three quarters of them serve requests at once, more get 503 with Retry-After", ""}),
             Map.entry(Option.IDLE_TIMEOUT, new String[]{"SECONDS", "A connection silent this long (half a request, say) is closed", ""}),
             Map.entry(Option.SHUTDOWN_TIMEOUT, new String[]{"SECONDS", "Grace period on SIGTERM for running requests and operations", ""}),
             Map.entry(Option.STORE_TIMEOUT, new String[]{"SECONDS", "Redis command timeout, PostgreSQL connect and pool-wait timeout; a store that does not answer within it gives 503", ""}),
@@ -80,6 +80,11 @@ public final class FleetServerMain {
     static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) throws InterruptedException {
         if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
             printHelp(out);
+            return 0;
+        }
+        if (Arrays.asList(args).contains("--version")) {
+            out.println("hotspare-fleet-server " + dev.hotspare.HotspareVersion.current());
+            out.flush();
             return 0;
         }
         List<Problem> problems = new ArrayList<>();
@@ -186,6 +191,7 @@ public final class FleetServerMain {
             printFlag(out, option.flag() + (help[0] == null ? "" : " " + help[0]), help[1] + " (" + source + help[2] + ").");
         }
         printFlag(out, "-h, --help", "Show this help and exit.");
+        printFlag(out, "--version", "Print the version and exit.");
         out.flush();
     }
 

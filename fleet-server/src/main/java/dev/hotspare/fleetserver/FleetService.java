@@ -19,12 +19,14 @@ import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.memory.InMemorySchedulerStore;
 import dev.hotspare.memory.InMemoryUsageHistory;
+import dev.hotspare.micrometer.KpiSnapshot;
 import dev.hotspare.micrometer.KpiSummary;
 import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -41,6 +43,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -97,7 +100,8 @@ public final class FleetService implements AutoCloseable {
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
-                this::syncWorker, () -> KpiSummary.lines(b.meters), b.tasks.clock(),
+                this::syncWorker, () -> KpiSnapshot.of(b.meters), () -> prometheusText(b.meters),
+                maxConcurrentRequests(b.maxThreads), b.tasks.clock(),
                 scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError));
     }
 
@@ -149,7 +153,8 @@ public final class FleetService implements AutoCloseable {
                     e instanceof java.io.IOException io ? io : new java.io.IOException(e.getMessage(), e));
         }
         fleet.start();
-        LOG.info("fleet service listening on {}", address());
+        // DEBUG: the program prints its own "listening" line with the stores; one line is enough at INFO.
+        LOG.debug("fleet service listening on {}", address());
         return this;
     }
 
@@ -184,7 +189,31 @@ public final class FleetService implements AutoCloseable {
         return settings.driver;
     }
 
-    /** The KPI summary of the meters this service records (the {@code GET /kpis} answer), one line each. */
+    /**
+     * Requests served at once for {@code maxThreads} threads: three quarters of them, and at least four fewer, so
+     * Jetty's acceptor and selector and the probes always find a thread; beyond that a request is answered 503 with
+     * {@code Retry-After} at once (8 threads: 4 requests, 64: 48).
+     *
+     * @param maxThreads the request threads
+     * @return the requests served at once
+     */
+    static int maxConcurrentRequests(int maxThreads) {
+        return Math.max(1, Math.min(maxThreads * 3 / 4, maxThreads - 4));
+    }
+
+    /** The Prometheus text of {@code meters}, when it is (or holds) a Prometheus registry. */
+    private static Optional<String> prometheusText(MeterRegistry meters) {
+        if (meters instanceof PrometheusMeterRegistry prometheus) {
+            return Optional.of(prometheus.scrape());
+        }
+        if (meters instanceof io.micrometer.core.instrument.composite.CompositeMeterRegistry composite) {
+            return composite.getRegistries().stream().filter(PrometheusMeterRegistry.class::isInstance)
+                    .map(r -> ((PrometheusMeterRegistry) r).scrape()).findFirst();
+        }
+        return Optional.empty();
+    }
+
+    /** The KPI summary of the meters this service records (what it prints when it stops), one line each. */
     public List<String> kpiSummary() {
         return KpiSummary.lines(settings.meters);
     }
@@ -285,7 +314,7 @@ public final class FleetService implements AutoCloseable {
         private Duration lockWait = Duration.ofMinutes(1);
         private Duration lockTtl = LockManager.DEFAULT_TTL;
         private Duration shutdownTimeout = Duration.ofSeconds(30);
-        private MeterRegistry meters = new SimpleMeterRegistry();
+        private MeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
         private Builder(TaskScheduler tasks) {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
@@ -300,8 +329,12 @@ public final class FleetService implements AutoCloseable {
 
         /**
          * Where the service records its KPIs (lock waits and lease losses, scale operations, rooms per status;
-         * docs/kpis.md). Default: a {@link SimpleMeterRegistry}, read by {@code GET /kpis}; pass your own (a
-         * Prometheus registry, say) to export them.
+         * docs/kpis.md). Default: a Prometheus registry, read by {@code GET /kpis} and scraped at
+         * {@code GET /metrics}; pass your own to share it with the rest of the program ({@code /metrics} then
+         * answers 404 unless it is, or holds, a Prometheus registry).
+         *
+         * @param value the registry
+         * @return this builder
          */
         public Builder meterRegistry(MeterRegistry value) {
             this.meters = Objects.requireNonNull(value, "meterRegistry");

@@ -146,11 +146,15 @@ class FleetServiceEndToEndTest {
         await().atMost(PATIENCE).until(() -> scaleUps(MicrometerKpis.SCALE_MEMBERS) == 6);
         assertThat(scaleUps(MicrometerKpis.SCALE_OPERATIONS)).isEqualTo(2);
         await().atMost(PATIENCE).untilAsserted(() -> {
-            List<String> kpis = new java.util.ArrayList<>();
-            http.get("/kpis").body().path("kpis").forEach(line -> kpis.add(line.asText()));
-            httpToSecond.get("/kpis").body().path("kpis").forEach(line -> kpis.add(line.asText()));
-            assertThat(kpis).anyMatch(line -> line.contains("scale operations") && line.contains("scale-up"))
-                    .anyMatch(line -> line.contains("members now") && line.contains("occupied 3"));
+            // The same figures as data: scale-up operations over both instances, rooms occupied on either.
+            List<JsonNode> meters = new java.util.ArrayList<>();
+            http.get("/kpis").body().path("meters").forEach(meters::add);
+            httpToSecond.get("/kpis").body().path("meters").forEach(meters::add);
+            assertThat(meters.stream().filter(m -> m.path("name").asText().equals(MicrometerKpis.SCALE_OPERATIONS)
+                    && m.path("tags").path("pool").asText().equals(scheduler) && m.path("tags").path("operation").asText().equals("scale-up"))
+                    .mapToDouble(m -> m.path("values").path("count").asDouble()).sum()).isEqualTo(2.0);
+            assertThat(meters).anyMatch(m -> m.path("name").asText().equals(MicrometerKpis.MEMBERS)
+                    && m.path("tags").path("pool").asText().equals(scheduler) && m.path("tags").path("state").asText().equals("occupied") && m.path("values").path("value").asDouble() == 3.0);
         });
 
         // The matches end, then the image changes: a major version, rooms replaced 25% of 6 = 2 at a time.
@@ -161,7 +165,7 @@ class FleetServiceEndToEndTest {
         await().atMost(PATIENCE).until(() -> roomsAt("roomsAtReady") == 6);
         rooms.holdPods(true);
         CompletableFuture<Http.Answer> update = CompletableFuture.supplyAsync(
-                () -> http.put("/scheduler/" + scheduler + "?maxsurge=25", config("pong:2")));
+                () -> http.put("/scheduler/" + scheduler + "?maxsurge=25&wait=true", config("pong:2")));
         for (int chunk = 1; chunk <= 3; chunk++) {
             int replaced = chunk * 2;
             // Old rooms go as new ones come: 6 rooms, 2 of them new and starting.
@@ -182,7 +186,8 @@ class FleetServiceEndToEndTest {
         rooms.holdPods(false);
         Http.Answer updated = update.join();
         assertThat(updated.status()).as(updated.raw()).isEqualTo(200);
-        assertThat(updated.body().toString()).isEqualTo("{\"success\":true}");
+        assertThat(updated.body().path("success").asBoolean()).isTrue();
+        assertThat(updated.body().path("status").asText()).isEqualTo("deployed");
         assertThat(rooms.mostUnready("v2.0")).as("never more than maxSurge new rooms starting at once").isEqualTo(2);
         await().atMost(PATIENCE).until(() -> versions().equals(Set.of("v2.0")) && rooms.pods().size() == 6);
         assertThat(images()).containsOnly("pong:2");
@@ -190,9 +195,9 @@ class FleetServiceEndToEndTest {
                 .extracting(r -> r.path("version").asText()).containsExactly("v1.0", "v2.0");
 
         // Roll back to v1.0: a new major (v3.0) with v1.0's config; every room replaced again.
-        Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback", "{\"version\":\"v1.0\"}");
+        Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback?wait=true", "{\"version\":\"v1.0\"}");
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
-        assertThat(rollback.body().toString()).isEqualTo("{\"version\":\"v3.0\"}");
+        assertThat(rollback.body().path("version").asText()).isEqualTo("v3.0");
         await().atMost(PATIENCE).until(() -> versions().equals(Set.of("v3.0")) && rooms.pods().size() == 6);
         assertThat(images()).containsOnly("pong:1");
         JsonNode diff = httpToSecond.put("/scheduler/" + scheduler + "/diff", "").body();

@@ -167,7 +167,7 @@ class FleetServiceHardeningTest {
         assertThat(http.post("/scheduler", PONG).status()).isEqualTo(201);
         await().atMost(Duration.ofSeconds(20)).until(() -> service.memberDriver().list("pong").size() == 2);
 
-        CompletableFuture<Http.Answer> update = CompletableFuture.supplyAsync(() -> http.put("/scheduler/pong", PONG.replace("pong:1", "pong:2")));
+        CompletableFuture<Http.Answer> update = CompletableFuture.supplyAsync(() -> http.put("/scheduler/pong?wait=true", PONG.replace("pong:1", "pong:2")));
         await().atMost(Duration.ofSeconds(20)).until(() -> schedulers.releases("pong").size() == 2);
         service.close();
 

@@ -192,10 +192,10 @@ class FleetServiceMatchRoutesTest {
         assertThat(http.post("/scheduler/pong", "{\"scaleup\":5}").status()).isEqualTo(200);
         assertThat(TestRooms.ids(service, "pong")).as("max 3").hasSize(3);
 
-        assertThat(http.put("/scheduler/pong/image", "{\"image\":\"pong:2\"}").status()).isEqualTo(200);
-        Http.Answer rollback = http.put("/scheduler/pong/rollback", "{\"version\":\"v1\"}");
+        assertThat(http.put("/scheduler/pong/image?wait=true", "{\"image\":\"pong:2\"}").status()).isEqualTo(200);
+        Http.Answer rollback = http.put("/scheduler/pong/rollback?wait=true", "{\"version\":\"v1\"}");
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
-        assertThat(rollback.body().toString()).isEqualTo("{\"version\":\"v3.0\"}");
+        assertThat(rollback.body().path("version").asText()).isEqualTo("v3.0");
         JsonNode releases = http.get("/scheduler/pong/releases").body().path("releases");
         assertThat(releases.get(2).path("rolledBackTo").asText()).isEqualTo("v1.0");
         assertThat(releases.get(1).has("rolledBackTo")).isFalse();

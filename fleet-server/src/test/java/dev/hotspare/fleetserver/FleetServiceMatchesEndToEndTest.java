@@ -209,8 +209,8 @@ class FleetServiceMatchesEndToEndTest {
         webhookStatus = 200;
 
         // A rollback's release says which version it restored, as PostgreSQL keeps it.
-        assertThat(http.put("/scheduler/" + scheduler + "/image", "{\"image\":\"pong:2\"}").status()).isEqualTo(200);
-        Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback", "{\"version\":\"v1.1\"}");
+        assertThat(http.put("/scheduler/" + scheduler + "/image?wait=true", "{\"image\":\"pong:2\"}").status()).isEqualTo(200);
+        Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback?wait=true", "{\"version\":\"v1.1\"}");
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
         assertThat(rollback.body().path("version").asText()).isEqualTo("v3.0");
         JsonNode releases = httpToSecond.get("/scheduler/" + scheduler + "/releases").body().path("releases");

@@ -225,7 +225,7 @@ class FleetServiceRoutesTest {
     void updateSavesANewVersionAndRefusesAnotherNameOrAnUnknownScheduler() {
         createPong();
         TestRooms.awaitRooms(service, "pong", 2);
-        assertSuccess(http.put("/scheduler/pong?maxsurge=50", PONG.replace("pong:1", "pong:2")), 200);
+        assertSuccess(http.put("/scheduler/pong?maxsurge=50&wait=true", PONG.replace("pong:1", "pong:2")), 200);
         assertThat(http.get("/scheduler/pong/releases").body().path("releases")).extracting(r -> r.path("version").asText())
                 .containsExactly("v1.0", "v2.0");
         assertThat(TestRooms.versions(service, "pong")).containsOnly("v2.0");
@@ -240,7 +240,7 @@ class FleetServiceRoutesTest {
     @Test
     void imageAndMinUpdateOneFieldAndNeedIt() {
         createPong();
-        assertSuccess(http.put("/scheduler/pong/image", "{\"image\":\"pong:3\"}"), 200);
+        assertSuccess(http.put("/scheduler/pong/image?wait=true", "{\"image\":\"pong:3\"}"), 200);
         assertSuccess(http.put("/scheduler/pong/image", "{\"image\":\"pong:3\"}"), 200);
         assertSuccess(http.put("/scheduler/pong/min", "{\"min\":3}"), 200);
         assertThat(http.get("/scheduler/pong/releases").body().path("releases")).extracting(r -> r.path("version").asText())
@@ -258,14 +258,15 @@ class FleetServiceRoutesTest {
     @Test
     void releasesRollbackAndDiff() {
         createPong();
-        assertSuccess(http.put("/scheduler/pong/image", "{\"image\":\"pong:2\"}"), 200);
+        assertSuccess(http.put("/scheduler/pong/image?wait=true", "{\"image\":\"pong:2\"}"), 200);
         Http.Answer releases = http.get("/scheduler/pong/releases");
         assertThat(releases.status()).isEqualTo(200);
         assertThat(releases.body().path("releases").get(0).path("createdAt").asText()).matches("\\d{4}-.*Z");
 
-        Http.Answer rollback = http.put("/scheduler/pong/rollback", "{\"version\":\"v1.0\"}");
+        Http.Answer rollback = http.put("/scheduler/pong/rollback?wait=true", "{\"version\":\"v1.0\"}");
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
-        assertThat(rollback.body().toString()).isEqualTo("{\"version\":\"v3.0\"}");
+        assertThat(rollback.body().path("version").asText()).isEqualTo("v3.0");
+        assertThat(rollback.body().path("status").asText()).isEqualTo("deployed");
         assertThat(http.get("/scheduler/pong?config").body().path("yaml").asText()).contains("pong:1");
 
         Http.Answer diff = http.put("/scheduler/pong/diff", "");

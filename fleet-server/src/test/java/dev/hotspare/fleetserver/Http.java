@@ -16,7 +16,8 @@ import java.util.List;
 final class Http {
 
     /** One answer: status, the headers that matter, and the JSON body. */
-    record Answer(int status, JsonNode body, String maestroVersion, String contentType, List<String> allow, String raw) {
+    record Answer(int status, JsonNode body, String maestroVersion, String contentType, List<String> allow, String raw,
+                  java.net.http.HttpHeaders headers) {
         @Override
         public String toString() {
             return status + " " + raw;
@@ -52,10 +53,13 @@ final class Http {
                 .timeout(Duration.ofSeconds(60)).build();
         try {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-            JsonNode json = Documents.jsonReader().readTree(response.body());
+            // Every answer is JSON except the Prometheus text of /metrics.
+            boolean text = response.headers().firstValue("Content-Type").orElse("").startsWith("text/plain");
+            JsonNode json = text ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
+                    : Documents.jsonReader().readTree(response.body());
             return new Answer(response.statusCode(), json, response.headers().firstValue("X-Maestro-Version").orElse(null),
                     response.headers().firstValue("Content-Type").orElse(null),
-                    response.headers().allValues("Allow"), response.body());
+                    response.headers().allValues("Allow"), response.body(), response.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(method + " " + path, e);
         } catch (InterruptedException e) {
