@@ -53,8 +53,14 @@ public final class HotspareCli implements java.util.concurrent.Callable<Integer>
         cli.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("error: " + CliSupport.plain(String.valueOf(ex.getMessage())));
-            if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
-                err.println("did you mean: " + String.join(", ", unmatched.getSuggestions()) + "?");
+            if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+                String given = unmatched.getUnmatched().get(0);
+                CommandLine.Model.CommandSpec where = ex.getCommandLine().getCommandSpec();
+                java.util.Collection<String> known = given.startsWith("-")
+                        ? where.options().stream().flatMap(o -> java.util.Arrays.stream(o.names())).toList()
+                        : where.subcommands().keySet();
+                dev.hotspare.validation.Suggestions.closest(given, known)
+                        .ifPresent(closest -> err.println("did you mean: " + closest + "?"));
             }
             err.println("see: hotspare " + (ex.getCommandLine().getParent() == null ? "" : ex.getCommandLine().getCommandName() + " ")
                     + "--help");

@@ -30,8 +30,41 @@ class CliHardeningTest {
 
     @Test
     void anOptionValueOfTheWrongKindNamesTheValueNotTheJavaType() {
-        assertBadInput(CliRun.run("simulate", "--hold", "abc"), "bad value 'abc': must be an ISO-8601 duration such as PT40M");
+        assertBadInput(CliRun.run("simulate", "--hold", "abc"), "bad value 'abc': must be a duration such as 500ms, 30s, 40m, 2h30m or PT40M");
         assertBadInput(CliRun.run("simulate", "--size", "lots"), "bad value 'lots': must be a whole number");
+    }
+
+    @Test
+    void everyDurationFlagTakesTheShortFormAndTheIsoForm() {
+        CliRun shortForm = CliRun.run("simulate", "--days", "2", "--size", "2", "--install", "40m", "--resume", "2m30s");
+        CliRun isoForm = CliRun.run("simulate", "--days", "2", "--size", "2", "--install", "PT40M", "--resume", "PT2M30S");
+        assertThat(shortForm.exitCode()).as(shortForm.err()).isZero();
+        assertThat(shortForm.out()).isEqualTo(isoForm.out());
+    }
+
+    @Test
+    void anUnknownSubcommandSuggestsTheClosestOne() {
+        CliRun run = CliRun.run("simulat");
+        assertThat(run.exitCode()).isEqualTo(HotspareCli.EXIT_BAD_INPUT);
+        assertThat(run.err()).contains("did you mean: simulate?").doesNotContain("Exception", "java.", "picocli");
+    }
+
+    @Test
+    void bareHotspareShowsTheUsageOnStderrAndExits2() {
+        CliRun run = CliRun.run();
+        assertThat(run.exitCode()).isEqualTo(HotspareCli.EXIT_BAD_INPUT);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).contains("Usage: hotspare", "simulate");
+    }
+
+    @Test
+    void versionIsTheBuildsAndNoEscapeCodesReachAPipe() {
+        CliRun run = CliRun.run("--version");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out().strip()).isEqualTo("hotspare " + dev.hotspare.HotspareVersion.current());
+        assertThat(dev.hotspare.HotspareVersion.current()).doesNotContain("${").isNotEqualTo("unknown");
+        // Under the test runner neither stream is a terminal: no colours in usage or errors.
+        assertThat(CliRun.run("simulat").err() + CliRun.run().err()).doesNotContain("\u001b[");
     }
 
     @Test

@@ -26,6 +26,20 @@ class DocumentsTest {
     }
 
     @Test
+    void durationsInDocumentsTakeTheShortFormTheIsoFormAndSeconds() {
+        PoolSpec shortForm = Documents.read("name: ci\nsize: 3\nhibernateAfter: 2h\nclaimLifetime:\n  default: 1h30m\n",
+                Documents.Format.YAML, PoolSpec.class);
+        PoolSpec isoForm = Documents.read("name: ci\nsize: 3\nhibernateAfter: PT2H\nclaimLifetime:\n  default: PT1H30M\n",
+                Documents.Format.YAML, PoolSpec.class);
+        PoolSpec seconds = Documents.read("name: ci\nsize: 3\nhibernateAfter: 7200\nclaimLifetime:\n  default: 5400\n",
+                Documents.Format.YAML, PoolSpec.class);
+        assertThat(shortForm).isEqualTo(isoForm).isEqualTo(seconds);
+        assertThatThrownBy(() -> Documents.read("name: ci\nsize: 3\nhibernateAfter: soon\n", Documents.Format.YAML, PoolSpec.class))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems()).containsExactly(
+                        new Problem("hibernateAfter", "soon", "expected a duration such as 500ms, 30s, 40m, 2h30m or PT40M")));
+    }
+
+    @Test
     void reportsUnknownFieldsTogetherWithBadValues() {
         assertThatThrownBy(() -> Documents.read("name: Bad_Pool\nsize: -1\nrunningCout: 2\n", Documents.Format.YAML, PoolSpec.class))
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems()).containsExactly(
