@@ -341,6 +341,8 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             if (kubernetes) {
                 KubernetesClient client = kubernetesClients.get();
                 opened.add(client);
+                // The cheapest authenticated read; a failure names its cause (unresolvable host, refused, 401, ...).
+                builder.healthCheck("kubernetes", () -> dev.hotspare.kubernetes.KubernetesErrors.check(client));
                 SchedulerStore templatesFrom = schedulers;
                 if (templatesFrom == null) {
                     // Pods are made from the scheduler's releases, so the driver and the service share one store.

@@ -192,4 +192,22 @@ class FleetServiceOperationsTest {
         assertThat(http.get("/scheduler/pong").status()).isEqualTo(200);
         clients.shutdownNow();
     }
+
+    @Test
+    void theHealthcheckCoversKubernetesAndNamesTheFailedBackend() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        String apiServer = "http://127.0.0.1:" + closedPort;
+        FleetServiceSettings settings = FleetServiceSettings.parse(java.util.Map.of(FleetServiceSettings.Option.PORT, "0",
+                FleetServiceSettings.Option.KUBERNETES, "true"), java.util.Map.of());
+        FleetService service = settings.open(() -> new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(apiServer).withRequestRetryBackoffLimit(0).build())
+                .withHttpClientFactory(new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory()).build(), b -> { }).start();
+        services.add(service);
+        Http.Answer health = new Http(service.port()).get("/healthcheck");
+        assertThat(health.status()).isEqualTo(500);
+        assertThat(health.body().toString()).isEqualTo("{\"healthy\":false,\"failed\":[\"kubernetes\"]}");
+    }
 }

@@ -105,7 +105,7 @@ class FleetServiceRoutesTest {
         storeHealthy.set(false);
         Http.Answer sick = http.get("/healthcheck");
         assertThat(sick.status()).isEqualTo(500);
-        assertThat(sick.body().toString()).isEqualTo("{\"healthy\":false}");
+        assertThat(sick.body().toString()).isEqualTo("{\"healthy\":false,\"failed\":[\"store\"]}");
         assertThat(sick.maestroVersion()).isEqualTo("9.6.1");
     }
 

@@ -427,7 +427,8 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
             } catch (ExecutionException | TimeoutException e) {
                 started.stop();
                 throw new StoreUnavailableException(storeName, "could not list and watch pool " + pool
-                        + " within " + syncTimeout, e);
+                        + " within " + syncTimeout + (e.getCause() instanceof KubernetesClientException k
+                        ? ": " + Kube.describe(k) : ""), e);
             }
             informer = started;
         }

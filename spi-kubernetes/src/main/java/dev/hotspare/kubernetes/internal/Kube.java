@@ -78,15 +78,59 @@ public final class Kube {
         return code <= 0 || code == 429 || code >= 500;
     }
 
-    /** Runs {@code call}, turning availability failures into {@link StoreUnavailableException}. */
+    /** Whether the API server refused the credentials (401) or the permission (403). */
+    public static boolean isRefused(KubernetesClientException e) {
+        return e.getCode() == HttpURLConnection.HTTP_UNAUTHORIZED || e.getCode() == HttpURLConnection.HTTP_FORBIDDEN;
+    }
+
+    /**
+     * Runs {@code call}, turning availability failures and refused credentials into
+     * {@link StoreUnavailableException}s whose message names the real cause ({@link #describe}).
+     */
     public static <T> T call(String store, String what, Supplier<T> call) {
         try {
             return call.get();
         } catch (KubernetesClientException e) {
-            if (isUnavailable(e)) {
-                throw new StoreUnavailableException(store, what, e);
+            if (isUnavailable(e) || isRefused(e)) {
+                throw new StoreUnavailableException(store, what + ": " + describe(e), e);
             }
             throw e;
         }
+    }
+
+    /**
+     * What went wrong talking to the API server, in an operator's words: an unresolvable host, a refused or timed
+     * out connection, a failed TLS handshake, refused credentials (401) or a missing permission (403, with the
+     * server's own message naming the verb and resource), or the status the server answered.
+     *
+     * @param e the client's exception
+     * @return one line naming the cause
+     */
+    public static String describe(KubernetesClientException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.UnknownHostException unknown) {
+                return "the API server's host cannot be resolved (" + unknown.getMessage() + "); check the kubeconfig's server URL and DNS";
+            }
+            if (cause instanceof java.net.ConnectException) {
+                return "the connection to the API server was refused; is it running, and is the kubeconfig's server URL right?";
+            }
+            if (cause instanceof javax.net.ssl.SSLException ssl) {
+                return "the TLS handshake with the API server failed (" + ssl.getMessage() + "); check its certificate authority";
+            }
+            if (cause instanceof java.net.SocketTimeoutException || cause instanceof java.net.http.HttpTimeoutException
+                    || cause instanceof java.util.concurrent.TimeoutException) {
+                return "the API server did not answer in time";
+            }
+        }
+        String server = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : "";
+        return switch (e.getCode()) {
+            case HttpURLConnection.HTTP_UNAUTHORIZED -> "401 Unauthorized: the API server refused the credentials (an expired "
+                    + "token, or a kubeconfig for another cluster)";
+            case HttpURLConnection.HTTP_FORBIDDEN -> "403 Forbidden: the service account lacks a permission"
+                    + (server.isEmpty() ? "" : ": " + server) + " (docs/kubernetes.md lists the RBAC rules)";
+            case 429 -> "429 Too Many Requests: the API server is throttling this client";
+            default -> e.getCode() > 0 ? e.getCode() + " from the API server" + (server.isEmpty() ? "" : ": " + server)
+                    : "the API server could not be reached";
+        };
     }
 }
