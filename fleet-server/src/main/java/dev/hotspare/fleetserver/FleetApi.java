@@ -382,7 +382,7 @@ final class FleetApi extends Handler.Abstract {
 
         /**
          * Who asked, for the audit log: the {@code X-Requested-By} header (letters, digits and {@code @._:-}, at
-         * most 64; anything else is replaced) or "anonymous", and the client's address.
+         * most 60; anything else is replaced) or "anonymous", and the client's address.
          */
         String who() {
             String by = exchange.request().getHeaders().get("X-Requested-By");
