@@ -160,8 +160,9 @@ final class SimulateCommand implements Callable<Integer> {
         ProgressBar[] bar = new ProgressBar[1];
         try {
             return PoolSimulation.sweep(settings, arrivals, runningFrom, to, done -> {
-                // Only sweeps longer than a second get a progress bar; short ones would just flicker.
-                if (bar[0] == null && System.nanoTime() - started > 1_000_000_000L && done < runs) {
+                // Only sweeps longer than a second get a progress bar (short ones would just flicker), and only on a
+                // terminal: its escape codes are noise in a pipe or a log file.
+                if (bar[0] == null && System.nanoTime() - started > 1_000_000_000L && done < runs && CliSupport.terminal()) {
                     bar[0] = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(runs)
                             .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
                 }
