@@ -21,7 +21,18 @@ public record Autoscaling(int min, int max, ScalingSpec up, ScalingSpec down, bo
     /** No rooms required, no triggers. */
     public static final Autoscaling NONE = new Autoscaling(0, 0, ScalingSpec.NONE, ScalingSpec.NONE, false);
 
-    /** Fills in absent directions and policy. */
+    /**
+     * Fills in absent directions and policy.
+     *
+     * @param min rooms never to go below
+     * @param max rooms never to go above; 0 means unbounded
+     * @param up scale-up triggers and cooldown
+     * @param down scale-down triggers and cooldown
+     * @param enablePanicScale opt-in: scale up at once when a room reports occupied and occupancy is above the up
+     *         trigger's limit (deprecated in Maestro, off by default)
+     * @param policy Maestro 10: one policy naming the number of rooms, instead of triggers (the directions' cooldowns
+     *         still apply)
+     */
     public Autoscaling {
         up = up == null ? ScalingSpec.NONE : up;
         down = down == null ? ScalingSpec.NONE : down;
@@ -65,7 +76,11 @@ public record Autoscaling(int min, int max, ScalingSpec up, ScalingSpec down, bo
                 new ScalingSpec(down.metricsTrigger(), downSeconds, down.delta(), down.trigger()), enablePanicScale, policy);
     }
 
-    /** Whether {@link #max()} bounds the room count. */
+    /**
+     * Whether {@link #max()} bounds the room count.
+     *
+     * @return whether {@link #max()} bounds the room count
+     */
     @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isBounded() {
         return max > 0;

@@ -27,6 +27,8 @@ public record ConfigDocument(String submitted, String json) {
      * Parses {@code submitted} (YAML, which includes JSON) into a document.
      *
      * @throws ValidationException if the text is not a YAML/JSON object
+     * @param submitted the configuration text as submitted
+     * @return parses {@code submitted} (YAML, which includes JSON) into a document
      */
     public static ConfigDocument of(String submitted) {
         Objects.requireNonNull(submitted, "submitted");
@@ -42,7 +44,11 @@ public record ConfigDocument(String submitted, String json) {
         return new ConfigDocument(submitted, tree.toString());
     }
 
-    /** A fresh, mutable copy of the JSON form. */
+    /**
+     * A fresh, mutable copy of the JSON form.
+     *
+     * @return a fresh, mutable copy of the JSON form
+     */
     public JsonNode tree() {
         try {
             return Documents.jsonReader().readTree(json);

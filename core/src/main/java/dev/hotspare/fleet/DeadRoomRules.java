@@ -24,22 +24,43 @@ public record DeadRoomRules(Duration pingTimeout, Optional<Duration> occupiedTim
         occupiedTimeout = occupiedTimeout == null ? Optional.empty() : occupiedTimeout;
     }
 
-    /** The default ping timeout and the config's occupied timeout. */
+    /**
+     * The default ping timeout and the config's occupied timeout.
+     *
+     * @param config the config
+     * @return the default ping timeout and the config's occupied timeout
+     */
     public static DeadRoomRules of(SchedulerConfig config) {
         return new DeadRoomRules(DEFAULT_PING_TIMEOUT, config.occupiedTimeoutDuration());
     }
 
-    /** Rooms whose last ping is at or before this instant are dead. */
+    /**
+     * Rooms whose last ping is at or before this instant are dead.
+     *
+     * @param now the current instant
+     * @return rooms whose last ping is at or before this instant are dead
+     */
     public Instant pingCutoff(Instant now) {
         return now.minus(pingTimeout);
     }
 
-    /** Rooms occupied since this instant or earlier are dead, when an occupied timeout is set. */
+    /**
+     * Rooms occupied since this instant or earlier are dead, when an occupied timeout is set.
+     *
+     * @param now the current instant
+     * @return rooms occupied since this instant or earlier are dead, when an occupied timeout is set
+     */
     public Optional<Instant> occupiedCutoff(Instant now) {
         return occupiedTimeout.map(now::minus);
     }
 
-    /** Whether {@code room} is dead at {@code now}. */
+    /**
+     * Whether {@code room} is dead at {@code now}.
+     *
+     * @param room the room
+     * @param now the current instant
+     * @return whether {@code room} is dead at {@code now}
+     */
     public boolean isDead(RoomState room, Instant now) {
         if (room.status() == RoomStatus.TERMINATING) {
             return false;

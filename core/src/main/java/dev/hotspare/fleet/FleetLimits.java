@@ -39,6 +39,12 @@ public record FleetLimits(int maxRooms, int maxScaleStep, long maxDurationSecond
      * Checks the limits themselves.
      *
      * @throws ValidationException naming each limit that is not positive or is inconsistent
+     * @param maxRooms most rooms one scheduler may have ({@code autoscaling.min}, {@code autoscaling.max}, {@code
+     *         replicas}, a scale-up's result)
+     * @param maxScaleStep most rooms one scale step adds or removes ({@code scaleup}, {@code scaledown}, a trigger's
+     *         {@code delta}); larger changes are made in steps of this size
+     * @param maxDurationSeconds longest {@code occupiedTimeout}, {@code shutdownTimeout} and {@code cooldown}
+     * @param maxTriggerTimeSeconds longest trigger {@code time} (the window of usage history a trigger reads)
      */
     public FleetLimits {
         List<Problem> problems = new ArrayList<>();

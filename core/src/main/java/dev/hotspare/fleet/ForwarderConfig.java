@@ -21,7 +21,17 @@ public record ForwarderConfig(boolean enabled, Optional<Boolean> forwardResponse
                               Optional<String> url, Optional<Long> timeout, Map<String, String> headers,
                               Optional<Integer> retries) {
 
-    /** Fills in absent parts. */
+    /**
+     * Fills in absent parts.
+     *
+     * @param enabled whether events are sent to it
+     * @param forwardResponse whether callers that opt in see the forwarder's response (default true, as in Maestro)
+     * @param metadata free-form data passed to the forwarder with scheduler events
+     * @param url where a {@code webhook} forwarder posts events: an absolute http or https URL
+     * @param timeout seconds one delivery attempt of a {@code webhook} forwarder may take (default 5)
+     * @param headers headers a {@code webhook} forwarder sends with every event
+     * @param retries attempts a {@code webhook} forwarder makes after the first fails (default 3)
+     */
     public ForwarderConfig {
         forwardResponse = forwardResponse == null ? Optional.empty() : forwardResponse;
         metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));

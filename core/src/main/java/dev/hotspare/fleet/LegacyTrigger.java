@@ -14,7 +14,14 @@ import java.util.Optional;
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_ABSENT)
 public record LegacyTrigger(@Required int usage, @Required long time, @Required int threshold, Optional<Integer> limit) {
 
-    /** Fills in an absent limit. */
+    /**
+     * Fills in an absent limit.
+     *
+     * @param usage target utilization in percent (rooms occupied)
+     * @param time seconds of history
+     * @param threshold percent of points beyond {@code usage} needed
+     * @param limit as {@link MetricsTrigger#limit()}
+     */
     public LegacyTrigger {
         limit = limit == null ? Optional.empty() : limit;
     }

@@ -24,6 +24,8 @@ public record MaxSurge(int value, boolean percent) {
      * Checks the value.
      *
      * @throws IllegalArgumentException for a percentage outside 1..100 or a count below 1
+     * @param value the percentage (1..100) or the number of rooms (at least 1)
+     * @param percent whether {@code value} is a percentage
      */
     public MaxSurge {
         if (value < 1 || (percent && value > 100)) {

@@ -28,7 +28,19 @@ public record MetricsTrigger(@Required String type, @Required int usage, @Requir
     /** Maestro's default limit for up triggers. */
     public static final int DEFAULT_LIMIT = 90;
 
-    /** Fills in absent optional parts. */
+    /**
+     * Fills in absent optional parts.
+     *
+     * @param type the policy
+     * @param usage target utilization, percent
+     * @param threshold percent of points beyond usage needed
+     * @param time seconds of history the trigger looks at; the window holds {@code max(1, time / period)} points
+     * @param limit up triggers only: utilization (percent) at which to scale at once, ignoring cooldown and points;
+     *         when absent, 90 unless {@code usage} is already 90 or more
+     * @param delta fixed number of rooms for the {@code legacy} type (a magnitude; the direction gives the sign);
+     *         plug-in policies may use it too
+     * @param parameters the parameters a plug-in policy declares for its triggers, checked against its declaration
+     */
     public MetricsTrigger {
         type = type == null ? "" : type;
         limit = limit == null ? Optional.empty() : limit;
@@ -93,7 +105,11 @@ public record MetricsTrigger(@Required String type, @Required int usage, @Requir
         return new MetricsTrigger(type, usage, threshold, time, limit, delta, newParameters);
     }
 
-    /** {@link #time()} as a duration. */
+    /**
+     * {@link #time()} as a duration.
+     *
+     * @return {@link #time()} as a duration
+     */
     public Duration timeDuration() {
         return Duration.ofSeconds(time);
     }
@@ -101,6 +117,9 @@ public record MetricsTrigger(@Required String type, @Required int usage, @Requir
     /**
      * The limit in force for an up trigger: the configured one, else {@value #DEFAULT_LIMIT} unless
      * {@code usage} is already at or above it (then there is none).
+     *
+     * @return the limit in force for an up trigger: the configured one, else {@value #DEFAULT_LIMIT} unless {@code
+     *         usage} is already at or above it (then there is none)
      */
     public Optional<Integer> effectiveLimit() {
         if (limit.isPresent()) {

@@ -34,6 +34,14 @@ public record PolicyParameter(String name, boolean whole, Optional<BigDecimal> m
      * Checks the required parts.
      *
      * @throws NullPointerException when name or meaning is missing
+     * @param name its name
+     * @param whole whether only whole numbers are accepted
+     * @param min the lower bound, if any
+     * @param minInclusive whether the lower bound itself is accepted
+     * @param max the upper bound, if any
+     * @param maxInclusive whether the upper bound itself is accepted
+     * @param defaultValue the value when the config gives none; without one the parameter is required
+     * @param meaning what it does
      */
     public PolicyParameter {
         Objects.requireNonNull(name, "name");

@@ -23,7 +23,11 @@ public record PolicyParameters(Map<String, BigDecimal> values) {
     /** No parameters. */
     public static final PolicyParameters NONE = new PolicyParameters(Map.of());
 
-    /** Copies the values. */
+    /**
+     * Copies the values.
+     *
+     * @param values parameter name → exact value
+     */
     public PolicyParameters {
         values = values == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }

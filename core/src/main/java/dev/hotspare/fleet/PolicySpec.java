@@ -15,7 +15,12 @@ import java.util.Map;
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
 public record PolicySpec(@Required String type, Map<String, Object> parameters) {
 
-    /** Copies the parameters and reads Maestro 10's nested form. */
+    /**
+     * Copies the parameters and reads Maestro 10's nested form.
+     *
+     * @param type the policy: {@code roomOccupancy}, {@code fixedBuffer} or a plug-in's
+     * @param parameters its parameters, checked against what the policy declares
+     */
     public PolicySpec {
         type = type == null ? "" : type;
         parameters = parameters == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(unnest(type, parameters)));

@@ -46,6 +46,11 @@ public record PolicyType(String name, Kind kind, List<PolicyParameter> parameter
      * Checks the required parts.
      *
      * @throws NullPointerException when a part is missing
+     * @param name the type name used in the config
+     * @param kind whether triggers name it ({@code metricsTrigger[].type}) or {@code autoscaling.policy} does
+     * @param parameters the parameters it declares
+     * @param declared false for a type known only by name: its parameters are not checked
+     * @param check rules between parameter values, run once each value is acceptable on its own
      */
     public PolicyType {
         Objects.requireNonNull(name, "name");

@@ -65,12 +65,19 @@ public final class Quantity implements Comparable<Quantity> {
      * Parses a quantity.
      *
      * @throws ValidationException naming the text and the accepted forms when it is not a quantity
+     * @param text the text
+     * @return parses a quantity
      */
     public static Quantity parse(String text) {
         return tryParse(text).orElseThrow(() -> new ValidationException(Problem.of("", text, syntaxHelp())));
     }
 
-    /** Parses a quantity, or empty when {@code text} is not one. */
+    /**
+     * Parses a quantity, or empty when {@code text} is not one.
+     *
+     * @param text the text
+     * @return parses a quantity, or empty when {@code text} is not one
+     */
     public static Optional<Quantity> tryParse(String text) {
         if (text == null) {
             return Optional.empty();
@@ -100,29 +107,50 @@ public final class Quantity implements Comparable<Quantity> {
         return Optional.of(new Quantity(number.multiply(multiplier).stripTrailingZeros(), trimmed));
     }
 
-    /** The quantity of {@code value} base units, written as a plain decimal. */
+    /**
+     * The quantity of {@code value} base units, written as a plain decimal.
+     *
+     * @param value the value
+     * @return the quantity of {@code value} base units, written as a plain decimal
+     */
     public static Quantity of(BigDecimal value) {
         BigDecimal normal = value.stripTrailingZeros();
         return new Quantity(normal, normal.toPlainString());
     }
 
-    /** Why a text is not a quantity: the accepted forms. */
+    /**
+     * Why a text is not a quantity: the accepted forms.
+     *
+     * @return why a text is not a quantity: the accepted forms
+     */
     public static String syntaxHelp() {
         return "not a Kubernetes quantity: expected a number with an optional suffix"
                 + " (binary Ki Mi Gi Ti Pi Ei, decimal n u m k M G T P E, or an exponent e3), e.g. 1Gi, 128Mi, 1000m, 0.5";
     }
 
-    /** The amount in base units (cores, bytes), exact. */
+    /**
+     * The amount in base units (cores, bytes), exact.
+     *
+     * @return the amount in base units (cores, bytes), exact
+     */
     public BigDecimal value() {
         return value;
     }
 
-    /** Whether this quantity is greater than zero. */
+    /**
+     * Whether this quantity is greater than zero.
+     *
+     * @return whether this quantity is greater than zero
+     */
     public boolean isPositive() {
         return value.signum() > 0;
     }
 
-    /** Whether this quantity is below zero. */
+    /**
+     * Whether this quantity is below zero.
+     *
+     * @return whether this quantity is below zero
+     */
     public boolean isNegative() {
         return value.signum() < 0;
     }

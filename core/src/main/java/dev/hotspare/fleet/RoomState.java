@@ -21,6 +21,13 @@ public record RoomState(String room, RoomStatus status, Instant lastPing, Option
      * Checks the required parts and the counts.
      *
      * @throws IllegalArgumentException when room, status or lastPing is missing or a count is negative
+     * @param room room name
+     * @param status last applied status (allocated while it has allocated slots and reports ready)
+     * @param lastPing timestamp of the newest applied report (ping or status)
+     * @param occupiedSince when the room entered occupied, while it is occupied
+     * @param runningMatches matches the room last reported running
+     * @param allocatedSlots match slots handed out by the allocation call and not yet reported running
+     * @param allocatedAt when the latest of those slots was handed out, while there are any
      */
     public RoomState {
         if (room == null || status == null || lastPing == null) {

@@ -32,18 +32,31 @@ public enum RoomStatus {
     /** The room is gone; reporting it removes every trace of the room. */
     TERMINATED;
 
-    /** The lower-case name used on the wire ({@code "ready"}). */
+    /**
+     * The lower-case name used on the wire ({@code "ready"}).
+     *
+     * @return the lower-case name used on the wire ({@code "ready"})
+     */
     @JsonValue
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Whether rooms in this status make up the fleet's capacity (creating, ready, allocated, occupied). */
+    /**
+     * Whether rooms in this status make up the fleet's capacity (creating, ready, allocated, occupied).
+     *
+     * @return whether rooms in this status make up the fleet's capacity (creating, ready, allocated, occupied)
+     */
     public boolean isActive() {
         return this == CREATING || this == READY || this == ALLOCATED || this == OCCUPIED;
     }
 
-    /** Whether a room in this status can host matches now, so its free slots may be allocated (ready, allocated, occupied). */
+    /**
+     * Whether a room in this status can host matches now, so its free slots may be allocated (ready, allocated, occupied).
+     *
+     * @return whether a room in this status can host matches now, so its free slots may be allocated (ready,
+     *         allocated, occupied)
+     */
     public boolean hostsMatches() {
         return this == READY || this == ALLOCATED || this == OCCUPIED;
     }
@@ -52,6 +65,8 @@ public enum RoomStatus {
      * Parses a reported status, case-insensitively.
      *
      * @throws ValidationException naming the value and the known statuses when it is unknown
+     * @param text the text
+     * @return parses a reported status, case-insensitively
      */
     @JsonCreator
     public static RoomStatus parse(String text) {

@@ -24,6 +24,14 @@ public record RoomStatusCounts(int creating, int ready, int occupied, int termin
      * Checks that no count is negative.
      *
      * @throws IllegalArgumentException naming every count when one is negative
+     * @param creating rooms starting
+     * @param ready rooms available
+     * @param occupied rooms running a match
+     * @param terminating rooms shutting down
+     * @param allocated rooms handed out by the allocation call that have not reported their match running yet
+     * @param runningMatches matches the non-terminating rooms last reported running (a room that reports no count
+     *         runs one match while occupied, none otherwise)
+     * @param allocatedSlots match slots handed out by the allocation call and not yet reported running
      */
     public RoomStatusCounts {
         if (creating < 0 || ready < 0 || occupied < 0 || terminating < 0 || allocated < 0 || runningMatches < 0

@@ -23,7 +23,15 @@ public record ScalingSpec(List<MetricsTrigger> metricsTrigger, long cooldown, Op
     /** No triggers: this direction never scales. */
     public static final ScalingSpec NONE = new ScalingSpec(List.of(), 0, Optional.empty(), Optional.empty());
 
-    /** Fills in absent parts. */
+    /**
+     * Fills in absent parts.
+     *
+     * @param metricsTrigger triggers in evaluation order
+     * @param cooldown seconds since the last successful scale before this direction may scale again
+     * @param delta older form: accepted (a positive number of rooms) but not used — the room policy's formula gives
+     *         the delta, as in Maestro 9.6.1; only an explicit {@code type: legacy} trigger uses a fixed delta
+     * @param trigger older form: the single trigger
+     */
     public ScalingSpec {
         metricsTrigger = metricsTrigger == null ? List.of() : List.copyOf(metricsTrigger);
         delta = delta == null ? Optional.empty() : delta;

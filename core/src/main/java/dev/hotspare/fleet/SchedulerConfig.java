@@ -54,7 +54,26 @@ public record SchedulerConfig(
         Map<String, Map<String, ForwarderConfig>> forwarders,
         Optional<String> maxSurge) {
 
-    /** Fills in absent parts. */
+    /**
+     * Fills in absent parts.
+     *
+     * @param name scheduler name, a DNS-1123 label (it becomes a namespace, a key and a table value)
+     * @param game the game this scheduler serves (several schedulers may share one)
+     * @param image container image of a room
+     * @param affinity node label rooms prefer ({@code <affinity>: "true"})
+     * @param toleration node taint rooms tolerate
+     * @param occupiedTimeout seconds a room may stay occupied before it is considered dead
+     * @param ports ports each room exposes
+     * @param requests resource requests per room; required by cpu / mem triggers
+     * @param limits the bounds of counts and durations
+     * @param shutdownTimeout seconds a room gets to terminate gracefully
+     * @param autoscaling min, max, up and down triggers
+     * @param env environment variables of the room container
+     * @param cmd command line of the room container
+     * @param forwarders event forwarders: plugin name → forwarder name → settings
+     * @param maxSurge Maestro 10: rooms a rolling update replaces at once, {@code "25%"} of the rooms or a number of
+     *         rooms ({@code "3"}); default 25%
+     */
     public SchedulerConfig {
         name = name == null ? "" : name;
         game = game == null ? "" : game;
@@ -99,25 +118,48 @@ public record SchedulerConfig(
                 autoscaling, env, cmd, forwarders, Optional.empty());
     }
 
-    /** A minimal config: name, game, image and autoscaling; everything else empty. */
+    /**
+     * A minimal config: name, game, image and autoscaling; everything else empty.
+     *
+     * @param name scheduler name, a DNS-1123 label (it becomes a namespace, a key and a table value)
+     * @param game the game this scheduler serves (several schedulers may share one)
+     * @param image container image of a room
+     * @param autoscaling min, max, up and down triggers
+     * @return a minimal config: name, game, image and autoscaling; everything else empty
+     */
     public static SchedulerConfig of(String name, String game, String image, Autoscaling autoscaling) {
         return new SchedulerConfig(name, game, image, Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
                 Resources.NONE, Resources.NONE, Optional.empty(), autoscaling, List.of(), List.of(), Map.of());
     }
 
-    /** This config with other autoscaling settings. */
+    /**
+     * This config with other autoscaling settings.
+     *
+     * @param newAutoscaling the new autoscaling
+     * @return this config with other autoscaling settings
+     */
     public SchedulerConfig withAutoscaling(Autoscaling newAutoscaling) {
         return new SchedulerConfig(name, game, image, affinity, toleration, occupiedTimeout, ports, requests, limits,
                 shutdownTimeout, newAutoscaling, env, cmd, forwarders, maxSurge);
     }
 
-    /** This config with other resource requests. */
+    /**
+     * This config with other resource requests.
+     *
+     * @param newRequests the new requests
+     * @return this config with other resource requests
+     */
     public SchedulerConfig withRequests(Resources newRequests) {
         return new SchedulerConfig(name, game, image, affinity, toleration, occupiedTimeout, ports, newRequests, limits,
                 shutdownTimeout, autoscaling, env, cmd, forwarders, maxSurge);
     }
 
-    /** This config with another occupied timeout, in seconds. */
+    /**
+     * This config with another occupied timeout, in seconds.
+     *
+     * @param seconds the seconds
+     * @return this config with another occupied timeout, in seconds
+     */
     public SchedulerConfig withOccupiedTimeout(long seconds) {
         return new SchedulerConfig(name, game, image, affinity, toleration, Optional.of(seconds), ports, requests, limits,
                 shutdownTimeout, autoscaling, env, cmd, forwarders, maxSurge);
@@ -144,12 +186,20 @@ public record SchedulerConfig(
         return maxSurge.map(text -> MaxSurge.parse("maxSurge", text)).orElse(MaxSurge.DEFAULT);
     }
 
-    /** {@link #occupiedTimeout()} as a duration. */
+    /**
+     * {@link #occupiedTimeout()} as a duration.
+     *
+     * @return {@link #occupiedTimeout()} as a duration
+     */
     public Optional<Duration> occupiedTimeoutDuration() {
         return occupiedTimeout.map(Duration::ofSeconds);
     }
 
-    /** {@link #shutdownTimeout()} as a duration. */
+    /**
+     * {@link #shutdownTimeout()} as a duration.
+     *
+     * @return {@link #shutdownTimeout()} as a duration
+     */
     public Optional<Duration> shutdownTimeoutDuration() {
         return shutdownTimeout.map(Duration::ofSeconds);
     }
@@ -158,6 +208,7 @@ public record SchedulerConfig(
      * Every problem with this config, each with its field path and bad value; empty when valid.
      *
      * @param triggerTypes trigger type names that are known (built-ins plus registered plug-ins)
+     * @return every problem with this config, each with its field path and bad value; empty when valid
      */
     public List<Problem> validate(Set<String> triggerTypes) {
         return validate(PolicyTypes.named(triggerTypes));
@@ -198,12 +249,20 @@ public record SchedulerConfig(
         return SchedulerConfigValidator.problems(this, types, limits);
     }
 
-    /** {@link #validate(Set)} against the built-in trigger types. */
+    /**
+     * {@link #validate(Set)} against the built-in trigger types.
+     *
+     * @return {@link #validate(Set)} against the built-in trigger types
+     */
     public List<Problem> validate() {
         return validate(TriggerTypes.BUILT_IN);
     }
 
-    /** This config as YAML, in the documented field names. */
+    /**
+     * This config as YAML, in the documented field names.
+     *
+     * @return this config as YAML, in the documented field names
+     */
     public String toYaml() {
         try {
             return Documents.yamlWriter().writeValueAsString(this);
@@ -212,7 +271,11 @@ public record SchedulerConfig(
         }
     }
 
-    /** This config as pretty-printed JSON. */
+    /**
+     * This config as pretty-printed JSON.
+     *
+     * @return this config as pretty-printed JSON
+     */
     public String toJson() {
         return Documents.toJson(this);
     }

@@ -37,12 +37,20 @@ public final class SchedulerConfigs {
             problems = List.copyOf(problems);
         }
 
-        /** Whether the document is a valid config. */
+        /**
+         * Whether the document is a valid config.
+         *
+         * @return whether the document is a valid config
+         */
         public boolean isValid() {
             return problems.isEmpty() && config.isPresent();
         }
 
-        /** The valid config, or a {@link ValidationException} with every problem. */
+        /**
+         * The valid config, or a {@link ValidationException} with every problem.
+         *
+         * @return the valid config, or a {@link ValidationException} with every problem
+         */
         public SchedulerConfig orThrow() {
             if (!isValid()) {
                 throw new ValidationException(problems.isEmpty()
@@ -52,22 +60,46 @@ public final class SchedulerConfigs {
         }
     }
 
-    /** Reads and validates {@code file} against the built-in trigger types. */
+    /**
+     * Reads and validates {@code file} against the built-in trigger types.
+     *
+     * @param file the document
+     * @return reads and validates {@code file} against the built-in trigger types
+     */
     public static SchedulerConfig read(Path file) {
         return check(file, TriggerTypes.BUILT_IN).orThrow();
     }
 
-    /** Reads and validates {@code file}; {@code triggerTypes} are the known trigger type names. */
+    /**
+     * Reads and validates {@code file}; {@code triggerTypes} are the known trigger type names.
+     *
+     * @param file the document
+     * @param triggerTypes the known trigger type names
+     * @return reads and validates {@code file}; {@code triggerTypes} are the known trigger type names
+     */
     public static SchedulerConfig read(Path file, Set<String> triggerTypes) {
         return check(file, triggerTypes).orThrow();
     }
 
-    /** Parses and validates {@code text} against the built-in trigger types. */
+    /**
+     * Parses and validates {@code text} against the built-in trigger types.
+     *
+     * @param text the document
+     * @param format JSON or YAML
+     * @return parses and validates {@code text} against the built-in trigger types
+     */
     public static SchedulerConfig parse(String text, Documents.Format format) {
         return check(text, format, TriggerTypes.BUILT_IN).orThrow();
     }
 
-    /** Parses and validates {@code text}; {@code triggerTypes} are the known trigger type names. */
+    /**
+     * Parses and validates {@code text}; {@code triggerTypes} are the known trigger type names.
+     *
+     * @param text the document
+     * @param format JSON or YAML
+     * @param triggerTypes the known trigger type names
+     * @return parses and validates {@code text}; {@code triggerTypes} are the known trigger type names
+     */
     public static SchedulerConfig parse(String text, Documents.Format format, Set<String> triggerTypes) {
         return check(text, format, triggerTypes).orThrow();
     }
@@ -97,7 +129,13 @@ public final class SchedulerConfigs {
         return check(file, types).orThrow();
     }
 
-    /** Checks {@code file} without throwing. */
+    /**
+     * Checks {@code file} without throwing.
+     *
+     * @param file the document
+     * @param triggerTypes the known trigger type names
+     * @return checks {@code file} without throwing
+     */
     public static Check check(Path file, Set<String> triggerTypes) {
         return check(file, PolicyTypes.named(triggerTypes));
     }
@@ -119,7 +157,14 @@ public final class SchedulerConfigs {
         return check(text, Documents.formatOf(file), types);
     }
 
-    /** Checks {@code text} without throwing, under the default {@link FleetLimits}. */
+    /**
+     * Checks {@code text} without throwing, under the default {@link FleetLimits}.
+     *
+     * @param text the document
+     * @param format JSON or YAML
+     * @param triggerTypes the known trigger type names
+     * @return checks {@code text} without throwing, under the default {@link FleetLimits}
+     */
     public static Check check(String text, Documents.Format format, Set<String> triggerTypes) {
         return check(text, format, PolicyTypes.named(triggerTypes), FleetLimits.DEFAULT);
     }

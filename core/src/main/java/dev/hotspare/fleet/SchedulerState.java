@@ -27,13 +27,22 @@ public enum SchedulerState {
         this.wireName = wireName;
     }
 
-    /** The name used on the wire, e.g. {@code in-sync}. */
+    /**
+     * The name used on the wire, e.g. {@code in-sync}.
+     *
+     * @return the name used on the wire, e.g
+     */
     @JsonValue
     public String wireName() {
         return wireName;
     }
 
-    /** Parses a wire name. */
+    /**
+     * Parses a wire name.
+     *
+     * @param text the text
+     * @return parses a wire name
+     */
     @JsonCreator
     public static SchedulerState parse(String text) {
         for (SchedulerState s : values()) {

@@ -96,37 +96,67 @@ public final class Documents {
     /**
      * A reader of JSON with hotspare's settings. Readers are immutable, so the shared configuration cannot be
      * changed through them (a mapper handed out could be reconfigured by any caller, for everyone).
+     *
+     * @return a reader of JSON with hotspare's settings
      */
     public static ObjectReader jsonReader() {
         return JSON_READER;
     }
 
-    /** A writer of JSON with hotspare's settings (ISO-8601 times and durations); immutable. */
+    /**
+     * A writer of JSON with hotspare's settings (ISO-8601 times and durations); immutable.
+     *
+     * @return a writer of JSON with hotspare's settings (ISO-8601 times and durations); immutable
+     */
     public static ObjectWriter jsonWriter() {
         return JSON_WRITER;
     }
 
-    /** A reader of {@code format} with hotspare's settings; immutable. */
+    /**
+     * A reader of {@code format} with hotspare's settings; immutable.
+     *
+     * @param format JSON or YAML
+     * @return a reader of {@code format} with hotspare's settings; immutable
+     */
     public static ObjectReader reader(Format format) {
         return format == Format.JSON ? JSON_READER : YAML_READER;
     }
 
-    /** A reader of YAML with hotspare's settings; immutable. */
+    /**
+     * A reader of YAML with hotspare's settings; immutable.
+     *
+     * @return a reader of YAML with hotspare's settings; immutable
+     */
     public static ObjectReader yamlReader() {
         return YAML_READER;
     }
 
-    /** A writer of YAML with hotspare's settings (no document start marker); immutable. */
+    /**
+     * A writer of YAML with hotspare's settings (no document start marker); immutable.
+     *
+     * @return a writer of YAML with hotspare's settings (no document start marker); immutable
+     */
     public static ObjectWriter yamlWriter() {
         return YAML_WRITER;
     }
 
-    /** Makers of JSON tree nodes (text, numbers, objects) for building documents to write. */
+    /**
+     * Makers of JSON tree nodes (text, numbers, objects) for building documents to write.
+     *
+     * @return makers of JSON tree nodes (text, numbers, objects) for building documents to write
+     */
     public static JsonNodeFactory nodes() {
         return JSON.getNodeFactory();
     }
 
-    /** {@code value} (a tree, a map, a record) converted to {@code type} with hotspare's settings. */
+    /**
+     * {@code value} (a tree, a map, a record) converted to {@code type} with hotspare's settings.
+     *
+     * @param <T> the t
+     * @param value the value
+     * @param type the type
+     * @return {@code value} (a tree, a map, a record) converted to {@code type} with hotspare's settings
+     */
     public static <T> T convert(Object value, Class<T> type) {
         return JSON.convertValue(value, type);
     }
@@ -135,7 +165,13 @@ public final class Documents {
         return format == Format.JSON ? JSON : YAML;
     }
 
-    /** Format by file name: {@code .json} is JSON, {@code .yaml}/{@code .yml} YAML, anything else YAML (a superset of JSON). */
+    /**
+     * Format by file name: {@code .json} is JSON, {@code .yaml}/{@code .yml} YAML, anything else YAML (a superset of JSON).
+     *
+     * @param file the file
+     * @return format by file name: {@code .json} is JSON, {@code .yaml}/{@code .yml} YAML, anything else YAML (a
+     *         superset of JSON)
+     */
     public static Format formatOf(Path file) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         return name.endsWith(".json") ? Format.JSON : Format.YAML;
@@ -146,6 +182,10 @@ public final class Documents {
      *
      * @throws ValidationException with one problem per thing wrong: a missing file, malformed syntax,
      *                             an unknown field (with a suggestion), a value of the wrong type
+     * @param <T> the t
+     * @param file the file
+     * @param type the type
+     * @return reads {@code file} as {@code type}
      */
     public static <T> T read(Path file, Class<T> type) {
         return read(readText(file), formatOf(file), type);
@@ -187,7 +227,15 @@ public final class Documents {
         return message == null || message.isBlank() ? "input/output error" : message;
     }
 
-    /** Reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}. */
+    /**
+     * Reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}.
+     *
+     * @param <T> the t
+     * @param text the text
+     * @param format JSON or YAML
+     * @param type the type
+     * @return reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}
+     */
     public static <T> T read(String text, Format format, Class<T> type) {
         UnknownFieldCollector unknown = new UnknownFieldCollector();
         List<Problem> problems = new ArrayList<>();
@@ -314,7 +362,12 @@ public final class Documents {
         return joined.startsWith(".") ? joined.substring(1) : joined;
     }
 
-    /** Writes {@code value} as pretty-printed JSON. */
+    /**
+     * Writes {@code value} as pretty-printed JSON.
+     *
+     * @param value the value
+     * @return writes {@code value} as pretty-printed JSON
+     */
     public static String toJson(Object value) {
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
@@ -323,7 +376,12 @@ public final class Documents {
         }
     }
 
-    /** Writes {@code value} as one line of JSON. */
+    /**
+     * Writes {@code value} as one line of JSON.
+     *
+     * @param value the value
+     * @return writes {@code value} as one line of JSON
+     */
     public static String toJsonLine(Object value) {
         try {
             return JSON.writeValueAsString(value);
@@ -335,6 +393,9 @@ public final class Documents {
     /**
      * Translates a Jackson failure into problems. A {@link ValidationException} thrown from a record's
      * compact constructor during binding is unwrapped, and its paths are prefixed with where Jackson was.
+     *
+     * @param e the exception
+     * @return translates a Jackson failure into problems
      */
     public static List<Problem> problemsOf(JsonProcessingException e) {
         if (e instanceof UnrecognizedPropertyException unknown) {
@@ -399,7 +460,12 @@ public final class Documents {
         return suffix.startsWith("[") ? prefix + suffix : prefix + "." + suffix;
     }
 
-    /** Renders Jackson's reference chain as {@code a.b[2].c}. */
+    /**
+     * Renders Jackson's reference chain as {@code a.b[2].c}.
+     *
+     * @param e the exception
+     * @return renders Jackson's reference chain as {@code a.b[2].c}
+     */
     public static String pathOf(JsonMappingException e) {
         StringBuilder path = new StringBuilder();
         for (JsonMappingException.Reference ref : e.getPath()) {

@@ -50,7 +50,12 @@ public final class InMemoryMemberDriver implements MemberDriver {
         this.deleteTime = b.deleteTime;
     }
 
-    /** A driver whose transitions run on {@code scheduler}; all durations default to zero. */
+    /**
+     * A driver whose transitions run on {@code scheduler}; all durations default to zero.
+     *
+     * @param scheduler the scheduler
+     * @return a driver whose transitions run on {@code scheduler}; all durations default to zero
+     */
     public static Builder builder(TaskScheduler scheduler) {
         return new Builder(scheduler);
     }
@@ -197,6 +202,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
      * Puts an existing member into the driver as if it had been observed there, resuming whatever transition
      * its state implies (a provisioning member finishes installing, a resuming one resumes, and so on). For
      * seeding tests and simulations with a given pool state; replaces a member with the same id.
+     *
+     * @param pool the pool
+     * @param member the member
      */
     public void restore(String pool, Member member) {
         Names.requireDns1123Label("pool", pool);
@@ -228,7 +236,12 @@ public final class InMemoryMemberDriver implements MemberDriver {
         publish(new MemberEvent.Added(pool, member));
     }
 
-    /** Marks a member FAILED, as a broken install or a crashed room would be. For tests and simulations. */
+    /**
+     * Marks a member FAILED, as a broken install or a crashed room would be. For tests and simulations.
+     *
+     * @param pool the pool
+     * @param memberId the member
+     */
     public void fail(String pool, String memberId) {
         Member updated;
         synchronized (this) {
@@ -240,7 +253,11 @@ public final class InMemoryMemberDriver implements MemberDriver {
         publish(new MemberEvent.Updated(pool, updated));
     }
 
-    /** Number of mutating calls that wrote something (creates, deletes, power changes, assignments). */
+    /**
+     * Number of mutating calls that wrote something (creates, deletes, power changes, assignments).
+     *
+     * @return number of mutating calls that wrote something (creates, deletes, power changes, assignments)
+     */
     public synchronized long writeCount() {
         return writes;
     }
@@ -353,25 +370,45 @@ public final class InMemoryMemberDriver implements MemberDriver {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         }
 
-        /** How long provisioning takes (Hive: cluster install). */
+        /**
+         * How long provisioning takes (Hive: cluster install).
+         *
+         * @param installTime the install time
+         * @return how long provisioning takes (Hive: cluster install)
+         */
         public Builder installTime(Duration installTime) {
             this.installTime = nonNegative("installTime", installTime);
             return this;
         }
 
-        /** How long resuming from hibernation takes. */
+        /**
+         * How long resuming from hibernation takes.
+         *
+         * @param resumeTime the resume time
+         * @return how long resuming from hibernation takes
+         */
         public Builder resumeTime(Duration resumeTime) {
             this.resumeTime = nonNegative("resumeTime", resumeTime);
             return this;
         }
 
-        /** How long hibernating takes. */
+        /**
+         * How long hibernating takes.
+         *
+         * @param hibernateTime the hibernate time
+         * @return how long hibernating takes
+         */
         public Builder hibernateTime(Duration hibernateTime) {
             this.hibernateTime = nonNegative("hibernateTime", hibernateTime);
             return this;
         }
 
-        /** How long a member stays DELETING before it is gone. */
+        /**
+         * How long a member stays DELETING before it is gone.
+         *
+         * @param deleteTime the delete time
+         * @return how long a member stays DELETING before it is gone
+         */
         public Builder deleteTime(Duration deleteTime) {
             this.deleteTime = nonNegative("deleteTime", deleteTime);
             return this;

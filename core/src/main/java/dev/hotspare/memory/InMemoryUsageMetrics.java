@@ -16,13 +16,23 @@ public final class InMemoryUsageMetrics implements UsageMetrics {
 
     private final Map<String, UsageReading> readings = new ConcurrentHashMap<>();
 
-    /** Sets the reading returned for {@code scheduler} and {@code metric}. */
+    /**
+     * Sets the reading returned for {@code scheduler} and {@code metric}.
+     *
+     * @param scheduler the scheduler
+     * @param metric the metric
+     * @param reading the reading
+     */
     public void set(String scheduler, ResourceMetric metric, UsageReading reading) {
         Names.requireDns1123Label("scheduler", scheduler);
         readings.put(scheduler + "/" + metric.typeName(), reading);
     }
 
-    /** Forgets every reading of {@code scheduler}. */
+    /**
+     * Forgets every reading of {@code scheduler}.
+     *
+     * @param scheduler the scheduler
+     */
     public void clear(String scheduler) {
         readings.keySet().removeIf(k -> k.startsWith(scheduler + "/"));
     }

@@ -25,12 +25,21 @@ public class StoreUnavailableException extends RuntimeException {
         this.store = store;
     }
 
-    /** Same, when there is no underlying exception. */
+    /**
+     * Same, when there is no underlying exception.
+     *
+     * @param store a short name of the backend, e.g. {@code "redis lock store"}
+     * @param message what was being attempted
+     */
     public StoreUnavailableException(String store, String message) {
         this(store, message, null);
     }
 
-    /** The backend that could not answer. */
+    /**
+     * The backend that could not answer.
+     *
+     * @return the backend that could not answer
+     */
     public String store() {
         return store;
     }

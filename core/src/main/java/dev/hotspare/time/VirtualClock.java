@@ -19,12 +19,20 @@ public final class VirtualClock extends Clock {
         this.now = Objects.requireNonNull(start, "start");
     }
 
-    /** A clock at {@code 2026-01-01T00:00:00Z}, a fixed and readable origin for tests and simulations. */
+    /**
+     * A clock at {@code 2026-01-01T00:00:00Z}, a fixed and readable origin for tests and simulations.
+     *
+     * @return a clock at {@code 2026-01-01T00:00:00Z}, a fixed and readable origin for tests and simulations
+     */
     public static VirtualClock atEpochOf2026() {
         return new VirtualClock(Instant.parse("2026-01-01T00:00:00Z"));
     }
 
-    /** Moves the clock to {@code instant}. */
+    /**
+     * Moves the clock to {@code instant}.
+     *
+     * @param instant the instant
+     */
     public synchronized void setTo(Instant instant) {
         if (instant.isBefore(now)) {
             throw new IllegalArgumentException("instant: " + instant + " is before the clock's " + now + "; virtual time never runs backwards");
@@ -32,7 +40,11 @@ public final class VirtualClock extends Clock {
         now = instant;
     }
 
-    /** Moves the clock forward by {@code duration}. */
+    /**
+     * Moves the clock forward by {@code duration}.
+     *
+     * @param duration the duration
+     */
     public synchronized void advance(Duration duration) {
         if (duration.isNegative()) {
             throw new IllegalArgumentException("duration: " + duration + " is negative; virtual time never runs backwards");

@@ -30,7 +30,11 @@ public final class VirtualTimeScheduler implements TaskScheduler {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** A scheduler on a fresh {@link VirtualClock#atEpochOf2026()}. */
+    /**
+     * A scheduler on a fresh {@link VirtualClock#atEpochOf2026()}.
+     *
+     * @return a scheduler on a fresh {@link VirtualClock#atEpochOf2026()}
+     */
     public static VirtualTimeScheduler startingAt2026() {
         return new VirtualTimeScheduler(VirtualClock.atEpochOf2026());
     }
@@ -40,12 +44,20 @@ public final class VirtualTimeScheduler implements TaskScheduler {
         return clock;
     }
 
-    /** The virtual clock, for callers that move time themselves. */
+    /**
+     * The virtual clock, for callers that move time themselves.
+     *
+     * @return the virtual clock, for callers that move time themselves
+     */
     public VirtualClock virtualClock() {
         return clock;
     }
 
-    /** The current virtual instant. */
+    /**
+     * The current virtual instant.
+     *
+     * @return the current virtual instant
+     */
     public Instant now() {
         return clock.instant();
     }
@@ -74,12 +86,21 @@ public final class VirtualTimeScheduler implements TaskScheduler {
         return entry;
     }
 
-    /** Runs every task due at or before now, including tasks they schedule for now. Returns how many ran. */
+    /**
+     * Runs every task due at or before now, including tasks they schedule for now. Returns how many ran.
+     *
+     * @return runs every task due at or before now, including tasks they schedule for now
+     */
     public int runDueTasks() {
         return runUntil(clock.instant());
     }
 
-    /** Advances the clock to {@code target}, running each task at its own due time on the way. */
+    /**
+     * Advances the clock to {@code target}, running each task at its own due time on the way.
+     *
+     * @param target the target
+     * @return advances the clock to {@code target}, running each task at its own due time on the way
+     */
     public int advanceTo(Instant target) {
         int ran = runUntil(target);
         if (clock.instant().isBefore(target)) {
@@ -88,23 +109,40 @@ public final class VirtualTimeScheduler implements TaskScheduler {
         return ran;
     }
 
-    /** Advances the clock by {@code duration}; see {@link #advanceTo}. */
+    /**
+     * Advances the clock by {@code duration}; see {@link #advanceTo}.
+     *
+     * @param duration the duration
+     * @return advances the clock by {@code duration}; see {@link #advanceTo}
+     */
     public int advanceBy(Duration duration) {
         return advanceTo(clock.instant().plus(duration));
     }
 
-    /** The due time of the next pending task, if any. */
+    /**
+     * The due time of the next pending task, if any.
+     *
+     * @return the due time of the next pending task, if any
+     */
     public synchronized java.util.Optional<Instant> nextDueTime() {
         purgeCancelled();
         return queue.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(queue.peek().at);
     }
 
-    /** Number of tasks run since creation. */
+    /**
+     * Number of tasks run since creation.
+     *
+     * @return number of tasks run since creation
+     */
     public synchronized long executedCount() {
         return executed;
     }
 
-    /** Number of tasks waiting (periodic tasks count once). */
+    /**
+     * Number of tasks waiting (periodic tasks count once).
+     *
+     * @return number of tasks waiting (periodic tasks count once)
+     */
     public synchronized int pendingCount() {
         purgeCancelled();
         return queue.size();

@@ -18,13 +18,24 @@ public final class Names {
     private Names() {
     }
 
-    /** Whether {@code name} is a DNS-1123 label: lower-case alphanumerics and '-', 1..63 chars, alphanumeric at both ends. */
+    /**
+     * Whether {@code name} is a DNS-1123 label: lower-case alphanumerics and '-', 1..63 chars, alphanumeric at both ends.
+     *
+     * @param name the name
+     * @return whether {@code name} is a DNS-1123 label: lower-case alphanumerics and '-', 1..63 chars, alphanumeric
+     *         at both ends
+     */
     public static boolean isDns1123Label(String name) {
         return name != null && !name.isEmpty() && name.length() <= MAX_LABEL_LENGTH
                 && DNS_1123_LABEL.matcher(name).matches();
     }
 
-    /** Why {@code name} is not a DNS-1123 label, or empty if it is one. */
+    /**
+     * Why {@code name} is not a DNS-1123 label, or empty if it is one.
+     *
+     * @param name the name
+     * @return why {@code name} is not a DNS-1123 label, or empty if it is one
+     */
     public static Optional<String> dns1123LabelProblem(String name) {
         if (name == null || name.isEmpty()) {
             return Optional.of("must not be empty");
@@ -42,6 +53,9 @@ public final class Names {
      * Returns {@code name} if it is a DNS-1123 label.
      *
      * @throws ValidationException naming {@code field} and the bad value otherwise
+     * @param field the field named in a problem
+     * @param name the name
+     * @return returns {@code name} if it is a DNS-1123 label
      */
     public static String requireDns1123Label(String field, String name) {
         dns1123LabelProblem(name).ifPresent(why -> {

@@ -21,12 +21,23 @@ public record Problem(String path, String value, String message) {
         Objects.requireNonNull(message, "message");
     }
 
-    /** Creates a problem, rendering {@code value} with {@link String#valueOf(Object)}. */
+    /**
+     * Creates a problem, rendering {@code value} with {@link String#valueOf(Object)}.
+     *
+     * @param path dotted field path, with {@code [i]} for list elements; empty for the whole document
+     * @param value the offending value as the user wrote it
+     * @param message why the value is rejected, phrased so a user can fix it
+     * @return creates a problem, rendering {@code value} with {@link String#valueOf(Object)}
+     */
     public static Problem of(String path, Object value, String message) {
         return new Problem(path, String.valueOf(value), message);
     }
 
-    /** One line for humans: {@code path: bad value 'x': message}. */
+    /**
+     * One line for humans: {@code path: bad value 'x': message}.
+     *
+     * @return one line for humans: {@code path: bad value 'x': message}
+     */
     public String describe() {
         String where = path.isEmpty() ? "(document)" : path;
         return where + ": bad value '" + value + "': " + message;

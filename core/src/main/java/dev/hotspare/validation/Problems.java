@@ -11,13 +11,28 @@ public final class Problems {
 
     private final List<Problem> found = new ArrayList<>();
 
-    /** Records a problem at {@code path}. */
+    /**
+     * Records a problem at {@code path}.
+     *
+     * @param path the path
+     * @param value the value
+     * @param message the message
+     * @return records a problem at {@code path}
+     */
     public Problems add(String path, Object value, String message) {
         found.add(Problem.of(path, value, message));
         return this;
     }
 
-    /** Records a problem when {@code condition} is false. */
+    /**
+     * Records a problem when {@code condition} is false.
+     *
+     * @param condition the condition
+     * @param path the path
+     * @param value the value
+     * @param message the message
+     * @return records a problem when {@code condition} is false
+     */
     public Problems require(boolean condition, String path, Object value, String message) {
         if (!condition) {
             add(path, value, message);
@@ -25,7 +40,12 @@ public final class Problems {
         return this;
     }
 
-    /** Records every problem in {@code others}. */
+    /**
+     * Records every problem in {@code others}.
+     *
+     * @param others the others
+     * @return records every problem in {@code others}
+     */
     public Problems addAll(List<Problem> others) {
         found.addAll(others);
         return this;
@@ -35,7 +55,11 @@ public final class Problems {
         return found.isEmpty();
     }
 
-    /** A snapshot of what was found so far. */
+    /**
+     * A snapshot of what was found so far.
+     *
+     * @return a snapshot of what was found so far
+     */
     public List<Problem> list() {
         return List.copyOf(found);
     }

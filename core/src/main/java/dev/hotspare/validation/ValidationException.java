@@ -23,7 +23,11 @@ public final class ValidationException extends IllegalArgumentException {
         this(List.of(problem));
     }
 
-    /** Every problem found, in the order they were detected. */
+    /**
+     * Every problem found, in the order they were detected.
+     *
+     * @return every problem found, in the order they were detected
+     */
     public List<Problem> problems() {
         return problems;
     }

@@ -108,12 +108,20 @@ public final class FleetService implements AutoCloseable {
     /**
      * A builder whose stores, locks and rooms are in memory until replaced; {@code tasks} runs the worker, lock
      * renewals and rolling replaces, and its clock stamps everything.
+     *
+     * @param tasks the task scheduler
+     * @return a builder whose stores, locks and rooms are in memory until replaced; {@code tasks} runs the worker,
+     *         lock renewals and rolling replaces, and its clock stamps everything
      */
     public static Builder builder(TaskScheduler tasks) {
         return new Builder(tasks);
     }
 
-    /** Binds the HTTP server and starts the worker. */
+    /**
+     * Binds the HTTP server and starts the worker.
+     *
+     * @return binds the HTTP server and starts the worker
+     */
     public synchronized FleetService start() {
         if (server != null || closed) {
             throw new IllegalStateException("fleet service already started or closed");
@@ -166,7 +174,11 @@ public final class FleetService implements AutoCloseable {
         }
     }
 
-    /** The bound address (with the real port when the builder asked for port 0). */
+    /**
+     * The bound address (with the real port when the builder asked for port 0).
+     *
+     * @return the bound address (with the real port when the builder asked for port 0)
+     */
     public synchronized InetSocketAddress address() {
         if (server == null) {
             throw new IllegalStateException("fleet service not started");
@@ -174,17 +186,29 @@ public final class FleetService implements AutoCloseable {
         return new InetSocketAddress(settings.bind.getAddress(), connector.getLocalPort());
     }
 
-    /** The bound port. */
+    /**
+     * The bound port.
+     *
+     * @return the bound port
+     */
     public int port() {
         return address().getPort();
     }
 
-    /** The scheduler operations the routes call, for embedding programs and tests. */
+    /**
+     * The scheduler operations the routes call, for embedding programs and tests.
+     *
+     * @return the scheduler operations the routes call, for embedding programs and tests
+     */
     public SchedulerOperations operations() {
         return fleet.operations();
     }
 
-    /** The rooms' driver (in memory unless the builder was given another). */
+    /**
+     * The rooms' driver (in memory unless the builder was given another).
+     *
+     * @return the rooms' driver (in memory unless the builder was given another)
+     */
     public MemberDriver memberDriver() {
         return settings.driver;
     }
@@ -213,12 +237,20 @@ public final class FleetService implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** The KPI summary of the meters this service records (what it prints when it stops), one line each. */
+    /**
+     * The KPI summary of the meters this service records (what it prints when it stops), one line each.
+     *
+     * @return the KPI summary of the meters this service records (what it prints when it stops), one line each
+     */
     public List<String> kpiSummary() {
         return KpiSummary.lines(settings.meters);
     }
 
-    /** The worker of this service. */
+    /**
+     * The worker of this service.
+     *
+     * @return the worker of this service
+     */
     public Worker worker() {
         return fleet.worker();
     }
@@ -341,55 +373,100 @@ public final class FleetService implements AutoCloseable {
             return this;
         }
 
-        /** Where schedulers, versions and releases live (default in memory). */
+        /**
+         * Where schedulers, versions and releases live (default in memory).
+         *
+         * @param value the registry
+         * @return where schedulers, versions and releases live (default in memory)
+         */
         public Builder schedulerStore(SchedulerStore value) {
             this.schedulers = Objects.requireNonNull(value, "schedulerStore");
             return this;
         }
 
-        /** Where room statuses and pings live (default in memory). */
+        /**
+         * Where room statuses and pings live (default in memory).
+         *
+         * @param value the registry
+         * @return where room statuses and pings live (default in memory)
+         */
         public Builder roomStatusStore(RoomStatusStore value) {
             this.rooms = Objects.requireNonNull(value, "roomStatusStore");
             return this;
         }
 
-        /** The autoscaler's usage points (default in memory). */
+        /**
+         * The autoscaler's usage points (default in memory).
+         *
+         * @param value the registry
+         * @return the autoscaler's usage points (default in memory)
+         */
         public Builder usageHistory(UsageHistory value) {
             this.usageHistory = Objects.requireNonNull(value, "usageHistory");
             return this;
         }
 
-        /** The lease store behind the scheduler locks (default in memory). */
+        /**
+         * The lease store behind the scheduler locks (default in memory).
+         *
+         * @param value the registry
+         * @return the lease store behind the scheduler locks (default in memory)
+         */
         public Builder lockStore(LockStore value) {
             this.lockStore = Objects.requireNonNull(value, "lockStore");
             return this;
         }
 
-        /** Creates and deletes rooms (default in memory: rooms are ready at once). */
+        /**
+         * Creates and deletes rooms (default in memory: rooms are ready at once).
+         *
+         * @param value the registry
+         * @return creates and deletes rooms (default in memory: rooms are ready at once)
+         */
         public Builder memberDriver(MemberDriver value) {
             this.driver = Objects.requireNonNull(value, "memberDriver");
             return this;
         }
 
-        /** cpu / mem usage for cpu and mem triggers (default none). */
+        /**
+         * cpu / mem usage for cpu and mem triggers (default none).
+         *
+         * @param value the registry
+         * @return cpu / mem usage for cpu and mem triggers (default none)
+         */
         public Builder usageMetrics(UsageMetrics value) {
             this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
             return this;
         }
 
-        /** Room addresses for the address route (default none). */
+        /**
+         * Room addresses for the address route (default none).
+         *
+         * @param value the registry
+         * @return room addresses for the address route (default none)
+         */
         public Builder roomAddresses(RoomAddresses value) {
             this.addresses = Objects.requireNonNull(value, "roomAddresses");
             return this;
         }
 
-        /** The autoscaler; its period is the watchers' tick (default Maestro's 10 s). */
+        /**
+         * The autoscaler; its period is the watchers' tick (default Maestro's 10 s).
+         *
+         * @param value the registry
+         * @return the autoscaler; its period is the watchers' tick (default Maestro's 10 s)
+         */
         public Builder autoscaler(Autoscaler value) {
             this.autoscaler = Objects.requireNonNull(value, "autoscaler");
             return this;
         }
 
-        /** Where room and scheduler events go (default nowhere). */
+        /**
+         * Where room and scheduler events go (default nowhere).
+         *
+         * @param value the registry
+         * @return where room and scheduler events go (default nowhere)
+         */
         public Builder events(EventDispatcher value) {
             this.events = Objects.requireNonNull(value, "events");
             return this;
@@ -398,25 +475,44 @@ public final class FleetService implements AutoCloseable {
         /**
          * A check run by {@code GET /healthcheck}; it fails by throwing. The service is healthy when every check
          * passes.
+         *
+         * @param name the name
+         * @param check the check
+         * @return a check run by {@code GET /healthcheck}; it fails by throwing
          */
         public Builder healthCheck(String name, Runnable check) {
             healthChecks.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(check, "check"));
             return this;
         }
 
-        /** Closed (in reverse order of registration) when the service closes: clients, pools, executors. */
+        /**
+         * Closed (in reverse order of registration) when the service closes: clients, pools, executors.
+         *
+         * @param resource the resource
+         * @return closed (in reverse order of registration) when the service closes: clients, pools, executors
+         */
         public Builder onClose(AutoCloseable resource) {
             closeables.add(Objects.requireNonNull(resource, "resource"));
             return this;
         }
 
-        /** Address and port to listen on (default 127.0.0.1, an ephemeral port). */
+        /**
+         * Address and port to listen on (default 127.0.0.1, an ephemeral port).
+         *
+         * @param value the registry
+         * @return address and port to listen on (default 127.0.0.1, an ephemeral port)
+         */
         public Builder bind(InetSocketAddress value) {
             this.bind = Objects.requireNonNull(value, "bind");
             return this;
         }
 
-        /** The largest request body; larger ones get 413 (default 1 MiB). */
+        /**
+         * The largest request body; larger ones get 413 (default 1 MiB).
+         *
+         * @param value the registry
+         * @return the largest request body; larger ones get 413 (default 1 MiB)
+         */
         public Builder maxBodyBytes(int value) {
             if (value < 1) {
                 throw new IllegalArgumentException("maxBodyBytes: bad value '" + value + "': must be at least 1");
@@ -480,37 +576,67 @@ public final class FleetService implements AutoCloseable {
             return this;
         }
 
-        /** The {@code X-Maestro-Version} header value (default {@value FleetService#DEFAULT_API_VERSION}). */
+        /**
+         * The {@code X-Maestro-Version} header value (default {@value FleetService#DEFAULT_API_VERSION}).
+         *
+         * @param value the registry
+         * @return the {@code X-Maestro-Version} header value (default {@value FleetService#DEFAULT_API_VERSION})
+         */
         public Builder apiVersion(String value) {
             this.apiVersion = Objects.requireNonNull(value, "apiVersion");
             return this;
         }
 
-        /** How often each worker re-reads the scheduler list (default 10 s). */
+        /**
+         * How often each worker re-reads the scheduler list (default 10 s).
+         *
+         * @param value the registry
+         * @return how often each worker re-reads the scheduler list (default 10 s)
+         */
         public Builder syncPeriod(Duration value) {
             this.syncPeriod = positive("syncPeriod", value);
             return this;
         }
 
-        /** How often replaces and removals check the driver (default 1 s). */
+        /**
+         * How often replaces and removals check the driver (default 1 s).
+         *
+         * @param value the registry
+         * @return how often replaces and removals check the driver (default 1 s)
+         */
         public Builder pollInterval(Duration value) {
             this.pollInterval = positive("pollInterval", value);
             return this;
         }
 
-        /** Longest rolling replace or room removal (default 10 min). */
+        /**
+         * Longest rolling replace or room removal (default 10 min).
+         *
+         * @param value the registry
+         * @return longest rolling replace or room removal (default 10 min)
+         */
         public Builder replaceTimeout(Duration value) {
             this.replaceTimeout = positive("replaceTimeout", value);
             return this;
         }
 
-        /** How long operations wait for DOWNSCALE / TERMINATION (default 1 min). */
+        /**
+         * How long operations wait for DOWNSCALE / TERMINATION (default 1 min).
+         *
+         * @param value the registry
+         * @return how long operations wait for DOWNSCALE / TERMINATION (default 1 min)
+         */
         public Builder lockWait(Duration value) {
             this.lockWait = positive("lockWait", value);
             return this;
         }
 
-        /** Lease TTL of the scheduler locks (default 30 s). */
+        /**
+         * Lease TTL of the scheduler locks (default 30 s).
+         *
+         * @param value the registry
+         * @return lease TTL of the scheduler locks (default 30 s)
+         */
         public Builder lockTtl(Duration value) {
             this.lockTtl = positive("lockTtl", value);
             return this;
@@ -528,7 +654,12 @@ public final class FleetService implements AutoCloseable {
             return this;
         }
 
-        /** How long {@link FleetService#close()} waits for running replaces (default 30 s). */
+        /**
+         * How long {@link FleetService#close()} waits for running replaces (default 30 s).
+         *
+         * @param value the registry
+         * @return how long {@link FleetService#close()} waits for running replaces (default 30 s)
+         */
         public Builder shutdownTimeout(Duration value) {
             this.shutdownTimeout = positive("shutdownTimeout", value);
             return this;

@@ -114,17 +114,29 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             this.defaultValue = defaultValue;
         }
 
-        /** The command-line flag. */
+        /**
+         * The command-line flag.
+         *
+         * @return the command-line flag
+         */
         public String flag() {
             return flag;
         }
 
-        /** The environment variable. */
+        /**
+         * The environment variable.
+         *
+         * @return the environment variable
+         */
         public String variable() {
             return variable;
         }
 
-        /** The value when neither flag nor variable is set ({@code ""}: not used). */
+        /**
+         * The value when neither flag nor variable is set ({@code ""}: not used).
+         *
+         * @return the value when neither flag nor variable is set ({@code ""}: not used)
+         */
         public String defaultValue() {
             return defaultValue;
         }
@@ -135,7 +147,11 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
     /** Environment variable with the database password (there is no flag: flags show in process lists). */
     public static final String JDBC_PASSWORD_VARIABLE = "HOTSPARE_JDBC_PASSWORD";
 
-    /** The in-memory default on 127.0.0.1:8080. */
+    /**
+     * The in-memory default on 127.0.0.1:8080.
+     *
+     * @return the in-memory default on 127.0.0.1:8080
+     */
     public static FleetServiceSettings defaults() {
         return parse(Map.of(), Map.of());
     }
@@ -144,6 +160,9 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
      * Settings from {@code flags} (option → value as typed; absent = not given) over {@code env}.
      *
      * @throws ValidationException with one problem per bad value, each naming the flag (or variable) and value
+     * @param flags the flags
+     * @param env the env
+     * @return settings from {@code flags} (option → value as typed; absent = not given) over {@code env}
      */
     public static FleetServiceSettings parse(Map<Option, String> flags, Map<String, String> env) {
         List<Problem> problems = new ArrayList<>();
@@ -255,7 +274,11 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         return url.replaceAll("(?i)(password=)[^&]*", "$1***");
     }
 
-    /** What backs what, for the start-up line: e.g. {@code schedulers=postgres locks=redis rooms=kubernetes}. */
+    /**
+     * What backs what, for the start-up line: e.g. {@code schedulers=postgres locks=redis rooms=kubernetes}.
+     *
+     * @return what backs what, for the start-up line: e.g
+     */
     public String describeStores() {
         return "schedulers=" + (jdbcUrl.isPresent() ? "postgres" : "memory")
                 + " locks=" + (redisUri.isPresent() ? "redis" : jdbcUrl.isPresent() ? "postgres" : "memory")
@@ -264,7 +287,11 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                 + " rooms=" + (kubernetes ? "kubernetes" : "memory");
     }
 
-    /** {@link #open(Supplier, Consumer)} with fabric8's standard configuration and no tuning. */
+    /**
+     * {@link #open(Supplier, Consumer)} with fabric8's standard configuration and no tuning.
+     *
+     * @return {@link #open(Supplier, Consumer)} with fabric8's standard configuration and no tuning
+     */
     public FleetService open() {
         return open(() -> new KubernetesClientBuilder().build(), builder -> { });
     }
@@ -275,6 +302,8 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
      *
      * @param kubernetesClients makes the Kubernetes client (with {@code --kubernetes})
      * @param tuning            last changes to the builder (periods, timeouts) before it builds
+     * @return connects to every configured backend (migrating the PostgreSQL schema first) and builds the service,
+     *         not yet started
      */
     public FleetService open(Supplier<KubernetesClient> kubernetesClients, Consumer<FleetService.Builder> tuning) {
         List<AutoCloseable> opened = new ArrayList<>();

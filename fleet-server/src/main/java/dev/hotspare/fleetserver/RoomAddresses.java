@@ -11,10 +11,21 @@ import java.util.Optional;
 @FunctionalInterface
 public interface RoomAddresses {
 
-    /** The address of {@code room}, or empty while it is not known yet (not scheduled, no node port yet). */
+    /**
+     * The address of {@code room}, or empty while it is not known yet (not scheduled, no node port yet).
+     *
+     * @param scheduler the scheduler
+     * @param room the room
+     * @return the address of {@code room}, or empty while it is not known yet (not scheduled, no node port yet)
+     */
     Optional<Address> find(String scheduler, String room);
 
-    /** No addresses: every room answers {@code {"host":"","ports":[]}}, as Maestro does for an unscheduled room. */
+    /**
+     * No addresses: every room answers {@code {"host":"","ports":[]}}, as Maestro does for an unscheduled room.
+     *
+     * @return no addresses: every room answers {@code {"host":"","ports":[]}}, as Maestro does for an unscheduled
+     *         room
+     */
     static RoomAddresses none() {
         return (scheduler, room) -> Optional.empty();
     }

@@ -104,6 +104,12 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
     /**
      * A builder for members of kind {@code context} (group, version, plural, kind; namespaced) in
      * {@code namespace}.
+     *
+     * @param client the client
+     * @param context the context
+     * @param namespace the namespace
+     * @return a builder for members of kind {@code context} (group, version, plural, kind; namespaced) in {@code
+     *         namespace}
      */
     public static Builder builder(KubernetesClient client, ResourceDefinitionContext context, String namespace) {
         return new Builder(client, context, namespace);
@@ -311,14 +317,29 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
             this.namespace = Names.requireDns1123Label("namespace", namespace);
         }
 
-        /** The object members of {@code templateVersion} are made from (name, namespace and status are replaced). */
+        /**
+         * The object members of {@code templateVersion} are made from (name, namespace and status are replaced).
+         *
+         * @param templateVersion the template version
+         * @param template the template
+         * @return the object members of {@code templateVersion} are made from (name, namespace and status are
+         *         replaced)
+         */
         public Builder template(String templateVersion, GenericKubernetesResource template) {
             Kube.requireTemplateVersion("templateVersion", templateVersion);
             templates.put(templateVersion, Objects.requireNonNull(template, "template"));
             return this;
         }
 
-        /** Where desired power is written, and its two values (default {@code spec.powerState}, Running / Hibernating). */
+        /**
+         * Where desired power is written, and its two values (default {@code spec.powerState}, Running / Hibernating).
+         *
+         * @param path the path
+         * @param running the running
+         * @param hibernating the hibernating
+         * @return where desired power is written, and its two values (default {@code spec.powerState}, Running /
+         *         Hibernating)
+         */
         public Builder desiredPowerField(String path, String running, String hibernating) {
             path("desiredPowerField", path);
             this.desiredPowerField = path;
@@ -327,7 +348,13 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
             return this;
         }
 
-        /** Where observed power is read and what its values mean (replaces the default value map). */
+        /**
+         * Where observed power is read and what its values mean (replaces the default value map).
+         *
+         * @param path the path
+         * @param values the values
+         * @return where observed power is read and what its values mean (replaces the default value map)
+         */
         public Builder observedPowerField(String path, Map<String, ObservedPower> values) {
             path("observedPowerField", path);
             this.observedPowerField = path;
@@ -336,14 +363,25 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
             return this;
         }
 
-        /** Where the time of the last observed power change is read (an RFC 3339 timestamp). */
+        /**
+         * Where the time of the last observed power change is read (an RFC 3339 timestamp).
+         *
+         * @param path the path
+         * @return where the time of the last observed power change is read (an RFC 3339 timestamp)
+         */
         public Builder observedPowerSinceField(String path) {
             path("observedPowerSinceField", path);
             this.observedPowerSinceField = path;
             return this;
         }
 
-        /** Where "installed" (a boolean) and the installation time are read. */
+        /**
+         * Where "installed" (a boolean) and the installation time are read.
+         *
+         * @param installedPath the installed path
+         * @param installedAtPath the installed at path
+         * @return where "installed" (a boolean) and the installation time are read
+         */
         public Builder installedFields(String installedPath, String installedAtPath) {
             path("installedField", installedPath);
             path("installedAtField", installedAtPath);

@@ -69,7 +69,14 @@ public final class KubernetesLeaderElection implements LeaderElection, AutoClose
         this.clock = b.clock;
     }
 
-    /** An election on Lease {@code leaseName} in {@code namespace}. */
+    /**
+     * An election on Lease {@code leaseName} in {@code namespace}.
+     *
+     * @param client the client
+     * @param namespace the namespace
+     * @param leaseName the lease name
+     * @return an election on Lease {@code leaseName} in {@code namespace}
+     */
     public static Builder builder(KubernetesClient client, String namespace, String leaseName) {
         return new Builder(client, namespace, leaseName);
     }
@@ -279,6 +286,12 @@ public final class KubernetesLeaderElection implements LeaderElection, AutoClose
          * How long a lease lasts without renewal, how long a leader keeps trying to renew before it steps down,
          * and how often candidates retry. Needs whole seconds for the lease and
          * {@code leaseDuration > renewDeadline > retryPeriod > 0}.
+         *
+         * @param leaseDuration the lease duration
+         * @param renewDeadline the renew deadline
+         * @param retryPeriod the retry period
+         * @return how long a lease lasts without renewal, how long a leader keeps trying to renew before it steps
+         *         down, and how often candidates retry
          */
         public Builder timing(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
             if (leaseDuration.toMillis() % 1000 != 0 || leaseDuration.compareTo(renewDeadline) <= 0
@@ -292,7 +305,12 @@ public final class KubernetesLeaderElection implements LeaderElection, AutoClose
             return this;
         }
 
-        /** The clock {@link #currentLeader()} judges expiry by (default system UTC). */
+        /**
+         * The clock {@link #currentLeader()} judges expiry by (default system UTC).
+         *
+         * @param clock the clock
+         * @return the clock {@link #currentLeader()} judges expiry by (default system UTC)
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

@@ -42,12 +42,23 @@ public final class KubernetesUsageMetrics implements UsageMetrics {
         this.namespacePrefix = Objects.requireNonNull(namespacePrefix, "namespacePrefix");
     }
 
-    /** Metrics of rooms in namespace {@code <scheduler>} (the pod driver's default). */
+    /**
+     * Metrics of rooms in namespace {@code <scheduler>} (the pod driver's default).
+     *
+     * @param client the client
+     * @return metrics of rooms in namespace {@code <scheduler>} (the pod driver's default)
+     */
     public static KubernetesUsageMetrics create(KubernetesClient client) {
         return new KubernetesUsageMetrics(client, "");
     }
 
-    /** Metrics of rooms in namespace {@code <namespacePrefix><scheduler>}, matching the pod driver's prefix. */
+    /**
+     * Metrics of rooms in namespace {@code <namespacePrefix><scheduler>}, matching the pod driver's prefix.
+     *
+     * @param client the client
+     * @param namespacePrefix the namespace prefix
+     * @return metrics of rooms in namespace {@code <namespacePrefix><scheduler>}, matching the pod driver's prefix
+     */
     public static KubernetesUsageMetrics create(KubernetesClient client, String namespacePrefix) {
         return new KubernetesUsageMetrics(client, namespacePrefix);
     }

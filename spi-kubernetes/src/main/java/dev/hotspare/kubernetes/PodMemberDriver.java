@@ -94,7 +94,13 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
         this.nodePortServices = b.nodePortServices;
     }
 
-    /** A builder for a driver on {@code client} making rooms from {@code templates}. */
+    /**
+     * A builder for a driver on {@code client} making rooms from {@code templates}.
+     *
+     * @param client the client
+     * @param templates the templates
+     * @return a builder for a driver on {@code client} making rooms from {@code templates}
+     */
     public static Builder builder(KubernetesClient client, RoomTemplates templates) {
         return new Builder(client, templates);
     }
@@ -206,6 +212,10 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
     /**
      * Where the room is reachable: its node's address and the node port of each named port. Empty while the
      * room is not scheduled, has no service, or its node reports no address.
+     *
+     * @param pool the pool
+     * @param memberId the member
+     * @return where the room is reachable: its node's address and the node port of each named port
      */
     public Optional<RoomAddress> address(String pool, String memberId) {
         Names.requireDns1123Label("pool", pool);
@@ -317,7 +327,13 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
             this.templates = Objects.requireNonNull(templates, "templates");
         }
 
-        /** Prepended to the pool name to make its namespace (default none: the namespace is the scheduler name). */
+        /**
+         * Prepended to the pool name to make its namespace (default none: the namespace is the scheduler name).
+         *
+         * @param prefix the key prefix
+         * @return prepended to the pool name to make its namespace (default none: the namespace is the scheduler
+         *         name)
+         */
         public Builder namespacePrefix(String prefix) {
             Objects.requireNonNull(prefix, "namespacePrefix");
             if (!prefix.isEmpty()) {
@@ -327,7 +343,12 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
             return this;
         }
 
-        /** Whether to create a NodePort service per room (default off). */
+        /**
+         * Whether to create a NodePort service per room (default off).
+         *
+         * @param enabled the enabled
+         * @return whether to create a NodePort service per room (default off)
+         */
         public Builder nodePortServices(boolean enabled) {
             this.nodePortServices = enabled;
             return this;

@@ -67,12 +67,21 @@ public final class PostgresLockStore implements LockStore {
     private final String instanceId = UUID.randomUUID().toString();
     private final AtomicLong acquisitions = new AtomicLong();
 
-    /** A store in schema {@value PostgresSchema#DEFAULT_SCHEMA}. */
+    /**
+     * A store in schema {@value PostgresSchema#DEFAULT_SCHEMA}.
+     *
+     * @param dataSource the data source
+     */
     public PostgresLockStore(DataSource dataSource) {
         this(dataSource, PostgresSchema.DEFAULT_SCHEMA);
     }
 
-    /** A store in {@code schema} (see {@link PostgresSchema#requireValidName}). */
+    /**
+     * A store in {@code schema} (see {@link PostgresSchema#requireValidName}).
+     *
+     * @param dataSource the data source
+     * @param schema the schema
+     */
     public PostgresLockStore(DataSource dataSource, String schema) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.sql = Sql.in(PostgresSchema.requireValidName(schema));

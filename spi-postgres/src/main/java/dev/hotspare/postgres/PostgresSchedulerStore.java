@@ -81,12 +81,21 @@ public final class PostgresSchedulerStore implements SchedulerStore {
     private final DataSource dataSource;
     private final Sql sql;
 
-    /** A store in schema {@value PostgresSchema#DEFAULT_SCHEMA}. */
+    /**
+     * A store in schema {@value PostgresSchema#DEFAULT_SCHEMA}.
+     *
+     * @param dataSource the data source
+     */
     public PostgresSchedulerStore(DataSource dataSource) {
         this(dataSource, PostgresSchema.DEFAULT_SCHEMA);
     }
 
-    /** A store in {@code schema} (see {@link PostgresSchema#requireValidName}). */
+    /**
+     * A store in {@code schema} (see {@link PostgresSchema#requireValidName}).
+     *
+     * @param dataSource the data source
+     * @param schema the schema
+     */
     public PostgresSchedulerStore(DataSource dataSource, String schema) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.sql = Sql.in(PostgresSchema.requireValidName(schema));

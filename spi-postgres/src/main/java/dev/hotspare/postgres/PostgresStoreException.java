@@ -8,7 +8,12 @@ package dev.hotspare.postgres;
  */
 public final class PostgresStoreException extends RuntimeException {
 
-    /** An error described by {@code message}, caused by {@code cause} (usually the {@link java.sql.SQLException}). */
+    /**
+     * An error described by {@code message}, caused by {@code cause} (usually the {@link java.sql.SQLException}).
+     *
+     * @param message the message
+     * @param cause the cause
+     */
     public PostgresStoreException(String message, Throwable cause) {
         super(message, cause);
     }

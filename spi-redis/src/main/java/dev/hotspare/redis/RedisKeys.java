@@ -42,17 +42,27 @@ public final class RedisKeys {
      * Keys under {@code prefix}.
      *
      * @throws dev.hotspare.validation.ValidationException if the prefix is not a DNS-1123 label
+     * @param prefix the key prefix
+     * @return keys under {@code prefix}
      */
     public static RedisKeys withPrefix(String prefix) {
         return new RedisKeys(Names.requireDns1123Label("prefix", prefix));
     }
 
-    /** Keys under {@value #DEFAULT_PREFIX}. */
+    /**
+     * Keys under {@value #DEFAULT_PREFIX}.
+     *
+     * @return keys under {@value #DEFAULT_PREFIX}
+     */
     public static RedisKeys defaults() {
         return new RedisKeys(DEFAULT_PREFIX);
     }
 
-    /** The prefix. */
+    /**
+     * The prefix.
+     *
+     * @return the prefix
+     */
     public String prefix() {
         return layout.prefix();
     }

@@ -68,7 +68,11 @@ public final class RedisLockStore implements LockStore {
     private static final int MAX_CACHED_KEYS = 10_000;
     private final ConcurrentMap<String, String[]> leaseKeys = new ConcurrentHashMap<>();
 
-    /** A lock store with keys under {@value RedisKeys#DEFAULT_PREFIX}. */
+    /**
+     * A lock store with keys under {@value RedisKeys#DEFAULT_PREFIX}.
+     *
+     * @param connection the connection
+     */
     public RedisLockStore(StatefulConnection<String, String> connection) {
         this(connection, RedisKeys.defaults());
     }
@@ -76,6 +80,9 @@ public final class RedisLockStore implements LockStore {
     /**
      * A lock store on {@code connection} (a {@code StatefulRedisConnection} for standalone, Sentinel or
      * master/replica, or a {@code StatefulRedisClusterConnection}) with keys laid out by {@code keys}.
+     *
+     * @param connection the connection
+     * @param keys the keys
      */
     public RedisLockStore(StatefulConnection<String, String> connection, RedisKeys keys) {
         this.redis = new RedisAccess(connection, STORE);

@@ -63,12 +63,21 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     /** Per validated scheduler, its batcher. Bounded by the number of schedulers. */
     private final ConcurrentMap<String, RoomReportBatcher> batchers = new ConcurrentHashMap<>();
 
-    /** A store with keys under {@value RedisKeys#DEFAULT_PREFIX}. */
+    /**
+     * A store with keys under {@value RedisKeys#DEFAULT_PREFIX}.
+     *
+     * @param connection the connection
+     */
     public RedisRoomStatusStore(StatefulConnection<String, String> connection) {
         this(connection, RedisKeys.defaults());
     }
 
-    /** A store on {@code connection} (standalone, Sentinel, master/replica or Cluster) with keys laid out by {@code keys}. */
+    /**
+     * A store on {@code connection} (standalone, Sentinel, master/replica or Cluster) with keys laid out by {@code keys}.
+     *
+     * @param connection the connection
+     * @param keys the keys
+     */
     public RedisRoomStatusStore(StatefulConnection<String, String> connection, RedisKeys keys) {
         this.redis = new RedisAccess(connection, STORE);
         this.keys = Objects.requireNonNull(keys, "keys").layout();

@@ -31,12 +31,21 @@ public final class RedisUsageHistory implements UsageHistory {
     private final RedisAccess redis;
     private final KeyLayout keys;
 
-    /** A history with keys under {@value RedisKeys#DEFAULT_PREFIX}. */
+    /**
+     * A history with keys under {@value RedisKeys#DEFAULT_PREFIX}.
+     *
+     * @param connection the connection
+     */
     public RedisUsageHistory(StatefulConnection<String, String> connection) {
         this(connection, RedisKeys.defaults());
     }
 
-    /** A history on {@code connection} (standalone, Sentinel, master/replica or Cluster) with keys laid out by {@code keys}. */
+    /**
+     * A history on {@code connection} (standalone, Sentinel, master/replica or Cluster) with keys laid out by {@code keys}.
+     *
+     * @param connection the connection
+     * @param keys the keys
+     */
     public RedisUsageHistory(StatefulConnection<String, String> connection, RedisKeys keys) {
         this.redis = new RedisAccess(connection, STORE);
         this.keys = Objects.requireNonNull(keys, "keys").layout();

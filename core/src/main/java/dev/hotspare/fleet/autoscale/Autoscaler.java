@@ -62,12 +62,20 @@ public final class Autoscaler {
         this.settings = builder.settings;
     }
 
-    /** An autoscaler with the built-in policies, the default ranking and Maestro's settings. */
+    /**
+     * An autoscaler with the built-in policies, the default ranking and Maestro's settings.
+     *
+     * @return an autoscaler with the built-in policies, the default ranking and Maestro's settings
+     */
     public static Autoscaler standard() {
         return builder().build();
     }
 
-    /** A builder starting from the built-in policies, default ranking and default settings. */
+    /**
+     * A builder starting from the built-in policies, default ranking and default settings.
+     *
+     * @return a builder starting from the built-in policies, default ranking and default settings
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -81,19 +89,34 @@ public final class Autoscaler {
         private Builder() {
         }
 
-        /** The policies by type name (e.g. {@link ScalingPolicies#loaded()} to include plug-ins). */
+        /**
+         * The policies by type name (e.g. {@link ScalingPolicies#loaded()} to include plug-ins).
+         *
+         * @param value the value
+         * @return the policies by type name (e.g
+         */
         public Builder policies(ScalingPolicies value) {
             this.policies = value;
             return this;
         }
 
-        /** How READY rooms are chosen for removal. */
+        /**
+         * How READY rooms are chosen for removal.
+         *
+         * @param value the value
+         * @return how READY rooms are chosen for removal
+         */
         public Builder ranking(RoomRemovalRanking value) {
             this.ranking = value;
             return this;
         }
 
-        /** Tick period and maxScaleUpAmount. */
+        /**
+         * Tick period and maxScaleUpAmount.
+         *
+         * @param value the value
+         * @return tick period and maxScaleUpAmount
+         */
         public Builder settings(AutoscalerSettings value) {
             this.settings = value;
             return this;
@@ -104,17 +127,29 @@ public final class Autoscaler {
         }
     }
 
-    /** The policies this autoscaler knows. */
+    /**
+     * The policies this autoscaler knows.
+     *
+     * @return the policies this autoscaler knows
+     */
     public ScalingPolicies policies() {
         return policies;
     }
 
-    /** Its settings. */
+    /**
+     * Its settings.
+     *
+     * @return its settings
+     */
     public AutoscalerSettings settings() {
         return settings;
     }
 
-    /** How READY rooms are ordered for removal: every scale-down, whoever asks for it, uses this ranking. */
+    /**
+     * How READY rooms are ordered for removal: every scale-down, whoever asks for it, uses this ranking.
+     *
+     * @return how READY rooms are ordered for removal: every scale-down, whoever asks for it, uses this ranking
+     */
     public RoomRemovalRanking ranking() {
         return ranking;
     }
@@ -220,6 +255,11 @@ public final class Autoscaler {
     /**
      * The current utilization of every trigger type the config uses (up and down), in first-use order.
      * Types without a registered policy are reported unavailable.
+     *
+     * @param config the scheduler's config (validated)
+     * @param snapshot room counts, READY rooms and resource readings at this tick
+     * @param now the decision's time
+     * @return the current utilization of every trigger type the config uses (up and down), in first-use order
      */
     public Map<String, Utilization> currentUtilizations(SchedulerConfig config, FleetSnapshot snapshot, Instant now) {
         Plan plan = plan(config);
@@ -242,7 +282,12 @@ public final class Autoscaler {
         return out;
     }
 
-    /** Points to keep per type: the largest window among that type's triggers. */
+    /**
+     * Points to keep per type: the largest window among that type's triggers.
+     *
+     * @param config the scheduler's config (validated)
+     * @return points to keep per type: the largest window among that type's triggers
+     */
     public Map<String, Integer> windowSizes(SchedulerConfig config) {
         Plan plan = plan(config);
         Map<String, Integer> sizes = new LinkedHashMap<>();
@@ -273,6 +318,15 @@ public final class Autoscaler {
      * {@link Evaluation#points()} in its {@code UsageHistory} (trimmed to {@link Evaluation#keep()}), so the next
      * tick sees them; recording and then reading the history gives exactly the windows decided on here. While the
      * scheduler is creating or terminating nothing is measured and nothing happens.
+     *
+     * @param config the scheduler's config (validated)
+     * @param snapshot room counts, READY rooms and resource readings at this tick
+     * @param recorded the recorded
+     * @param state the scheduler's current state
+     * @param lastScaleAt the last <em>successful</em> scale of either direction
+     * @param now the decision's time
+     * @return one tick, pure: measures this tick's utilization per type, appends it to {@code recorded} (the points
+     *         recorded before this tick, oldest first) and decides on the result
      */
     public Evaluation evaluate(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows recorded,
                                SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {
@@ -309,6 +363,7 @@ public final class Autoscaler {
      * @param state       the scheduler's current state
      * @param lastScaleAt the last <em>successful</em> scale of either direction
      * @param now         the decision's time
+     * @return the decision for one scheduler at {@code now}
      */
     public ScaleDecision decide(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows windows,
                                 SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {
@@ -509,6 +564,11 @@ public final class Autoscaler {
      *
      * @param counts   the counts returned by the room status update that reported {@code reported}
      * @param reported the status just reported
+     * @param config the scheduler's config (validated)
+     * @param now the decision's time
+     * @return panic scale (opt-in with {@code autoscaling.enablePanicScale}): when a room has just reported {@code
+     *         occupied} and 100 · occupied &gt; A · limit for the first up trigger measuring room occupancy ({@code
+     *         room} or {@code legacy}) with a limit, one scale-up by that trigger's delta
      */
     public ScaleDecision panicDecision(SchedulerConfig config, RoomStatusCounts counts, RoomStatus reported, Instant now) {
         Autoscaling a = config.autoscaling();

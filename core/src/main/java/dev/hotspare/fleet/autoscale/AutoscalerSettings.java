@@ -22,7 +22,12 @@ public record AutoscalerSettings(Duration period, int maxScaleUpAmount) {
         }
     }
 
-    /** Points a trigger looking at {@code timeSeconds} of history reads. */
+    /**
+     * Points a trigger looking at {@code timeSeconds} of history reads.
+     *
+     * @param timeSeconds the time seconds
+     * @return points a trigger looking at {@code timeSeconds} of history reads
+     */
     public int windowSize(long timeSeconds) {
         long size = Duration.ofSeconds(timeSeconds).toMillis() / period.toMillis();
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, size));

@@ -11,7 +11,11 @@ public enum Direction {
     /** Remove rooms. */
     DOWN;
 
-    /** {@code up} / {@code down}, as in the config. */
+    /**
+     * {@code up} / {@code down}, as in the config.
+     *
+     * @return {@code up} / {@code down}, as in the config
+     */
     @JsonValue
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

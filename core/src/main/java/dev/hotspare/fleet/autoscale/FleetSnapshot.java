@@ -24,12 +24,23 @@ public record FleetSnapshot(RoomStatusCounts counts, List<ReadyRoom> readyRooms,
         resourceUsage = resourceUsage == null ? Map.of() : Map.copyOf(resourceUsage);
     }
 
-    /** Counts only: no ready rooms named, no resource readings. */
+    /**
+     * Counts only: no ready rooms named, no resource readings.
+     *
+     * @param counts rooms per status
+     * @return counts only: no ready rooms named, no resource readings
+     */
     public static FleetSnapshot of(RoomStatusCounts counts) {
         return new FleetSnapshot(counts, List.of(), Map.of());
     }
 
-    /** This snapshot with a {@code metric} reading. */
+    /**
+     * This snapshot with a {@code metric} reading.
+     *
+     * @param metric the metric
+     * @param reading the reading
+     * @return this snapshot with a {@code metric} reading
+     */
     public FleetSnapshot withUsage(ResourceMetric metric, UsageReading reading) {
         Map<ResourceMetric, UsageReading> usage = new java.util.EnumMap<>(ResourceMetric.class);
         usage.putAll(resourceUsage);

@@ -21,13 +21,23 @@ public record PolicyContext(SchedulerConfig config, Direction direction, Map<Res
         resourceUsage = resourceUsage == null ? Map.of() : Map.copyOf(resourceUsage);
     }
 
-    /** The reading of {@code metric}, unavailable when none was supplied. */
+    /**
+     * The reading of {@code metric}, unavailable when none was supplied.
+     *
+     * @param metric the metric
+     * @return the reading of {@code metric}, unavailable when none was supplied
+     */
     public UsageReading usage(ResourceMetric metric) {
         UsageReading reading = resourceUsage.get(metric);
         return reading != null ? reading : UsageReading.unavailable("no " + metric.typeName() + " reading");
     }
 
-    /** This context for {@code other} direction. */
+    /**
+     * This context for {@code other} direction.
+     *
+     * @param other the other
+     * @return this context for {@code other} direction
+     */
     public PolicyContext toward(Direction other) {
         return other == direction ? this : new PolicyContext(config, other, resourceUsage, now);
     }

@@ -9,7 +9,11 @@ public enum ResourceMetric {
     /** Bytes. */
     MEM;
 
-    /** The trigger type name ({@code cpu}, {@code mem}). */
+    /**
+     * The trigger type name ({@code cpu}, {@code mem}).
+     *
+     * @return the trigger type name ({@code cpu}, {@code mem})
+     */
     public String typeName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -15,7 +15,11 @@ public class ResourcePolicy implements ScalingPolicy {
 
     private final ResourceMetric metric;
 
-    /** The policy for {@code metric}; see {@link CpuPolicy} and {@link MemPolicy}. */
+    /**
+     * The policy for {@code metric}; see {@link CpuPolicy} and {@link MemPolicy}.
+     *
+     * @param metric the metric
+     */
     protected ResourcePolicy(ResourceMetric metric) {
         this.metric = metric;
     }
@@ -43,7 +47,14 @@ public class ResourcePolicy implements ScalingPolicy {
         return resourceDelta(value.fraction(), counts.active(), trigger.usage());
     }
 
-    /** ceil(round2(utilization / (usage/100)) · A) − A, exactly. */
+    /**
+     * ceil(round2(utilization / (usage/100)) · A) − A, exactly.
+     *
+     * @param utilization the utilization
+     * @param active the active
+     * @param usage the usage
+     * @return ceil(round2(utilization / (usage/100)) · A) − A, exactly
+     */
     public static int resourceDelta(BigDecimal utilization, int active, int usage) {
         BigDecimal ratio = utilization.movePointRight(2).divide(BigDecimal.valueOf(usage), 2, RoundingMode.HALF_UP);
         BigDecimal target = ratio.multiply(BigDecimal.valueOf(active)).setScale(0, RoundingMode.CEILING);

@@ -39,7 +39,14 @@ public final class RoomPolicy implements ScalingPolicy {
                 .divide(BigDecimal.valueOf(a), UsageReading.UTILIZATION_SCALE, RoundingMode.HALF_EVEN).stripTrailingZeros());
     }
 
-    /** round half away from zero of (occupied·100 − usage·A) / usage, exactly. */
+    /**
+     * round half away from zero of (occupied·100 − usage·A) / usage, exactly.
+     *
+     * @param occupied the occupied
+     * @param active the active
+     * @param usage the usage
+     * @return round half away from zero of (occupied·100 − usage·A) / usage, exactly
+     */
     public static int roomDelta(int occupied, int active, int usage) {
         if (usage <= 0) {
             throw new IllegalArgumentException("usage must be positive, was " + usage);

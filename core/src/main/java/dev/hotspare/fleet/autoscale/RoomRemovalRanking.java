@@ -20,6 +20,11 @@ public interface RoomRemovalRanking {
         return sorted;
     };
 
-    /** {@code ready} in removal order; must return a permutation of its input and not modify it. */
+    /**
+     * {@code ready} in removal order; must return a permutation of its input and not modify it.
+     *
+     * @param ready the ready
+     * @return {@code ready} in removal order; must return a permutation of its input and not modify it
+     */
     List<ReadyRoom> rank(List<ReadyRoom> ready);
 }

@@ -45,12 +45,22 @@ public final class ScalingPolicies {
         return new ScalingPolicies(map);
     }
 
-    /** The built-ins plus every policy on the class path listed in {@code META-INF/services/dev.hotspare.fleet.autoscale.ScalingPolicy}. */
+    /**
+     * The built-ins plus every policy on the class path listed in {@code META-INF/services/dev.hotspare.fleet.autoscale.ScalingPolicy}.
+     *
+     * @return the built-ins plus every policy on the class path listed in {@code
+     *         META-INF/services/dev.hotspare.fleet.autoscale.ScalingPolicy}
+     */
     public static ScalingPolicies loaded() {
         return loaded(Thread.currentThread().getContextClassLoader());
     }
 
-    /** As {@link #loaded()}, looking up services through {@code loader}. */
+    /**
+     * As {@link #loaded()}, looking up services through {@code loader}.
+     *
+     * @param loader the loader
+     * @return as {@link #loaded()}, looking up services through {@code loader}
+     */
     public static ScalingPolicies loaded(ClassLoader loader) {
         // The built-ins are listed in core's own services file too; a repackaged jar that lost it still gets them.
         ScalingPolicies policies = new ScalingPolicies(new LinkedHashMap<>());
@@ -68,7 +78,11 @@ public final class ScalingPolicies {
         return policies;
     }
 
-    /** The registered policy objects, in registration order. */
+    /**
+     * The registered policy objects, in registration order.
+     *
+     * @return the registered policy objects, in registration order
+     */
     public java.util.Collection<ScalingPolicy> all() {
         return byType.values();
     }
@@ -102,7 +116,12 @@ public final class ScalingPolicies {
         return new ScalingPolicies(map);
     }
 
-    /** The policy for {@code type}. */
+    /**
+     * The policy for {@code type}.
+     *
+     * @param type the type
+     * @return the policy for {@code type}
+     */
     public Optional<ScalingPolicy> get(String type) {
         return Optional.ofNullable(byType.get(type));
     }

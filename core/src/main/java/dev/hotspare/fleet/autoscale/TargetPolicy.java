@@ -40,6 +40,9 @@ public interface TargetPolicy extends ScalingPolicy {
          * Checks the parts.
          *
          * @throws IllegalArgumentException for a negative number of rooms
+         * @param rooms the rooms the fleet should have (at least 0; the autoscaler clamps it to min and max)
+         * @param mayScaleDown whether a target below the current rooms may be acted on now
+         * @param explanation one line for humans: how the target was reached
          */
         public Target {
             if (rooms < 0) {

@@ -31,7 +31,12 @@ public sealed interface UsageReading {
             }
         }
 
-        /** used / requested as a fraction (1 = 100%), exact when it terminates within {@link #UTILIZATION_SCALE} places. */
+        /**
+         * used / requested as a fraction (1 = 100%), exact when it terminates within {@link #UTILIZATION_SCALE} places.
+         *
+         * @return used / requested as a fraction (1 = 100%), exact when it terminates within {@link
+         *         #UTILIZATION_SCALE} places
+         */
         public BigDecimal utilization() {
             return used.divide(requested, UTILIZATION_SCALE, RoundingMode.HALF_EVEN).stripTrailingZeros();
         }
@@ -48,12 +53,23 @@ public sealed interface UsageReading {
         }
     }
 
-    /** Convenience factory. */
+    /**
+     * Convenience factory.
+     *
+     * @param used summed usage, in base units
+     * @param requested summed requests, in the same units, positive
+     * @return convenience factory
+     */
     static UsageReading of(BigDecimal used, BigDecimal requested) {
         return new Available(used, requested);
     }
 
-    /** Convenience factory. */
+    /**
+     * Convenience factory.
+     *
+     * @param reason why, for the decision's explanation
+     * @return convenience factory
+     */
     static UsageReading unavailable(String reason) {
         return new Unavailable(reason);
     }

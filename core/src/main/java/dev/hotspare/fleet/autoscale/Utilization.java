@@ -21,17 +21,32 @@ public sealed interface Utilization {
             }
         }
 
-        /** Whether {@code fraction × 100 > percent}. Exact. */
+        /**
+         * Whether {@code fraction × 100 > percent}. Exact.
+         *
+         * @param percent the percent
+         * @return whether {@code fraction × 100 > percent}
+         */
         public boolean above(int percent) {
             return fraction.movePointRight(2).compareTo(BigDecimal.valueOf(percent)) > 0;
         }
 
-        /** Whether {@code fraction × 100 < percent}. Exact. */
+        /**
+         * Whether {@code fraction × 100 < percent}. Exact.
+         *
+         * @param percent the percent
+         * @return whether {@code fraction × 100 < percent}
+         */
         public boolean below(int percent) {
             return fraction.movePointRight(2).compareTo(BigDecimal.valueOf(percent)) < 0;
         }
 
-        /** Whether {@code fraction × 100 >= percent}. Exact. */
+        /**
+         * Whether {@code fraction × 100 >= percent}. Exact.
+         *
+         * @param percent the percent
+         * @return whether {@code fraction × 100 >= percent}
+         */
         public boolean atLeast(int percent) {
             return !below(percent);
         }
@@ -53,7 +68,12 @@ public sealed interface Utilization {
     record Unavailable(String why) implements Utilization {
     }
 
-    /** A value of {@code fraction}. */
+    /**
+     * A value of {@code fraction}.
+     *
+     * @param fraction 0.75 for 75%
+     * @return a value of {@code fraction}
+     */
     static Utilization of(BigDecimal fraction) {
         return new Value(fraction);
     }

@@ -110,7 +110,12 @@ public final class EventDispatcher implements AutoCloseable {
      * @param deliveries one per forwarder
      */
     public record DeliveryReport(FleetEvent event, List<Delivery> deliveries) {
-        /** Copies the deliveries. */
+        /**
+         * Copies the deliveries.
+         *
+         * @param event the event
+         * @param deliveries one per forwarder
+         */
         public DeliveryReport {
             deliveries = List.copyOf(deliveries);
         }
@@ -146,7 +151,12 @@ public final class EventDispatcher implements AutoCloseable {
         return tasks;
     }
 
-    /** Publishes {@code event} to every forwarder; returns at once and never throws. */
+    /**
+     * Publishes {@code event} to every forwarder; returns at once and never throws.
+     *
+     * @param event the event
+     * @return publishes {@code event} to every forwarder; returns at once and never throws
+     */
     public CompletableFuture<DeliveryReport> publish(FleetEvent event) {
         Objects.requireNonNull(event, "event");
         List<Registration> targets = new ArrayList<>(forwarders);
@@ -185,17 +195,29 @@ public final class EventDispatcher implements AutoCloseable {
         bySchedulerConfig.put(scheduler, created);
     }
 
-    /** Stops forwarding {@code scheduler}'s events to its config's forwarders (the scheduler is gone). */
+    /**
+     * Stops forwarding {@code scheduler}'s events to its config's forwarders (the scheduler is gone).
+     *
+     * @param scheduler the scheduler
+     */
     public void clearSchedulerForwarders(String scheduler) {
         bySchedulerConfig.remove(scheduler);
     }
 
-    /** Deliveries dropped because the executor refused them. */
+    /**
+     * Deliveries dropped because the executor refused them.
+     *
+     * @return deliveries dropped because the executor refused them
+     */
     public long dropped() {
         return dropped.get();
     }
 
-    /** Names of the registered forwarders, in registration order. */
+    /**
+     * Names of the registered forwarders, in registration order.
+     *
+     * @return names of the registered forwarders, in registration order
+     */
     public List<String> forwarderNames() {
         return forwarders.stream().map(r -> r.forwarder().name()).toList();
     }
@@ -339,12 +361,24 @@ public final class EventDispatcher implements AutoCloseable {
         private Builder() {
         }
 
-        /** Registers {@code forwarder}; its failures are never surfaced to publishers. */
+        /**
+         * Registers {@code forwarder}; its failures are never surfaced to publishers.
+         *
+         * @param forwarder the forwarder's name
+         * @return registers {@code forwarder}; its failures are never surfaced to publishers
+         */
         public Builder add(EventForwarder forwarder) {
             return add(forwarder, false);
         }
 
-        /** Registers {@code forwarder}; with {@code forwardResponse} its failures appear in {@link DeliveryReport#failedResponses()}. */
+        /**
+         * Registers {@code forwarder}; with {@code forwardResponse} its failures appear in {@link DeliveryReport#failedResponses()}.
+         *
+         * @param forwarder the forwarder's name
+         * @param forwardResponse whether the caller asked to see its failure
+         * @return registers {@code forwarder}; with {@code forwardResponse} its failures appear in {@link
+         *         DeliveryReport#failedResponses()}
+         */
         public Builder add(EventForwarder forwarder, boolean forwardResponse) {
             forwarders.add(new Registration(Objects.requireNonNull(forwarder, "forwarder"), forwardResponse));
             return this;
@@ -361,7 +395,12 @@ public final class EventDispatcher implements AutoCloseable {
             return this;
         }
 
-        /** Runs deliveries on {@code executor} (owned by the caller) instead of the private one. */
+        /**
+         * Runs deliveries on {@code executor} (owned by the caller) instead of the private one.
+         *
+         * @param executor the executor
+         * @return runs deliveries on {@code executor} (owned by the caller) instead of the private one
+         */
         public Builder executor(ExecutorService executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
@@ -374,6 +413,10 @@ public final class EventDispatcher implements AutoCloseable {
          *
          * @throws dev.hotspare.validation.ValidationException listing every unknown plugin (with the known
          *                                                     ones) and malformed entry
+         * @param forwardersSection its config's {@code forwarders} section
+         * @param loader where providers are looked up
+         * @return registers the forwarders a scheduler config's {@code forwarders} section names, creating each with
+         *         the {@link EventForwarderProvider} of its plugin found by {@link ServiceLoader} on {@code loader}
          */
         public Builder addFromConfig(JsonNode forwardersSection, ClassLoader loader) {
             forwarders.addAll(fromConfig(forwardersSection, loader, new ForwarderContext(tasks != null ? tasks

@@ -40,6 +40,11 @@ public record FleetEvent(Type type, String scheduler, Optional<String> room, Ins
      * Checks the parts.
      *
      * @throws NullPointerException when one is missing
+     * @param type what happened
+     * @param scheduler the scheduler
+     * @param room the room
+     * @param at when
+     * @param metadata details
      */
     public FleetEvent {
         Objects.requireNonNull(type, "type");

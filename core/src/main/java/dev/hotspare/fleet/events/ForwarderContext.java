@@ -15,6 +15,7 @@ public record ForwarderContext(TaskScheduler tasks) {
      * Checks the parts.
      *
      * @throws NullPointerException when {@code tasks} is missing
+     * @param tasks where retries and timeouts are scheduled, and whose clock stamps deliveries
      */
     public ForwarderContext {
         Objects.requireNonNull(tasks, "tasks");

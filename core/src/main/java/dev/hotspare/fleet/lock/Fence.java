@@ -20,7 +20,12 @@ public record Fence(String lockKey, long token) {
         LockKeys.requireValid(lockKey);
     }
 
-    /** The fence of {@code lease}. */
+    /**
+     * The fence of {@code lease}.
+     *
+     * @param lease the lease
+     * @return the fence of {@code lease}
+     */
     public static Fence of(Lease lease) {
         return new Fence(Objects.requireNonNull(lease, "lease").key(), lease.fencingToken());
     }

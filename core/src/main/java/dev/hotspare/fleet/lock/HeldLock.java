@@ -52,27 +52,47 @@ public final class HeldLock implements AutoCloseable {
         this.renewal = scheduler.scheduleAtFixedRate(period, period, this::renew);
     }
 
-    /** Which lock this is. */
+    /**
+     * Which lock this is.
+     *
+     * @return which lock this is
+     */
     public LockId id() {
         return id;
     }
 
-    /** The lease as last granted or renewed. */
+    /**
+     * The lease as last granted or renewed.
+     *
+     * @return the lease as last granted or renewed
+     */
     public Lease lease() {
         return lease;
     }
 
-    /** The fencing token of this acquisition. */
+    /**
+     * The fencing token of this acquisition.
+     *
+     * @return the fencing token of this acquisition
+     */
     public long fencingToken() {
         return lease.fencingToken();
     }
 
-    /** Key and token, for stores that accept fenced writes. */
+    /**
+     * Key and token, for stores that accept fenced writes.
+     *
+     * @return key and token, for stores that accept fenced writes
+     */
     public Fence fence() {
         return Fence.of(lease);
     }
 
-    /** Whether the lease can no longer be trusted (see the class comment), or was released. */
+    /**
+     * Whether the lease can no longer be trusted (see the class comment), or was released.
+     *
+     * @return whether the lease can no longer be trusted (see the class comment), or was released
+     */
     public boolean isLost() {
         if (lostBecause != null || released) {
             return true;
@@ -98,6 +118,8 @@ public final class HeldLock implements AutoCloseable {
     /**
      * Runs {@code listener} once when the lease is lost (on the renewing thread; keep it short, e.g. cancel the
      * guarded work). If the lease is already lost it runs now. Not run for a normal release.
+     *
+     * @param listener the listener
      */
     public void onLost(Runnable listener) {
         Objects.requireNonNull(listener, "listener");
@@ -136,7 +158,11 @@ public final class HeldLock implements AutoCloseable {
         release();
     }
 
-    /** Whether {@link #release()} was called. */
+    /**
+     * Whether {@link #release()} was called.
+     *
+     * @return whether {@link #release()} was called
+     */
     public boolean isReleased() {
         return released;
     }

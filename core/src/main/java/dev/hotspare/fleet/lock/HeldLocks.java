@@ -15,13 +15,23 @@ public record HeldLocks(List<HeldLock> locks) implements AutoCloseable {
         locks = List.copyOf(locks);
     }
 
-    /** The held lock of {@code kind} (for the single scheduler these locks belong to). */
+    /**
+     * The held lock of {@code kind} (for the single scheduler these locks belong to).
+     *
+     * @param kind the kind
+     * @return the held lock of {@code kind} (for the single scheduler these locks belong to)
+     */
     public HeldLock get(LockKind kind) {
         return locks.stream().filter(l -> l.id().kind() == kind).findFirst()
                 .orElseThrow(() -> new NoSuchElementException("kind: bad value '" + kind + "': not among the held locks " + locks));
     }
 
-    /** The fence of the held lock of {@code kind}. */
+    /**
+     * The fence of the held lock of {@code kind}.
+     *
+     * @param kind the kind
+     * @return the fence of the held lock of {@code kind}
+     */
     public Fence fence(LockKind kind) {
         return get(kind).fence();
     }
@@ -31,7 +41,11 @@ public record HeldLocks(List<HeldLock> locks) implements AutoCloseable {
         locks.forEach(HeldLock::ensureHeld);
     }
 
-    /** Whether any of the leases is lost. */
+    /**
+     * Whether any of the leases is lost.
+     *
+     * @return whether any of the leases is lost
+     */
     public boolean anyLost() {
         return locks.stream().anyMatch(HeldLock::isLost);
     }

@@ -14,7 +14,11 @@ public final class LeaseLostException extends IllegalStateException {
         this.lock = lock;
     }
 
-    /** The lock whose lease was lost. */
+    /**
+     * The lock whose lease was lost.
+     *
+     * @return the lock whose lease was lost
+     */
     public LockId lock() {
         return lock;
     }

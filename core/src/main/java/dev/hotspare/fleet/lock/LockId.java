@@ -26,17 +26,32 @@ public record LockId(String scheduler, LockKind kind) implements Comparable<Lock
         Objects.requireNonNull(kind, "kind");
     }
 
-    /** Shorthand for {@code new LockId(scheduler, kind)}. */
+    /**
+     * Shorthand for {@code new LockId(scheduler, kind)}.
+     *
+     * @param scheduler the scheduler name, a DNS-1123 label
+     * @param kind which of the scheduler's locks
+     * @return shorthand for {@code new LockId(scheduler, kind)}
+     */
     public static LockId of(String scheduler, LockKind kind) {
         return new LockId(scheduler, kind);
     }
 
-    /** The store key, {@code scheduler.<name>.<kind>}. */
+    /**
+     * The store key, {@code scheduler.<name>.<kind>}.
+     *
+     * @return the store key, {@code scheduler.<name>.<kind>}
+     */
     public String key() {
         return LockKeys.of(KEY_PREFIX, scheduler, kind.keySegment());
     }
 
-    /** The store prefix under which every lock of {@code scheduler} lives. */
+    /**
+     * The store prefix under which every lock of {@code scheduler} lives.
+     *
+     * @param scheduler the scheduler name, a DNS-1123 label
+     * @return the store prefix under which every lock of {@code scheduler} lives
+     */
     public static String prefixOf(String scheduler) {
         Names.requireDns1123Label("scheduler", scheduler);
         return KEY_PREFIX + "." + scheduler + ".";

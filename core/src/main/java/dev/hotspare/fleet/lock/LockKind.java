@@ -20,12 +20,20 @@ public enum LockKind {
     /** Panic lock: one panic scale-up at a time, taken when a ping shows occupancy above the limit. */
     PANIC;
 
-    /** The order as text, for error messages: {@code CONFIG < SCALE < ...}. */
+    /**
+     * The order as text, for error messages: {@code CONFIG < SCALE < ...}.
+     *
+     * @return the order as text, for error messages: {@code CONFIG < SCALE < ...}
+     */
     public static String order() {
         return Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(" < "));
     }
 
-    /** The key segment of this kind, e.g. {@code config}. */
+    /**
+     * The key segment of this kind, e.g. {@code config}.
+     *
+     * @return the key segment of this kind, e.g
+     */
     public String keySegment() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -12,7 +12,11 @@ public enum LockOutcome {
      */
     TIMED_OUT;
 
-    /** Lower-case name with dashes, as used in metric tags ({@code timed-out}). */
+    /**
+     * Lower-case name with dashes, as used in metric tags ({@code timed-out}).
+     *
+     * @return lower-case name with dashes, as used in metric tags ({@code timed-out})
+     */
     public String tag() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

@@ -40,6 +40,8 @@ public final class LockScope implements AutoCloseable {
      * Acquires {@code id} under {@code policy}. The first attempt runs on the calling thread; retries run on
      * the manager's scheduler.
      *
+     * @param id the id
+     * @param policy the policy
      * @return a future of the held lock, or of empty if the policy gave up because the lock stayed busy; it
      *         fails with {@link StoreUnavailableException} if the store could not answer (on the last attempt).
      *         Cancelling it abandons the acquisition and releases a lease granted meanwhile.
@@ -71,7 +73,12 @@ public final class LockScope implements AutoCloseable {
         return result;
     }
 
-    /** One attempt, on the caller's thread. Empty if busy. */
+    /**
+     * One attempt, on the caller's thread. Empty if busy.
+     *
+     * @param id the id
+     * @return one attempt, on the caller's thread
+     */
     public Optional<HeldLock> tryAcquire(LockId id) {
         return join(acquire(id, WaitPolicy.tryOnce()));
     }
@@ -79,6 +86,10 @@ public final class LockScope implements AutoCloseable {
     /**
      * Waits (blocking this thread) for {@link #acquire}. If the thread is interrupted, the acquisition is
      * abandoned and a lease granted meanwhile released before {@link InterruptedException} is thrown.
+     *
+     * @param id the id
+     * @param policy the policy
+     * @return waits (blocking this thread) for {@link #acquire}
      */
     public Optional<HeldLock> acquireBlocking(LockId id, WaitPolicy policy) throws InterruptedException {
         CompletableFuture<Optional<HeldLock>> future = acquire(id, policy);
@@ -98,6 +109,7 @@ public final class LockScope implements AutoCloseable {
     /**
      * Acquires all of {@code ids} in the global order, one attempt each; all or nothing.
      *
+     * @param ids the ids
      * @return the held locks, or empty (with nothing held) if any was busy
      */
     public Optional<HeldLocks> tryAcquireAll(Collection<LockId> ids) {
@@ -107,6 +119,11 @@ public final class LockScope implements AutoCloseable {
     /**
      * Acquires all of {@code ids} in the global order, each under {@code policy}; all or nothing: if one
      * cannot be had, those already taken are released.
+     *
+     * @param ids the ids
+     * @param policy the policy
+     * @return acquires all of {@code ids} in the global order, each under {@code policy}; all or nothing: if one
+     *         cannot be had, those already taken are released
      */
     public CompletableFuture<Optional<HeldLocks>> acquireAll(Collection<LockId> ids, WaitPolicy policy) {
         List<LockId> ordered = new ArrayList<>(new TreeSet<>(ids));
@@ -139,7 +156,11 @@ public final class LockScope implements AutoCloseable {
         }).thenCompose(f -> f);
     }
 
-    /** Locks this scope holds now, in acquisition order. */
+    /**
+     * Locks this scope holds now, in acquisition order.
+     *
+     * @return locks this scope holds now, in acquisition order
+     */
     public synchronized List<HeldLock> held() {
         return List.copyOf(held);
     }

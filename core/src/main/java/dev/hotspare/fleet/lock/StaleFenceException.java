@@ -17,12 +17,20 @@ public final class StaleFenceException extends IllegalStateException {
         this.newestAccepted = newestAccepted;
     }
 
-    /** The fence of the rejected write. */
+    /**
+     * The fence of the rejected write.
+     *
+     * @return the fence of the rejected write
+     */
     public Fence rejected() {
         return rejected;
     }
 
-    /** The newest token the store had accepted for that lock key. */
+    /**
+     * The newest token the store had accepted for that lock key.
+     *
+     * @return the newest token the store had accepted for that lock key
+     */
     public long newestAccepted() {
         return newestAccepted;
     }

@@ -6,12 +6,21 @@ import java.util.Objects;
 /** How long an acquisition waits for a busy lock. */
 public sealed interface WaitPolicy {
 
-    /** Try once; if the lock is busy, give up at once (what a watcher tick does: skip, do not queue). */
+    /**
+     * Try once; if the lock is busy, give up at once (what a watcher tick does: skip, do not queue).
+     *
+     * @return try once; if the lock is busy, give up at once (what a watcher tick does: skip, do not queue)
+     */
     static WaitPolicy tryOnce() {
         return TryOnce.INSTANCE;
     }
 
-    /** Retry with exponential backoff from 50 ms, capped at 1 s, until {@code maxWait} has passed. */
+    /**
+     * Retry with exponential backoff from 50 ms, capped at 1 s, until {@code maxWait} has passed.
+     *
+     * @param maxWait the max wait
+     * @return retry with exponential backoff from 50 ms, capped at 1 s, until {@code maxWait} has passed
+     */
     static WaitPolicy waitUpTo(Duration maxWait) {
         return new RetryUntil(maxWait, Duration.ofMillis(50), Duration.ofSeconds(1));
     }
@@ -42,7 +51,12 @@ public sealed interface WaitPolicy {
             }
         }
 
-        /** The pause after failed attempt number {@code attempt} (1-based). */
+        /**
+         * The pause after failed attempt number {@code attempt} (1-based).
+         *
+         * @param attempt the attempt
+         * @return the pause after failed attempt number {@code attempt} (1-based)
+         */
         public Duration backoff(int attempt) {
             Duration pause = initialBackoff;
             for (int i = 1; i < attempt && pause.compareTo(maxBackoff) < 0; i++) {

@@ -38,7 +38,24 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
                         Optional<Scaling> scaling, Optional<SchedulerState> newState, Optional<SchedulerState> heldState,
                         Optional<ScaleDecision> decision) {
 
-    /** Copies the lists and maps and fills in absent parts. */
+    /**
+     * Copies the lists and maps and fills in absent parts.
+     *
+     * @param register rooms the driver lists with no status yet: registered {@code creating}
+     * @param forget statuses of rooms the driver does not list, once dead or terminating: removed (the runtime checks
+     *         the room once more, so a room created after the observation keeps its status)
+     * @param outdated rooms on another major than the scheduler's, oldest first
+     * @param startReplace whether to start a rolling replace of {@code outdated} now
+     * @param removeDead dead rooms to remove now
+     * @param usagePoints this tick's usage point per trigger type, to record
+     * @param usageKeep how many points to keep per trigger type
+     * @param scaling the change in the number of rooms, if any
+     * @param newState the scheduler state to record when it changes, once {@code scaling} (if any) is applied
+     * @param heldState the state to record instead when {@code scaling} could not be applied (the scale is held back:
+     *         {@code subdimensioned} for a scale-up, {@code overdimensioned} for a scale-down), when it differs from
+     *         the observed one
+     * @param decision the autoscaler's decision, when it was consulted (explains {@code scaling})
+     */
     public FleetPlan {
         register = List.copyOf(register);
         forget = List.copyOf(forget);
@@ -70,7 +87,11 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
 
     /** A change in the number of rooms. */
     public sealed interface Scaling {
-        /** Why. */
+        /**
+         * Why.
+         *
+         * @return why
+         */
         ScaleReason reason();
     }
 
@@ -104,7 +125,11 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
         return scaling.isEmpty() || scalingApplied ? newState : heldState;
     }
 
-    /** Whether applying this plan changes nothing. */
+    /**
+     * Whether applying this plan changes nothing.
+     *
+     * @return whether applying this plan changes nothing
+     */
     public boolean isEmpty() {
         return register.isEmpty() && forget.isEmpty() && !startReplace && removeDead.isEmpty() && usagePoints.isEmpty()
                 && scaling.isEmpty() && newState.isEmpty();

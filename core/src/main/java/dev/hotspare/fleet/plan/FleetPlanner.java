@@ -59,22 +59,44 @@ public final class FleetPlanner {
 
     private final Autoscaler autoscaler;
 
-    /** A planner deciding with {@code autoscaler} (its policies, settings and removal ranking). */
+    /**
+     * A planner deciding with {@code autoscaler} (its policies, settings and removal ranking).
+     *
+     * @param autoscaler the autoscaler
+     */
     public FleetPlanner(Autoscaler autoscaler) {
         this.autoscaler = Objects.requireNonNull(autoscaler, "autoscaler");
     }
 
-    /** The autoscaler this planner decides with. */
+    /**
+     * The autoscaler this planner decides with.
+     *
+     * @return the autoscaler this planner decides with
+     */
     public Autoscaler autoscaler() {
         return autoscaler;
     }
 
-    /** When a room of a scheduler with {@code config} is dead: silent for {@code pingTimeout}, or occupied too long. */
+    /**
+     * When a room of a scheduler with {@code config} is dead: silent for {@code pingTimeout}, or occupied too long.
+     *
+     * @param config the scheduler's config
+     * @param pingTimeout the ping timeout
+     * @return when a room of a scheduler with {@code config} is dead: silent for {@code pingTimeout}, or occupied too
+     *         long
+     */
     public static DeadRoomRules deadRoomRules(SchedulerConfig config, Duration pingTimeout) {
         return new DeadRoomRules(pingTimeout, DeadRoomRules.of(config).occupiedTimeout());
     }
 
-    /** Whether {@code room} runs a major version other than {@code target}'s (an unreadable version is outdated). */
+    /**
+     * Whether {@code room} runs a major version other than {@code target}'s (an unreadable version is outdated).
+     *
+     * @param room the room
+     * @param target the target
+     * @return whether {@code room} runs a major version other than {@code target}'s (an unreadable version is
+     *         outdated)
+     */
     public static boolean isOutdated(Member room, SchedulerVersion target) {
         try {
             return SchedulerVersion.parse(room.templateVersion()).major() != target.major();
@@ -83,12 +105,22 @@ public final class FleetPlanner {
         }
     }
 
-    /** The rooms that count: every room not being deleted, oldest first. */
+    /**
+     * The rooms that count: every room not being deleted, oldest first.
+     *
+     * @param rooms the room status store
+     * @return the rooms that count: every room not being deleted, oldest first
+     */
     public static List<Member> liveRooms(Collection<Member> rooms) {
         return rooms.stream().filter(m -> m.phase() != MemberPhase.DELETING).sorted(Member.TOTAL_ORDER).toList();
     }
 
-    /** One tick's plan for the scheduler observed in {@code o}. */
+    /**
+     * One tick's plan for the scheduler observed in {@code o}.
+     *
+     * @param o the o
+     * @return one tick's plan for the scheduler observed in {@code o}
+     */
     public FleetPlan plan(FleetObservation o) {
         Set<String> listed = new HashSet<>();
         List<Registration> register = new ArrayList<>();
@@ -153,6 +185,9 @@ public final class FleetPlanner {
      *
      * @param candidates rooms that may be removed (a scale-down removes READY rooms when room statuses are known)
      * @param version    the scheduler's current version, to tell outdated rooms
+     * @param count how many
+     * @return the first {@code count} of {@code candidates} in the configured removal ranking's order (by default
+     *         outdated rooms first, then the newest): the one rule every scale-down follows, whoever asked for it
      */
     public List<String> removalOrder(Collection<Member> candidates, SchedulerVersion version, int count) {
         List<ReadyRoom> rooms = candidates.stream()
@@ -164,6 +199,12 @@ public final class FleetPlanner {
      * Panic scale (opt-in with {@code autoscaling.enablePanicScale}) after a room just reported {@code occupied}:
      * the scale-up the autoscaler's panic rule asks for with these counts, if any. Decide once on the counts the
      * report returned, and again under the PANIC lock on fresh counts, so concurrent reports scale once.
+     *
+     * @param config the scheduler's config
+     * @param counts the counts
+     * @param now the tick's time
+     * @return panic scale (opt-in with {@code autoscaling.enablePanicScale}) after a room just reported {@code
+     *         occupied}: the scale-up the autoscaler's panic rule asks for with these counts, if any
      */
     public Optional<ScaleUp> panic(SchedulerConfig config, RoomStatusCounts counts, Instant now) {
         ScaleDecision decision = autoscaler.panicDecision(config, counts, RoomStatus.OCCUPIED, now);
@@ -241,6 +282,13 @@ public final class FleetPlanner {
      * The scheduler's last successful scale after a tick that decided at {@code decidedAt}: the tick's time when it
      * decided a change in the number of rooms and that change was applied ({@code scaled}), else unchanged.
      * Cooldowns count from this, so a scale that was held back, refused or failed never starts one.
+     *
+     * @param lastScaleAt the last scale at
+     * @param scaled the scaled
+     * @param decidedAt the decided at
+     * @return the scheduler's last successful scale after a tick that decided at {@code decidedAt}: the tick's time
+     *         when it decided a change in the number of rooms and that change was applied ({@code scaled}), else
+     *         unchanged
      */
     public static Optional<Instant> lastScaleAfter(Optional<Instant> lastScaleAt, boolean scaled, Instant decidedAt) {
         return scaled ? Optional.of(decidedAt) : lastScaleAt;

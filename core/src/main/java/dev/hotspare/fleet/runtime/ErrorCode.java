@@ -28,7 +28,11 @@ public enum ErrorCode {
         this.httpStatus = httpStatus;
     }
 
-    /** The HTTP status Maestro answered with for this error. */
+    /**
+     * The HTTP status Maestro answered with for this error.
+     *
+     * @return the HTTP status Maestro answered with for this error
+     */
     public int httpStatus() {
         return httpStatus;
     }

@@ -88,63 +88,110 @@ public final class Fleet implements AutoCloseable {
     /**
      * A builder whose stores, lock store and room driver are in memory until replaced. {@code tasks} runs the
      * worker, lock renewals and rolling replaces, and its clock stamps everything.
+     *
+     * @param tasks the task scheduler
+     * @return a builder whose stores, lock store and room driver are in memory until replaced
      */
     public static Builder builder(TaskScheduler tasks) {
         return new Builder(tasks);
     }
 
-    /** Starts the worker: from now on every scheduler in the store has a watcher. Returns this fleet. */
+    /**
+     * Starts the worker: from now on every scheduler in the store has a watcher. Returns this fleet.
+     *
+     * @return starts the worker: from now on every scheduler in the store has a watcher
+     */
     public Fleet start() {
         worker.start();
         return this;
     }
 
-    /** Create, update, image, min, rollback, delete. */
+    /**
+     * Create, update, image, min, rollback, delete.
+     *
+     * @return create, update, image, min, rollback, delete
+     */
     public SchedulerUpdates updates() {
         return operations.updates();
     }
 
-    /** Scale up, scale down, scale to a number of replicas. */
+    /**
+     * Scale up, scale down, scale to a number of replicas.
+     *
+     * @return scale up, scale down, scale to a number of replicas
+     */
     public SchedulerScaling scaling() {
         return operations.scaling();
     }
 
-    /** Status, releases, config, diff. */
+    /**
+     * Status, releases, config, diff.
+     *
+     * @return status, releases, config, diff
+     */
     public SchedulerQueries queries() {
         return operations.queries();
     }
 
-    /** The three groups of scheduler operations in one object. */
+    /**
+     * The three groups of scheduler operations in one object.
+     *
+     * @return the three groups of scheduler operations in one object
+     */
     public SchedulerOperations operations() {
         return operations;
     }
 
-    /** The room protocol: rooms' pings and status reports (and panic scale). */
+    /**
+     * The room protocol: rooms' pings and status reports (and panic scale).
+     *
+     * @return the room protocol: rooms' pings and status reports (and panic scale)
+     */
     public RoomService rooms() {
         return rooms;
     }
 
-    /** The worker running one watcher per scheduler. */
+    /**
+     * The worker running one watcher per scheduler.
+     *
+     * @return the worker running one watcher per scheduler
+     */
     public Worker worker() {
         return worker;
     }
 
-    /** The lock manager every operation and watcher of this fleet uses. */
+    /**
+     * The lock manager every operation and watcher of this fleet uses.
+     *
+     * @return the lock manager every operation and watcher of this fleet uses
+     */
     public LockManager locks() {
         return locks;
     }
 
-    /** Where schedulers live. */
+    /**
+     * Where schedulers live.
+     *
+     * @return where schedulers live
+     */
     public SchedulerStore schedulerStore() {
         return settings.schedulers;
     }
 
-    /** Where room statuses live. */
+    /**
+     * Where room statuses live.
+     *
+     * @return where room statuses live
+     */
     public RoomStatusStore roomStatusStore() {
         return settings.rooms;
     }
 
-    /** The rooms' member driver. */
+    /**
+     * The rooms' member driver.
+     *
+     * @return the rooms' member driver
+     */
     public MemberDriver memberDriver() {
         return settings.driver;
     }
@@ -153,6 +200,7 @@ public final class Fleet implements AutoCloseable {
      * Stops the worker and waits (on the task scheduler) up to {@code timeout} for running replaces and removals,
      * whose locks are released as they finish.
      *
+     * @param timeout the timeout
      * @return a future of whether everything finished within the timeout
      */
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
@@ -193,37 +241,67 @@ public final class Fleet implements AutoCloseable {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
         }
 
-        /** Where schedulers, their versions and releases live (default: in memory). */
+        /**
+         * Where schedulers, their versions and releases live (default: in memory).
+         *
+         * @param value the timeout
+         * @return where schedulers, their versions and releases live (default: in memory)
+         */
         public Builder schedulerStore(SchedulerStore value) {
             this.schedulers = Objects.requireNonNull(value, "schedulerStore");
             return this;
         }
 
-        /** Where room statuses and last pings live (default: in memory). */
+        /**
+         * Where room statuses and last pings live (default: in memory).
+         *
+         * @param value the timeout
+         * @return where room statuses and last pings live (default: in memory)
+         */
         public Builder roomStatusStore(RoomStatusStore value) {
             this.rooms = Objects.requireNonNull(value, "roomStatusStore");
             return this;
         }
 
-        /** Where the autoscaler's usage points live (default: in memory). */
+        /**
+         * Where the autoscaler's usage points live (default: in memory).
+         *
+         * @param value the timeout
+         * @return where the autoscaler's usage points live (default: in memory)
+         */
         public Builder usageHistory(UsageHistory value) {
             this.usageHistory = Objects.requireNonNull(value, "usageHistory");
             return this;
         }
 
-        /** Where leases live (default: in memory, on the task scheduler's clock). */
+        /**
+         * Where leases live (default: in memory, on the task scheduler's clock).
+         *
+         * @param value the timeout
+         * @return where leases live (default: in memory, on the task scheduler's clock)
+         */
         public Builder lockStore(LockStore value) {
             this.lockStore = Objects.requireNonNull(value, "lockStore");
             return this;
         }
 
-        /** What creates and deletes rooms (default: in memory, rooms ready at once). */
+        /**
+         * What creates and deletes rooms (default: in memory, rooms ready at once).
+         *
+         * @param value the timeout
+         * @return what creates and deletes rooms (default: in memory, rooms ready at once)
+         */
         public Builder memberDriver(MemberDriver value) {
             this.driver = Objects.requireNonNull(value, "memberDriver");
             return this;
         }
 
-        /** cpu / mem usage for cpu and mem triggers (default: none, for room triggers only). */
+        /**
+         * cpu / mem usage for cpu and mem triggers (default: none, for room triggers only).
+         *
+         * @param value the timeout
+         * @return cpu / mem usage for cpu and mem triggers (default: none, for room triggers only)
+         */
         public Builder usageMetrics(UsageMetrics value) {
             this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
             return this;
@@ -232,6 +310,11 @@ public final class Fleet implements AutoCloseable {
         /**
          * The autoscaler: its policies (also the trigger types configs may use), settings (its period is the
          * watchers' tick) and removal ranking, which every scale-down follows (default: {@link Autoscaler#standard()}).
+         *
+         * @param value the timeout
+         * @return the autoscaler: its policies (also the trigger types configs may use), settings (its period is the
+         *         watchers' tick) and removal ranking, which every scale-down follows (default: {@link
+         *         Autoscaler#standard()})
          */
         public Builder autoscaler(Autoscaler value) {
             this.autoscaler = Objects.requireNonNull(value, "autoscaler");
@@ -241,55 +324,100 @@ public final class Fleet implements AutoCloseable {
         /**
          * Where room and scheduler events go (default: only the forwarders scheduler configs name, retrying on this
          * fleet's task scheduler). Give yours {@code tasks(...)} so webhook retries run on the fleet's time.
+         *
+         * @param value the timeout
+         * @return where room and scheduler events go (default: only the forwarders scheduler configs name, retrying
+         *         on this fleet's task scheduler)
          */
         public Builder events(EventDispatcher value) {
             this.events = Objects.requireNonNull(value, "events");
             return this;
         }
 
-        /** Receives rooms per status and every scale (a {@code dev.hotspare.kpi.KpiListener} fits; default: none). */
+        /**
+         * Receives rooms per status and every scale (a {@code dev.hotspare.kpi.KpiListener} fits; default: none).
+         *
+         * @param value the timeout
+         * @return receives rooms per status and every scale (a {@code dev.hotspare.kpi.KpiListener} fits; default:
+         *         none)
+         */
         public Builder listener(FleetListener value) {
             this.listener = Objects.requireNonNull(value, "listener");
             return this;
         }
 
-        /** Receives lock waits and lost leases (a {@code dev.hotspare.kpi.KpiListener} fits; default: none). */
+        /**
+         * Receives lock waits and lost leases (a {@code dev.hotspare.kpi.KpiListener} fits; default: none).
+         *
+         * @param value the timeout
+         * @return receives lock waits and lost leases (a {@code dev.hotspare.kpi.KpiListener} fits; default: none)
+         */
         public Builder lockListener(LockListener value) {
             this.lockListener = Objects.requireNonNull(value, "lockListener");
             return this;
         }
 
-        /** Lease TTL; leases are renewed every ttl/3 (default {@link LockManager#DEFAULT_TTL}). */
+        /**
+         * Lease TTL; leases are renewed every ttl/3 (default {@link LockManager#DEFAULT_TTL}).
+         *
+         * @param value the timeout
+         * @return lease TTL; leases are renewed every ttl/3 (default {@link LockManager#DEFAULT_TTL})
+         */
         public Builder lockTtl(Duration value) {
             this.lockTtl = Objects.requireNonNull(value, "lockTtl");
             return this;
         }
 
-        /** How often the worker re-reads the scheduler list (default 10 s). */
+        /**
+         * How often the worker re-reads the scheduler list (default 10 s).
+         *
+         * @param value the timeout
+         * @return how often the worker re-reads the scheduler list (default 10 s)
+         */
         public Builder syncPeriod(Duration value) {
             this.syncPeriod = Objects.requireNonNull(value, "syncPeriod");
             return this;
         }
 
-        /** How often replaces and removals check the driver (default 1 s). */
+        /**
+         * How often replaces and removals check the driver (default 1 s).
+         *
+         * @param value the timeout
+         * @return how often replaces and removals check the driver (default 1 s)
+         */
         public Builder pollInterval(Duration value) {
             this.pollInterval = Objects.requireNonNull(value, "pollInterval");
             return this;
         }
 
-        /** How long a rolling replace (and waiting for removed rooms) may take (default 10 min). */
+        /**
+         * How long a rolling replace (and waiting for removed rooms) may take (default 10 min).
+         *
+         * @param value the timeout
+         * @return how long a rolling replace (and waiting for removed rooms) may take (default 10 min)
+         */
         public Builder replaceTimeout(Duration value) {
             this.replaceTimeout = Objects.requireNonNull(value, "replaceTimeout");
             return this;
         }
 
-        /** How long operations wait for DOWNSCALE / TERMINATION (default 1 min). */
+        /**
+         * How long operations wait for DOWNSCALE / TERMINATION (default 1 min).
+         *
+         * @param value the timeout
+         * @return how long operations wait for DOWNSCALE / TERMINATION (default 1 min)
+         */
         public Builder lockWait(Duration value) {
             this.lockWait = Objects.requireNonNull(value, "lockWait");
             return this;
         }
 
-        /** Silence after which a room is dead (default 30 s). */
+        /**
+         * Silence after which a room is dead (default 30 s).
+         *
+         * @param value the timeout
+         * @return silence after which a room is dead (default 30 s)
+         */
         public Builder pingTimeout(Duration value) {
             this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
             return this;
@@ -307,7 +435,12 @@ public final class Fleet implements AutoCloseable {
             return this;
         }
 
-        /** Where event forwarder plug-ins named in scheduler configs are looked up. */
+        /**
+         * Where event forwarder plug-ins named in scheduler configs are looked up.
+         *
+         * @param value the timeout
+         * @return where event forwarder plug-ins named in scheduler configs are looked up
+         */
         public Builder pluginClassLoader(ClassLoader value) {
             this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
             return this;
@@ -338,7 +471,11 @@ public final class Fleet implements AutoCloseable {
             return this;
         }
 
-        /** The fleet; call {@link Fleet#start()} to start its worker. */
+        /**
+         * The fleet; call {@link Fleet#start()} to start its worker.
+         *
+         * @return the fleet; call {@link Fleet#start()} to start its worker
+         */
         public Fleet build() {
             if (lockStore == null) {
                 lockStore = new InMemoryLockStore(tasks.clock());

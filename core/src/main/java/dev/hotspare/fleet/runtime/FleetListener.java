@@ -24,20 +24,39 @@ public interface FleetListener {
     /**
      * After each tick of a scheduler's watcher: how many rooms of {@code scheduler} are in each room status.
      * Replaces the previous snapshot.
+     *
+     * @param scheduler the scheduler
+     * @param counts the counts
      */
     default void roomsPerStatus(String scheduler, RoomStatusCounts counts) {
     }
 
-    /** {@code scheduler} performed {@code operation} on {@code count} rooms (>= 1). */
+    /**
+     * {@code scheduler} performed {@code operation} on {@code count} rooms (>= 1).
+     *
+     * @param scheduler the scheduler
+     * @param operation the operation
+     * @param count how many
+     */
     default void scaled(String scheduler, ScaleOperation operation, int count) {
     }
 
-    /** {@code listener} with every call guarded: an exception is logged and ignored. Idempotent. */
+    /**
+     * {@code listener} with every call guarded: an exception is logged and ignored. Idempotent.
+     *
+     * @param listener the listener
+     * @return {@code listener} with every call guarded: an exception is logged and ignored
+     */
     static FleetListener guarded(FleetListener listener) {
         return Listeners.guarded(FleetListener.class, listener, NONE);
     }
 
-    /** One listener calling each of {@code listeners} in order, each guarded. */
+    /**
+     * One listener calling each of {@code listeners} in order, each guarded.
+     *
+     * @param listeners the listeners
+     * @return one listener calling each of {@code listeners} in order, each guarded
+     */
     static FleetListener all(FleetListener... listeners) {
         return Listeners.all(FleetListener.class, List.of(listeners), NONE);
     }

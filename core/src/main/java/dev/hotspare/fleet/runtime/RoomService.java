@@ -67,6 +67,16 @@ public final class RoomService {
     /**
      * A room service over these stores; panic scale-ups go through the same room actions as every other scale
      * (statuses registered, {@code SCHEDULER_SCALED} published, the scale-up reported to {@code listener}).
+     *
+     * @param rooms the room status store
+     * @param schedulers the schedulers
+     * @param driver the member driver
+     * @param locks the lock manager
+     * @param autoscaler the autoscaler
+     * @param events the event dispatcher
+     * @param tasks the task scheduler
+     * @param parser the parser
+     * @param listener the listener
      */
     public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
@@ -76,7 +86,18 @@ public final class RoomService {
                 parser);
     }
 
-    /** A room service reporting no KPIs. */
+    /**
+     * A room service reporting no KPIs.
+     *
+     * @param rooms the room status store
+     * @param schedulers the schedulers
+     * @param driver the member driver
+     * @param locks the lock manager
+     * @param autoscaler the autoscaler
+     * @param events the event dispatcher
+     * @param tasks the task scheduler
+     * @param parser the parser
+     */
     public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
                        Function<ConfigDocument, SchedulerConfig> parser) {

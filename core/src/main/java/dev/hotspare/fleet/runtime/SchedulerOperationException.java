@@ -24,12 +24,20 @@ public final class SchedulerOperationException extends RuntimeException {
         this(code, List.of(problem));
     }
 
-    /** The error code. */
+    /**
+     * The error code.
+     *
+     * @return the error code
+     */
     public ErrorCode code() {
         return code;
     }
 
-    /** What was wrong, each naming a field and the bad value. */
+    /**
+     * What was wrong, each naming a field and the bad value.
+     *
+     * @return what was wrong, each naming a field and the bad value
+     */
     public List<Problem> problems() {
         return problems;
     }

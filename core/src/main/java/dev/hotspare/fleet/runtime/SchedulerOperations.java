@@ -70,32 +70,64 @@ public final class SchedulerOperations {
         this.queries = new SchedulerQueries(context);
     }
 
-    /** A builder over the stores, locks, driver and scheduler every operation needs. */
+    /**
+     * A builder over the stores, locks, driver and scheduler every operation needs.
+     *
+     * @param store the store
+     * @param locks the lock manager
+     * @param driver the member driver
+     * @param tasks the task scheduler
+     * @return a builder over the stores, locks, driver and scheduler every operation needs
+     */
     public static Builder builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
         return new Builder(store, locks, driver, tasks);
     }
 
-    /** Create, update, image, min, rollback, delete. */
+    /**
+     * Create, update, image, min, rollback, delete.
+     *
+     * @return create, update, image, min, rollback, delete
+     */
     public SchedulerUpdates updates() {
         return updates;
     }
 
-    /** Scale up, scale down, scale to a number of replicas. */
+    /**
+     * Scale up, scale down, scale to a number of replicas.
+     *
+     * @return scale up, scale down, scale to a number of replicas
+     */
     public SchedulerScaling scaling() {
         return scaling;
     }
 
-    /** Status, releases, config, diff. */
+    /**
+     * Status, releases, config, diff.
+     *
+     * @return status, releases, config, diff
+     */
     public SchedulerQueries queries() {
         return queries;
     }
 
-    /** {@link SchedulerUpdates#create}. */
+    /**
+     * {@link SchedulerUpdates#create}.
+     *
+     * @param submitted the new config
+     * @return {@link SchedulerUpdates#create}
+     */
     public SchedulerRecord create(String submitted) {
         return updates.create(submitted);
     }
 
-    /** {@link SchedulerUpdates#update(String, String, int)}. */
+    /**
+     * {@link SchedulerUpdates#update(String, String, int)}.
+     *
+     * @param name the scheduler
+     * @param submitted the new config
+     * @param maxSurgePercent the max surge percent
+     * @return {@link SchedulerUpdates#update(String, String, int)}
+     */
     public UpdateHandle update(String name, String submitted, int maxSurgePercent) {
         return updates.update(name, submitted, maxSurgePercent);
     }
@@ -112,62 +144,132 @@ public final class SchedulerOperations {
         return updates.update(name, submitted, maxSurge);
     }
 
-    /** {@link SchedulerUpdates#update(String, String)}. */
+    /**
+     * {@link SchedulerUpdates#update(String, String)}.
+     *
+     * @param name the scheduler
+     * @param submitted the new config
+     * @return {@link SchedulerUpdates#update(String, String)}
+     */
     public UpdateHandle update(String name, String submitted) {
         return updates.update(name, submitted);
     }
 
-    /** {@link SchedulerUpdates#updateImage}. */
+    /**
+     * {@link SchedulerUpdates#updateImage}.
+     *
+     * @param name the scheduler
+     * @param image the image
+     * @return {@link SchedulerUpdates#updateImage}
+     */
     public UpdateHandle updateImage(String name, Optional<String> image) {
         return updates.updateImage(name, image);
     }
 
-    /** {@link SchedulerUpdates#updateMin}. */
+    /**
+     * {@link SchedulerUpdates#updateMin}.
+     *
+     * @param name the scheduler
+     * @param min the min
+     * @return {@link SchedulerUpdates#updateMin}
+     */
     public UpdateHandle updateMin(String name, Optional<Integer> min) {
         return updates.updateMin(name, min);
     }
 
-    /** {@link SchedulerUpdates#rollback}. */
+    /**
+     * {@link SchedulerUpdates#rollback}.
+     *
+     * @param name the scheduler
+     * @param version the version
+     * @return {@link SchedulerUpdates#rollback}
+     */
     public UpdateHandle rollback(String name, SchedulerVersion version) {
         return updates.rollback(name, version);
     }
 
-    /** {@link SchedulerUpdates#delete}. */
+    /**
+     * {@link SchedulerUpdates#delete}.
+     *
+     * @param name the scheduler
+     * @return {@link SchedulerUpdates#delete}
+     */
     public CompletableFuture<Boolean> delete(String name) {
         return updates.delete(name);
     }
 
-    /** {@link SchedulerScaling#scaleUp}. */
+    /**
+     * {@link SchedulerScaling#scaleUp}.
+     *
+     * @param name the scheduler
+     * @param amount how many
+     * @return {@link SchedulerScaling#scaleUp}
+     */
     public int scaleUp(String name, int amount) {
         return scaling.scaleUp(name, amount);
     }
 
-    /** {@link SchedulerScaling#scaleDown}. */
+    /**
+     * {@link SchedulerScaling#scaleDown}.
+     *
+     * @param name the scheduler
+     * @param amount how many
+     * @return {@link SchedulerScaling#scaleDown}
+     */
     public CompletableFuture<Integer> scaleDown(String name, int amount) {
         return scaling.scaleDown(name, amount);
     }
 
-    /** {@link SchedulerScaling#scaleTo}. */
+    /**
+     * {@link SchedulerScaling#scaleTo}.
+     *
+     * @param name the scheduler
+     * @param replicas the replicas
+     * @return {@link SchedulerScaling#scaleTo}
+     */
     public CompletableFuture<Integer> scaleTo(String name, int replicas) {
         return scaling.scaleTo(name, replicas);
     }
 
-    /** {@link SchedulerQueries#releases}. */
+    /**
+     * {@link SchedulerQueries#releases}.
+     *
+     * @param name the scheduler
+     * @return {@link SchedulerQueries#releases}
+     */
     public List<Release> releases(String name) {
         return queries.releases(name);
     }
 
-    /** {@link SchedulerQueries#diff}. */
+    /**
+     * {@link SchedulerQueries#diff}.
+     *
+     * @param name the scheduler
+     * @param v1 the v1
+     * @param v2 the v2
+     * @return {@link SchedulerQueries#diff}
+     */
     public VersionDiff diff(String name, Optional<SchedulerVersion> v1, Optional<SchedulerVersion> v2) {
         return queries.diff(name, v1, v2);
     }
 
-    /** {@link SchedulerQueries#status}. */
+    /**
+     * {@link SchedulerQueries#status}.
+     *
+     * @param name the scheduler
+     * @return {@link SchedulerQueries#status}
+     */
     public SchedulerStatus status(String name) {
         return queries.status(name);
     }
 
-    /** {@link SchedulerQueries#config}. */
+    /**
+     * {@link SchedulerQueries#config}.
+     *
+     * @param name the scheduler
+     * @param version the version
+     * @return {@link SchedulerQueries#config}
+     */
     public String config(String name, Optional<SchedulerVersion> version) {
         return queries.config(name, version);
     }
@@ -196,7 +298,12 @@ public final class SchedulerOperations {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
         }
 
-        /** Where scheduler events go (default: none registered). */
+        /**
+         * Where scheduler events go (default: none registered).
+         *
+         * @param events the event dispatcher
+         * @return where scheduler events go (default: none registered)
+         */
         public Builder events(EventDispatcher events) {
             this.events = Objects.requireNonNull(events, "events");
             return this;
@@ -206,6 +313,10 @@ public final class SchedulerOperations {
          * Config validation; every problem it returns rejects the config with {@link ErrorCode#INVALID_CONFIG}.
          * Default: the full {@link dev.hotspare.fleet.SchedulerConfigs} rules with the autoscaler's policies (their
          * type names and parameters).
+         *
+         * @param validator the validator
+         * @return config validation; every problem it returns rejects the config with {@link
+         *         ErrorCode#INVALID_CONFIG}
          */
         public Builder validator(Function<ConfigDocument, List<Problem>> validator) {
             this.validator = Objects.requireNonNull(validator, "validator");
@@ -224,13 +335,23 @@ public final class SchedulerOperations {
             return this;
         }
 
-        /** How long a rolling replace (and waiting for removed rooms) may take before it times out. */
+        /**
+         * How long a rolling replace (and waiting for removed rooms) may take before it times out.
+         *
+         * @param replaceTimeout the replace timeout
+         * @return how long a rolling replace (and waiting for removed rooms) may take before it times out
+         */
         public Builder replaceTimeout(Duration replaceTimeout) {
             this.replaceTimeout = Objects.requireNonNull(replaceTimeout, "replaceTimeout");
             return this;
         }
 
-        /** How long operations wait for DOWNSCALE / TERMINATION. */
+        /**
+         * How long operations wait for DOWNSCALE / TERMINATION.
+         *
+         * @param lockWait the lock wait
+         * @return how long operations wait for DOWNSCALE / TERMINATION
+         */
         public Builder lockWait(Duration lockWait) {
             this.lockWait = Objects.requireNonNull(lockWait, "lockWait");
             return this;
@@ -240,13 +361,23 @@ public final class SchedulerOperations {
          * The room status store: with it, status reports counts per room status, scale-ups register their
          * rooms as creating, scale-downs remove only READY rooms, and removed rooms and deleted schedulers
          * leave no statuses behind.
+         *
+         * @param value the limits
+         * @return the room status store: with it, status reports counts per room status, scale-ups register their
+         *         rooms as creating, scale-downs remove only READY rooms, and removed rooms and deleted schedulers
+         *         leave no statuses behind
          */
         public Builder roomStatuses(dev.hotspare.fleet.spi.RoomStatusStore value) {
             this.roomStatuses = Optional.of(Objects.requireNonNull(value, "roomStatuses"));
             return this;
         }
 
-        /** How often room readiness and removal are checked. */
+        /**
+         * How often room readiness and removal are checked.
+         *
+         * @param pollInterval the poll interval
+         * @return how often room readiness and removal are checked
+         */
         public Builder pollInterval(Duration pollInterval) {
             this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
             return this;
@@ -255,6 +386,11 @@ public final class SchedulerOperations {
         /**
          * The autoscaler whose removal ranking every manual scale-down follows (default: {@link Autoscaler#standard()});
          * pass the workers' autoscaler so that manual and automatic scale-downs remove rooms in the same order.
+         *
+         * @param value the limits
+         * @return the autoscaler whose removal ranking every manual scale-down follows (default: {@link
+         *         Autoscaler#standard()}); pass the workers' autoscaler so that manual and automatic scale-downs
+         *         remove rooms in the same order
          */
         public Builder autoscaler(Autoscaler value) {
             this.autoscaler = Objects.requireNonNull(value, "autoscaler");
@@ -264,6 +400,9 @@ public final class SchedulerOperations {
         /**
          * Receives the scale-up and scale-down operations' KPIs (default: none). A listener that throws is
          * logged and ignored. Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
+         *
+         * @param kpis the kpis
+         * @return receives the scale-up and scale-down operations' KPIs (default: none)
          */
         public Builder kpis(FleetListener kpis) {
             this.kpis = Objects.requireNonNull(kpis, "kpis");

@@ -37,7 +37,12 @@ public final class SchedulerQueries {
         this.c = context;
     }
 
-    /** Releases, oldest first. */
+    /**
+     * Releases, oldest first.
+     *
+     * @param name the scheduler
+     * @return releases, oldest first
+     */
     public List<Release> releases(String name) {
         c.existing(name);
         return c.store.releases(name);
@@ -46,6 +51,12 @@ public final class SchedulerQueries {
     /**
      * The seed's diff rules: no version → current vs the one before it; only {@code v1} → {@code v1} vs the one
      * before it; both → {@code v1} vs {@code v2}.
+     *
+     * @param name the scheduler
+     * @param v1 the v1
+     * @param v2 the v2
+     * @return the seed's diff rules: no version → current vs the one before it; only {@code v1} → {@code v1} vs the
+     *         one before it; both → {@code v1} vs {@code v2}
      */
     public VersionDiff diff(String name, Optional<SchedulerVersion> v1, Optional<SchedulerVersion> v2) {
         SchedulerRecord current = c.existing(name);
@@ -84,7 +95,13 @@ public final class SchedulerQueries {
                 c.store.release(name, current.version()).flatMap(Release::rolledBackTo));
     }
 
-    /** The config as submitted, of the current version or of {@code version}. */
+    /**
+     * The config as submitted, of the current version or of {@code version}.
+     *
+     * @param name the scheduler
+     * @param version the version
+     * @return the config as submitted, of the current version or of {@code version}
+     */
     public String config(String name, Optional<SchedulerVersion> version) {
         SchedulerRecord current = c.existing(name);
         if (version.isEmpty()) {

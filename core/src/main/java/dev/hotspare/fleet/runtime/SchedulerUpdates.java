@@ -58,6 +58,9 @@ public final class SchedulerUpdates {
     /**
      * Creates a scheduler from {@code submitted} (YAML or JSON) at v1.0. Rooms are created by the watcher
      * (autoscaling to min), not here.
+     *
+     * @param submitted the new config, YAML or JSON
+     * @return creates a scheduler from {@code submitted} (YAML or JSON) at v1.0
      */
     public SchedulerRecord create(String submitted) {
         ConfigDocument config = c.parse(submitted);
@@ -122,7 +125,13 @@ public final class SchedulerUpdates {
         return updateTo(name, current -> config, maxSurge, Optional.empty());
     }
 
-    /** Sets the image; nothing happens (no version) when it is already that image. */
+    /**
+     * Sets the image; nothing happens (no version) when it is already that image.
+     *
+     * @param name the scheduler
+     * @param image the image
+     * @return sets the image; nothing happens (no version) when it is already that image
+     */
     public UpdateHandle updateImage(String name, Optional<String> image) {
         String newImage = image.filter(s -> !s.isBlank()).orElseThrow(() ->
                 new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("image", Problem.MISSING, "required")));
@@ -130,7 +139,13 @@ public final class SchedulerUpdates {
                 Optional.empty(), Optional.empty());
     }
 
-    /** Sets autoscaling.min; nothing happens when it is already that min. */
+    /**
+     * Sets autoscaling.min; nothing happens when it is already that min.
+     *
+     * @param name the scheduler
+     * @param min the min
+     * @return sets autoscaling.min; nothing happens when it is already that min
+     */
     public UpdateHandle updateMin(String name, Optional<Integer> min) {
         int newMin = min.orElseThrow(() ->
                 new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("min", Problem.MISSING, "required")));
@@ -336,6 +351,10 @@ public final class SchedulerUpdates {
     /**
      * Deletes the scheduler under TERMINATION (waiting for it): every room is deleted, and once they are gone
      * (or the replace timeout passes) the scheduler and its releases are removed and the lock released.
+     *
+     * @param name the scheduler
+     * @return deletes the scheduler under TERMINATION (waiting for it): every room is deleted, and once they are gone
+     *         (or the replace timeout passes) the scheduler and its releases are removed and the lock released
      */
     public CompletableFuture<Boolean> delete(String name) {
         c.existing(name);

@@ -78,7 +78,11 @@ public final class Watcher {
         this.configs = configs;
     }
 
-    /** The scheduler this watcher manages. */
+    /**
+     * The scheduler this watcher manages.
+     *
+     * @return the scheduler this watcher manages
+     */
     public String scheduler() {
         return scheduler;
     }

@@ -70,7 +70,17 @@ public final class Worker {
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
     }
 
-    /** A builder over the stores, driver, locks and scheduler every watcher needs. */
+    /**
+     * A builder over the stores, driver, locks and scheduler every watcher needs.
+     *
+     * @param schedulers the schedulers
+     * @param rooms the room status store
+     * @param usageHistory the usage history
+     * @param driver the member driver
+     * @param locks the lock manager
+     * @param tasks the task scheduler
+     * @return a builder over the stores, driver, locks and scheduler every watcher needs
+     */
     public static Builder builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory,
                                   MemberDriver driver, LockManager locks, TaskScheduler tasks) {
         return new Builder(schedulers, rooms, usageHistory, driver, locks, tasks);
@@ -115,17 +125,30 @@ public final class Worker {
         }
     }
 
-    /** Schedulers with a running watcher. */
+    /**
+     * Schedulers with a running watcher.
+     *
+     * @return schedulers with a running watcher
+     */
     public synchronized Set<String> watched() {
         return Set.copyOf(watchers.keySet());
     }
 
-    /** The watcher of {@code scheduler}, if one runs. */
+    /**
+     * The watcher of {@code scheduler}, if one runs.
+     *
+     * @param scheduler the scheduler
+     * @return the watcher of {@code scheduler}, if one runs
+     */
     public synchronized java.util.Optional<Watcher> watcher(String scheduler) {
         return java.util.Optional.ofNullable(watchers.get(scheduler));
     }
 
-    /** Hit / miss / load counts of the parsed-config cache. */
+    /**
+     * Hit / miss / load counts of the parsed-config cache.
+     *
+     * @return hit / miss / load counts of the parsed-config cache
+     */
     public CacheStats configCacheStats() {
         return configs.stats();
     }
@@ -135,6 +158,7 @@ public final class Worker {
      * finished, at most {@code timeout}. Their locks are released as they finish; whatever is still running at
      * the timeout keeps its lease until the TTL ends it.
      *
+     * @param timeout the timeout
      * @return a future of whether everything finished within the timeout
      */
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
@@ -198,49 +222,89 @@ public final class Worker {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
         }
 
-        /** cpu / mem usage source (default: none, for room triggers only). */
+        /**
+         * cpu / mem usage source (default: none, for room triggers only).
+         *
+         * @param value the timeout, positive
+         * @return cpu / mem usage source (default: none, for room triggers only)
+         */
         public Builder usageMetrics(UsageMetrics value) {
             this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
             return this;
         }
 
-        /** The autoscaler; its settings' period is the watchers' tick period. */
+        /**
+         * The autoscaler; its settings' period is the watchers' tick period.
+         *
+         * @param value the timeout, positive
+         * @return the autoscaler; its settings' period is the watchers' tick period
+         */
         public Builder autoscaler(Autoscaler value) {
             this.autoscaler = Objects.requireNonNull(value, "autoscaler");
             return this;
         }
 
-        /** Where room and scheduler events go. */
+        /**
+         * Where room and scheduler events go.
+         *
+         * @param value the timeout, positive
+         * @return where room and scheduler events go
+         */
         public Builder events(EventDispatcher value) {
             this.events = Objects.requireNonNull(value, "events");
             return this;
         }
 
-        /** How a stored config becomes a {@link SchedulerConfig} (default: {@link SchedulerConfigs#parse}). */
+        /**
+         * How a stored config becomes a {@link SchedulerConfig} (default: {@link SchedulerConfigs#parse}).
+         *
+         * @param value the timeout, positive
+         * @return how a stored config becomes a {@link SchedulerConfig} (default: {@link SchedulerConfigs#parse})
+         */
         public Builder parser(Function<ConfigDocument, SchedulerConfig> value) {
             this.parser = Objects.requireNonNull(value, "parser");
             return this;
         }
 
-        /** How often the scheduler list is re-read. */
+        /**
+         * How often the scheduler list is re-read.
+         *
+         * @param value the timeout, positive
+         * @return how often the scheduler list is re-read
+         */
         public Builder syncPeriod(Duration value) {
             this.syncPeriod = Objects.requireNonNull(value, "syncPeriod");
             return this;
         }
 
-        /** Rolling replace / removal timeout. */
+        /**
+         * Rolling replace / removal timeout.
+         *
+         * @param value the timeout, positive
+         * @return rolling replace / removal timeout
+         */
         public Builder replaceTimeout(Duration value) {
             this.replaceTimeout = Objects.requireNonNull(value, "replaceTimeout");
             return this;
         }
 
-        /** How often replaces and removals check the driver. */
+        /**
+         * How often replaces and removals check the driver.
+         *
+         * @param value the timeout, positive
+         * @return how often replaces and removals check the driver
+         */
         public Builder pollInterval(Duration value) {
             this.pollInterval = Objects.requireNonNull(value, "pollInterval");
             return this;
         }
 
-        /** Silence after which a room is dead. */
+        /**
+         * Silence after which a room is dead.
+         *
+         * @param value the timeout, positive
+         * @return silence after which a room is dead
+         */
         public Builder pingTimeout(Duration value) {
             this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
             return this;
@@ -258,13 +322,24 @@ public final class Worker {
             return this;
         }
 
-        /** Where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are looked up. */
+        /**
+         * Where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are looked up.
+         *
+         * @param value the timeout, positive
+         * @return where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are
+         *         looked up
+         */
         public Builder pluginClassLoader(ClassLoader value) {
             this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
             return this;
         }
 
-        /** Most parsed configs kept. */
+        /**
+         * Most parsed configs kept.
+         *
+         * @param value the timeout, positive
+         * @return most parsed configs kept
+         */
         public Builder configCacheSize(long value) {
             this.configCacheSize = value;
             return this;
@@ -274,6 +349,10 @@ public final class Worker {
          * Receives the fleet's KPIs (default: none): rooms per status after every watcher tick, and the
          * watchers' scale-ups, scale-downs and dead-room removals. A listener that throws is logged and ignored.
          * Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
+         *
+         * @param value the timeout, positive
+         * @return receives the fleet's KPIs (default: none): rooms per status after every watcher tick, and the
+         *         watchers' scale-ups, scale-downs and dead-room removals
          */
         public Builder kpis(FleetListener value) {
             this.kpis = Objects.requireNonNull(value, "kpis");

@@ -23,6 +23,11 @@ public record Release(SchedulerVersion version, Instant createdAt, ConfigDocumen
      * Checks the required parts.
      *
      * @throws NullPointerException when one is missing
+     * @param version the version
+     * @param createdAt when it was saved
+     * @param config the configuration as submitted
+     * @param status the outcome of the operation that introduced it
+     * @param rolledBackTo for a version a rollback recorded, the version whose config it restored
      */
     public Release {
         Objects.requireNonNull(version, "version");

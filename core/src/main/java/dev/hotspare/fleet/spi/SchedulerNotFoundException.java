@@ -12,7 +12,11 @@ public final class SchedulerNotFoundException extends NoSuchElementException {
         this.scheduler = scheduler;
     }
 
-    /** The name that was not found. */
+    /**
+     * The name that was not found.
+     *
+     * @return the name that was not found
+     */
     public String scheduler() {
         return scheduler;
     }

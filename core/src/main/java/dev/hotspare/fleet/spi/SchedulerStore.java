@@ -34,14 +34,27 @@ public interface SchedulerStore {
      * Creates scheduler {@code name} at {@link SchedulerVersion#FIRST} with status
      * {@link OperationStatus#DEPLOYED} and state {@code initialState}.
      *
+     * @param name the scheduler
+     * @param config the restored configuration
+     * @param initialState the initial state
+     * @param now the current instant
      * @return false (changing nothing) if a scheduler of that name exists
      */
     boolean create(String name, ConfigDocument config, String initialState, Instant now);
 
-    /** The scheduler, if it exists. */
+    /**
+     * The scheduler, if it exists.
+     *
+     * @param name the scheduler
+     * @return the scheduler, if it exists
+     */
     Optional<SchedulerRecord> get(String name);
 
-    /** Every scheduler, ordered by name. */
+    /**
+     * Every scheduler, ordered by name.
+     *
+     * @return every scheduler, ordered by name
+     */
     List<SchedulerRecord> list();
 
     /**
@@ -49,6 +62,13 @@ public interface SchedulerStore {
      * {@link OperationStatus#IN_PROGRESS}.
      *
      * @throws IllegalArgumentException if {@code version} is not newer than the current version
+     * @param name the scheduler
+     * @param version the new version, newer than the current one
+     * @param config the restored configuration
+     * @param createdAt when it is saved
+     * @param fence the writer's fencing token
+     * @return saves {@code config} as {@code version}, makes it current and appends it to the releases with status
+     *         {@link OperationStatus#IN_PROGRESS}
      */
     SchedulerRecord saveVersion(String name, SchedulerVersion version, ConfigDocument config, Instant createdAt, Fence fence);
 
@@ -68,24 +88,57 @@ public interface SchedulerStore {
     SchedulerRecord saveRollback(String name, SchedulerVersion version, SchedulerVersion rolledBackTo, ConfigDocument config,
                                  Instant createdAt, Fence fence);
 
-    /** Releases of {@code name}, oldest first; empty if it does not exist. */
+    /**
+     * Releases of {@code name}, oldest first; empty if it does not exist.
+     *
+     * @param name the scheduler
+     * @return releases of {@code name}, oldest first; empty if it does not exist
+     */
     List<Release> releases(String name);
 
-    /** One release of {@code name}. */
+    /**
+     * One release of {@code name}.
+     *
+     * @param name the scheduler
+     * @param version the new version, newer than the current one
+     * @return one release of {@code name}
+     */
     Optional<Release> release(String name, SchedulerVersion version);
 
-    /** Records the outcome of the operation that introduced {@code version}. */
+    /**
+     * Records the outcome of the operation that introduced {@code version}.
+     *
+     * @param name the scheduler
+     * @param version the new version, newer than the current one
+     * @param status the status
+     * @param fence the writer's fencing token
+     */
     void setStatus(String name, SchedulerVersion version, OperationStatus status, Fence fence);
 
-    /** Sets the scheduler state; {@code stateLastChangedAt} moves only when the state differs. */
+    /**
+     * Sets the scheduler state; {@code stateLastChangedAt} moves only when the state differs.
+     *
+     * @param name the scheduler
+     * @param state the state
+     * @param now the current instant
+     * @param fence the writer's fencing token
+     */
     void setState(String name, String state, Instant now, Fence fence);
 
-    /** Records a successful scale. */
+    /**
+     * Records a successful scale.
+     *
+     * @param name the scheduler
+     * @param at the instant
+     * @param fence the writer's fencing token
+     */
     void setLastScaleAt(String name, Instant at, Fence fence);
 
     /**
      * Deletes the scheduler and all its releases.
      *
+     * @param name the scheduler
+     * @param fence the writer's fencing token
      * @return false if it did not exist
      */
     boolean delete(String name, Fence fence);

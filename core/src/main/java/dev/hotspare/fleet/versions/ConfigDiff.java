@@ -32,7 +32,13 @@ public record ConfigDiff(ChangeKind kind, List<FieldChange> changes) {
         changes = List.copyOf(changes);
     }
 
-    /** The difference from {@code before} to {@code after}. Neither tree is modified. */
+    /**
+     * The difference from {@code before} to {@code after}. Neither tree is modified.
+     *
+     * @param before the before
+     * @param after the after
+     * @return the difference from {@code before} to {@code after}
+     */
     public static ConfigDiff between(JsonNode before, JsonNode after) {
         List<FieldChange> changes = new ArrayList<>();
         compare("", before, after, changes);
@@ -43,12 +49,20 @@ public record ConfigDiff(ChangeKind kind, List<FieldChange> changes) {
         return new ConfigDiff(kind, changes);
     }
 
-    /** Whether rooms must be replaced. */
+    /**
+     * Whether rooms must be replaced.
+     *
+     * @return whether rooms must be replaced
+     */
     public boolean isMajor() {
         return kind == ChangeKind.MAJOR;
     }
 
-    /** {@code major}, {@code minor} or {@code none}, then one line per change. */
+    /**
+     * {@code major}, {@code minor} or {@code none}, then one line per change.
+     *
+     * @return {@code major}, {@code minor} or {@code none}, then one line per change
+     */
     public String describe() {
         StringBuilder out = new StringBuilder(kind.name().toLowerCase(java.util.Locale.ROOT));
         out.append(switch (kind) {

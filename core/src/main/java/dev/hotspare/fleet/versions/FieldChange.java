@@ -21,7 +21,11 @@ public record FieldChange(String path, Optional<String> before, Optional<String>
         }
     }
 
-    /** The top-level field this change is under, e.g. {@code ports} for {@code ports[0].containerPort}. */
+    /**
+     * The top-level field this change is under, e.g. {@code ports} for {@code ports[0].containerPort}.
+     *
+     * @return the top-level field this change is under, e.g
+     */
     public String rootField() {
         int end = path.length();
         for (int i = 0; i < path.length(); i++) {
@@ -34,7 +38,11 @@ public record FieldChange(String path, Optional<String> before, Optional<String>
         return path.substring(0, end);
     }
 
-    /** One line: {@code + path: new}, {@code - path: old} or {@code ~ path: old -> new}. */
+    /**
+     * One line: {@code + path: new}, {@code - path: old} or {@code ~ path: old -> new}.
+     *
+     * @return one line: {@code + path: new}, {@code - path: old} or {@code ~ path: old -> new}
+     */
     public String describe() {
         if (before.isEmpty()) {
             return "+ " + path + ": " + after.get();

@@ -49,17 +49,30 @@ public record SchedulerVersion(int major, int minor) implements Comparable<Sched
         return new SchedulerVersion(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)));
     }
 
-    /** The next major release, {@code v(major+1).0}. */
+    /**
+     * The next major release, {@code v(major+1).0}.
+     *
+     * @return the next major release, {@code v(major+1).0}
+     */
     public SchedulerVersion nextMajor() {
         return new SchedulerVersion(Math.addExact(major, 1), 0);
     }
 
-    /** The next minor release, {@code vmajor.(minor+1)}. */
+    /**
+     * The next minor release, {@code vmajor.(minor+1)}.
+     *
+     * @return the next minor release, {@code vmajor.(minor+1)}
+     */
     public SchedulerVersion nextMinor() {
         return new SchedulerVersion(major, Math.addExact(minor, 1));
     }
 
-    /** The release after this one for a change of {@code kind}; {@link ChangeKind#NONE} keeps this version. */
+    /**
+     * The release after this one for a change of {@code kind}; {@link ChangeKind#NONE} keeps this version.
+     *
+     * @param kind the kind
+     * @return the release after this one for a change of {@code kind}; {@link ChangeKind#NONE} keeps this version
+     */
     public SchedulerVersion next(ChangeKind kind) {
         return switch (kind) {
             case MAJOR -> nextMajor();

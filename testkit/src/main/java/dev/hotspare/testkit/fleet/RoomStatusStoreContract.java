@@ -37,7 +37,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 public abstract class RoomStatusStoreContract {
 
-    /** A new, empty store (or one where the schedulers used by these tests have no rooms). */
+    /**
+     * A new, empty store (or one where the schedulers used by these tests have no rooms).
+     *
+     * @return a new, empty store (or one where the schedulers used by these tests have no rooms)
+     */
     protected abstract RoomStatusStore newStore();
 
     protected RoomStatusStore store;

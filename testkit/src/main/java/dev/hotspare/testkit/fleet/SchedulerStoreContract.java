@@ -39,7 +39,11 @@ public abstract class SchedulerStoreContract {
     /** A fresh lock key for this test's fences. */
     protected String lockKey;
 
-    /** Creates the store under test; called before every test. */
+    /**
+     * Creates the store under test; called before every test.
+     *
+     * @return creates the store under test; called before every test
+     */
     protected abstract SchedulerStore createStore();
 
     @BeforeEach

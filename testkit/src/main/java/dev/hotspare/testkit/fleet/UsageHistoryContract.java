@@ -22,7 +22,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 public abstract class UsageHistoryContract {
 
-    /** A new, empty history. */
+    /**
+     * A new, empty history.
+     *
+     * @return a new, empty history
+     */
     protected abstract UsageHistory newHistory();
 
     protected UsageHistory history;

@@ -21,10 +21,18 @@ import static org.awaitility.Awaitility.await;
  */
 public abstract class LeaderElectionContract {
 
-    /** A fresh election nobody campaigns in yet. */
+    /**
+     * A fresh election nobody campaigns in yet.
+     *
+     * @return a fresh election nobody campaigns in yet
+     */
     protected abstract LeaderElection newElection();
 
-    /** How long an election or hand-over may take. */
+    /**
+     * How long an election or hand-over may take.
+     *
+     * @return how long an election or hand-over may take
+     */
     protected Duration electionTimeout() {
         return Duration.ofSeconds(10);
     }

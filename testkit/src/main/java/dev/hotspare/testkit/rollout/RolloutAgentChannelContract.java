@@ -19,10 +19,18 @@ import static org.awaitility.Awaitility.await;
 /** The {@link RolloutAgentChannel} contract; subclass and return a fresh channel. Deliveries may be asynchronous. */
 public abstract class RolloutAgentChannelContract {
 
-    /** A fresh channel with nothing published. */
+    /**
+     * A fresh channel with nothing published.
+     *
+     * @return a fresh channel with nothing published
+     */
     protected abstract RolloutAgentChannel newChannel();
 
-    /** How long to wait for an asynchronous delivery. */
+    /**
+     * How long to wait for an asynchronous delivery.
+     *
+     * @return how long to wait for an asynchronous delivery
+     */
     protected Duration deliveryTimeout() {
         return Duration.ofSeconds(10);
     }

@@ -39,7 +39,13 @@ public final class RbacCoverage {
      */
     public record Permission(String group, String resource, String verb) {
 
-        /** Checks every part is present. */
+        /**
+         * Checks every part is present.
+         *
+         * @param group the API group, empty for the core group
+         * @param resource the resource, with its subresource after a slash (e.g. {@code pods/status})
+         * @param verb the RBAC verb (get, list, watch, create, update, patch, delete, deletecollection)
+         */
         public Permission {
             Objects.requireNonNull(group, "group");
             Objects.requireNonNull(resource, "resource");
@@ -75,7 +81,11 @@ public final class RbacCoverage {
         return file;
     }
 
-    /** Fails (an {@link AssertionError}) naming every request whose permission the file does not grant. */
+    /**
+     * Fails (an {@link AssertionError}) naming every request whose permission the file does not grant.
+     *
+     * @param requests the requests
+     */
     public void check(List<MockKubernetes.Request> requests) {
         Set<Permission> granted = granted();
         List<String> missing = new ArrayList<>();

@@ -90,7 +90,12 @@ public final class TestRedis {
      */
     public record Client(RedisClient client, ClientResources resources) implements AutoCloseable {
 
-        /** Checks both parts are present. */
+        /**
+         * Checks both parts are present.
+         *
+         * @param client the Lettuce client
+         * @param resources its own resources (threads), shut down with it
+         */
         public Client {
             Objects.requireNonNull(client, "client");
             Objects.requireNonNull(resources, "resources");
