@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.autoscale.AutoscalerSettings;
 import dev.hotspare.fleetserver.FleetServiceSettings.Option;
+import dev.hotspare.micrometer.KpiSummary;
 import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.testkit.servers.MockKubernetes;
 import dev.hotspare.testkit.servers.TestPostgres;
@@ -198,7 +199,16 @@ class FleetServiceEndToEndTest {
         Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback?wait=true", "{\"version\":\"v1.0\"}");
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
         assertThat(rollback.body().path("version").asText()).isEqualTo("v3.0");
-        await().atMost(PATIENCE).until(() -> versions().equals(Set.of("v3.0")) && rooms.pods().size() == 6);
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(versions()).as("pods " + rooms.pods().size() + ", listed " + kube.fixture.pods().inNamespace(scheduler).list()
+                            .getItems().stream().map(p -> p.getMetadata().getName() + ":" + p.getMetadata().getLabels()
+                                    .get(SimulatedRooms.VERSION_LABEL) + ":" + p.getMetadata().getDeletionTimestamp()).toList()
+                            + ", status " + http.get("/scheduler/" + scheduler).raw() + ", first " + KpiSummary.lines(firstMeters)
+                            + ", second " + KpiSummary.lines(secondMeters))
+                    .containsExactly("v3.0");
+            assertThat(rooms.pods()).as("first " + KpiSummary.lines(firstMeters) + ", second " + KpiSummary.lines(secondMeters))
+                    .hasSize(6);
+        });
         assertThat(images()).containsOnly("pong:1");
         JsonNode diff = httpToSecond.put("/scheduler/" + scheduler + "/diff", "").body();
         assertThat(diff.path("version1").asText()).isEqualTo("v3.0");

@@ -131,6 +131,11 @@ class FleetServiceMatchesEndToEndTest {
         return http.get("/scheduler/" + scheduler).body();
     }
 
+    private java.util.Map<String, Long> webhookEventTypes() {
+        return webhookBodies.stream().map(b -> b.replaceAll(".*\"type\":\"([A-Z_]+)\".*", "$1"))
+                .collect(Collectors.groupingBy(t -> t, java.util.TreeMap::new, Collectors.counting()));
+    }
+
     private long webhookEvents(String type) {
         return webhookBodies.stream().filter(b -> b.contains("\"type\":\"" + type + "\"")).count();
     }
@@ -177,7 +182,8 @@ class FleetServiceMatchesEndToEndTest {
         JsonNode allocated = status();
         assertThat(allocated.path("roomsAtAllocated").asInt()).isEqualTo(3);
         assertThat(allocated.path("allocatedSlots").asInt()).isEqualTo(12);
-        await().atMost(PATIENCE).until(() -> webhookEvents("ROOM_ALLOCATED") == 12);
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(webhookEvents("ROOM_ALLOCATED"))
+                .as("webhook events so far: " + webhookEventTypes()).isEqualTo(12));
         assertThat(webhookBodies).allMatch(b -> b.startsWith("Bearer e2e "));
 
         // The matches start: the rooms say how many run. 12 matches at readyTarget 0.5 want 24 slots = 6 rooms; max

@@ -101,7 +101,7 @@ class HotspareAutoConfigurationTest {
                 "hotspare.pools.ci.runing-count: bad value 'runing-count': unknown field; did you mean 'runningCount'?",
                 "hotspare.pools.ci.running-count: bad value 'two': expected a whole number",
                 "hotspare.pools.Big_Pool.name: bad value 'Big_Pool': must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit",
-                "hotspare.pools.slow.claim-lifetime.default: bad value 'forever': expected an ISO-8601 duration such as PT40M",
+                "hotspare.pools.slow.claim-lifetime.default: bad value 'forever': expected a duration such as 500ms, 30s, 40m, 2h30m or PT40M",
                 "hotspare.pools.idle.hibernate-after: bad value 'PT-1M': must be a positive duration"));
     }
 

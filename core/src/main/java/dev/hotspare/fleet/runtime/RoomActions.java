@@ -144,10 +144,15 @@ final class RoomActions {
         }
     }
 
-    /** One step of a rolling replace: a new room on {@code target}, then the old one deleted. Returns the new room. */
+    /**
+     * One step of a rolling replace: a new room on {@code target} (registered creating), then the old one deleted
+     * (its status dropped). Returns the new room. The statuses follow the rooms at once, like every other scale: a
+     * deleted room's status left behind would still count as active until it was seen dead, and the autoscaler of
+     * the next tick would then remove live rooms to bring the inflated count under max.
+     */
     String replace(String scheduler, SchedulerVersion target, String oldRoom) {
-        String created = driver.create(scheduler, target.toString(), DesiredPower.RUNNING).id();
-        driver.delete(scheduler, oldRoom);
+        String created = createRoom(scheduler, target, tasks.clock().instant());
+        removeRoom(scheduler, oldRoom);
         return created;
     }
 

@@ -56,6 +56,25 @@ class RollbackTest {
     }
 
     @Test
+    void aReplaceMovesTheStatusesWithTheRoomsSoTheAutoscalerNeverSeesMoreRoomsThanThereAre() {
+        // max 6 with 4 rooms: a replaced room's status left behind would count as active (4 old + 4 new = 8 > max)
+        // and the next tick would remove live rooms to get under max.
+        f.create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 4, max: 6}\n");
+        fourReadyRooms();
+        UpdateHandle image = f.fleet().updates().updateImage("pong", Optional.of("pong:2"));
+        for (int second = 0; second < 60; second++) {
+            f.advance(Duration.ofSeconds(1));
+            f.report(RoomStatus.READY);
+            assertThat(f.status().rooms().active()).as("statuses counted as active, second " + second)
+                    .isLessThanOrEqualTo(f.rooms().size());
+        }
+        assertThat(image.outcome()).isCompletedWithValue(OperationStatus.DEPLOYED);
+        assertThat(f.rooms()).hasSize(4);
+        assertThat(f.versions()).containsOnly("v2.0");
+        assertThat(f.status().rooms().active()).isEqualTo(4);
+    }
+
+    @Test
     void aRollbackIsAMajorVersionEvenWhenOnlyAMinorFieldDiffers() {
         f.create(V1);
         fourReadyRooms();
