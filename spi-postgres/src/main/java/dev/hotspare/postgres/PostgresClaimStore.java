@@ -1,6 +1,9 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.validation.Names;
@@ -57,30 +60,34 @@ import javax.sql.DataSource;
 public final class PostgresClaimStore implements ClaimStore {
 
     private static final String STORE = "postgres claim store";
-    private static final String CLAIM_COLUMNS = "name, created_at, lifetime_seconds, lifetime_nanos, member_id, assigned_at, ready_at";
+    private static final String CLAIM_COLUMNS = "name, created_at, lifetime_seconds, lifetime_nanos, member_id, assigned_at, ready_at, "
+            + "class_name, class_priority, deadline, outcome";
     private static final int ASSIGN_ATTEMPTS = 5;
 
     /** Every statement this store runs, over one schema. */
     private record Sql(String submit, String find, String live, String pending, String lockClaim, String lockMember,
                        String setMember, String takeMember, String notifyPool, String release, String assignOldest,
                        String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember,
-                       String markReady) {
+                       String markReady, String releasePending) {
         static Sql in(String schema) {
             String c = schema + ".claims";
             String m = schema + ".pool_members";
             String fifo = " ORDER BY created_at, name COLLATE \"C\"";
+            // Store-side service order: higher class first, FIFO within a class (no aging: see assignOldest).
+            String byClass = " ORDER BY class_priority DESC, created_at, name COLLATE \"C\"";
             // The lifetime's end: whole seconds plus the nanoseconds rounded down to PostgreSQL's microseconds.
             String end = "assigned_at + lifetime_seconds * interval '1 second' + (lifetime_nanos / 1000) * interval '1 microsecond'";
             return new Sql(
-                    "WITH inserted AS (INSERT INTO " + c + " (pool, name, created_at, lifetime_seconds, lifetime_nanos) "
-                            + "VALUES (?, ?, ?, ?, ?) ON CONFLICT (pool, name) DO NOTHING RETURNING pool) "
+                    "WITH inserted AS (INSERT INTO " + c + " (pool, name, created_at, lifetime_seconds, lifetime_nanos, "
+                            + "class_name, class_priority, deadline) "
+                            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pool, name) DO NOTHING RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM inserted",
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND name = ?",
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ?" + fifo,
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo,
                     "SELECT id, member_id FROM " + c + " WHERE pool = ? AND name = ? FOR UPDATE",
                     "SELECT member_id FROM " + m + " WHERE pool = ? AND member_id = ? FOR UPDATE",
-                    "UPDATE " + c + " SET member_id = ?, assigned_at = ? WHERE id = ?",
+                    "UPDATE " + c + " SET member_id = ?, assigned_at = ?, outcome = CAST(? AS text) WHERE id = ?",
                     "DELETE FROM " + m + " WHERE pool = ? AND member_id = ?",
                     "SELECT pg_notify(?, ?)",
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool) "
@@ -89,7 +96,8 @@ public final class PostgresClaimStore implements ClaimStore {
                     // one statement, one round trip, and no claimer waits on another's row. Both rows are then
                     // changed through the ctid of the version this statement locked (nobody else can change a
                     // row we hold), so neither change repeats an index lookup or needs a join.
-                    "WITH next_claim AS (SELECT ctid AS claim_row FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo
+                    "WITH next_claim AS (SELECT ctid AS claim_row FROM " + c + " WHERE pool = ? AND member_id IS NULL"
+                            + " AND (deadline IS NULL OR deadline > ?)" + byClass
                             + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
                             // Only look for (and lock) a member once a claim is locked: claim row first, member
                             // row second, as in assign(), and no member is held by a statement without a claim.
@@ -120,7 +128,9 @@ public final class PostgresClaimStore implements ClaimStore {
                     // Only an assigned claim, only once, never before its assignment.
                     "WITH readied AS (UPDATE " + c + " SET ready_at = ? WHERE pool = ? AND name = ? AND member_id IS NOT NULL "
                             + "AND ready_at IS NULL AND assigned_at <= ? RETURNING pool) "
-                            + "SELECT pg_notify(?, pool) FROM readied");
+                            + "SELECT pg_notify(?, pool) FROM readied",
+                    "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? AND member_id IS NULL RETURNING pool) "
+                            + "SELECT pg_notify(?, pool) FROM gone");
         }
 
         private static String prefixed(String prefix, String columns) {
@@ -148,11 +158,25 @@ public final class PostgresClaimStore implements ClaimStore {
 
     @Override
     public Claim submit(String pool, String claimName, Optional<Duration> lifetime, Instant now) {
-        Names.requireDns1123Label("pool", pool);
         Names.requireDns1123Label("claimName", claimName);
         Objects.requireNonNull(lifetime, "lifetime");
+        return submit(pool, new ClaimRequest(claimName, lifetime, ClaimClass.DEFAULT, Optional.empty()), now);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Class and deadline are kept in columns {@code class_name}, {@code class_priority} and {@code deadline}
+     * (schema version 6).
+     */
+    @Override
+    public Claim submit(String pool, ClaimRequest request, Instant now) {
+        Names.requireDns1123Label("pool", pool);
+        Objects.requireNonNull(request, "request");
         Objects.requireNonNull(now, "now");
-        Claim claim = Claim.pending(claimName, now, lifetime);
+        String claimName = request.name();
+        Optional<Duration> lifetime = request.lifetime();
+        Claim claim = request.toClaim(now);
         boolean inserted = Jdbc.autoCommit(dataSource, STORE, "submitting claim " + claimName + " of pool " + pool, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.submit())) {
                 Jdbc.bind(ps, pool, claimName, now);
@@ -163,7 +187,14 @@ public final class PostgresClaimStore implements ClaimStore {
                     ps.setNull(4, Types.BIGINT);
                     ps.setNull(5, Types.INTEGER);
                 }
-                ps.setString(6, channel);
+                ps.setString(6, request.claimClass().name());
+                ps.setInt(7, request.claimClass().priority());
+                if (request.deadline().isPresent()) {
+                    ps.setObject(8, Jdbc.toDb(request.deadline().get()));
+                } else {
+                    ps.setNull(8, Types.TIMESTAMP_WITH_TIMEZONE);
+                }
+                ps.setString(9, channel);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }
@@ -207,6 +238,17 @@ public final class PostgresClaimStore implements ClaimStore {
      */
     @Override
     public AssignOutcome assign(String pool, String claimName, String memberId, Instant at) {
+        return assign(pool, claimName, memberId, at, Optional.empty());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The outcome is kept in column {@code outcome} (schema version 6), written with the assignment.
+     */
+    @Override
+    public AssignOutcome assign(String pool, String claimName, String memberId, Instant at, Optional<ClaimOutcome> outcome) {
+        Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(claimName, "claimName");
         Objects.requireNonNull(memberId, "memberId");
@@ -228,7 +270,8 @@ public final class PostgresClaimStore implements ClaimStore {
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.lockMember()), pool, memberId); ResultSet rs = ps.executeQuery()) {
                 rs.next();
             }
-            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.setMember()), memberId, at, claimId)) {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.setMember()), memberId, at,
+                    outcome.map(Enum::name).orElse(null), claimId)) {
                 ps.executeUpdate();
             } catch (SQLException e) {
                 if (Jdbc.isUniqueViolation(e)) {
@@ -270,6 +313,23 @@ public final class PostgresClaimStore implements ClaimStore {
         Objects.requireNonNull(claimName, "claimName");
         return Jdbc.autoCommit(dataSource, STORE, "releasing claim " + claimName + " of pool " + pool, c -> {
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.release()), pool, claimName, channel);
+                 ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement: deletes the row only while it has no member, and notifies in the same transaction.
+     */
+    @Override
+    public boolean releasePending(String pool, String claimName) {
+        Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(claimName, "claimName");
+        return Jdbc.autoCommit(dataSource, STORE, "expiring claim " + claimName + " of pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.releasePending()), pool, claimName, channel);
                  ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
@@ -344,8 +404,13 @@ public final class PostgresClaimStore implements ClaimStore {
     }
 
     /**
-     * Gives the oldest pending claim of {@code pool} the oldest free offered member, in one statement and one
-     * transaction. Claims and members another caller is assigning right now are skipped ({@code SKIP LOCKED}),
+     * Gives the first pending claim of {@code pool} in store-side service order — higher class priority first,
+     * then oldest first ({@code created_at}, then name) — the oldest free offered member, in one statement and one
+     * transaction. It records no outcome: the store cannot tell how the offered member came to be free, and the
+     * claim was not judged by a pool controller. A claim whose
+     * deadline is not after {@code at} is skipped (the controller expires it). Unlike the pool planner this path
+     * applies no aging: a steady stream of higher-class claims can hold lower ones back here. With a single
+     * class it is plain FIFO, as before. Claims and members another caller is assigning right now are skipped ({@code SKIP LOCKED}),
      * so concurrent callers each take the next pair instead of queueing; a claim is only ever passed over
      * while an older one is being assigned.
      *
@@ -360,7 +425,7 @@ public final class PostgresClaimStore implements ClaimStore {
         for (int attempt = 1; ; attempt++) {
             try {
                 return Jdbc.autoCommit(dataSource, STORE, "assigning the oldest claim of pool " + pool, c -> {
-                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), pool, pool, at)) {
+                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), pool, at, pool, at)) {
                         return claims(ps).stream().findFirst();
                     } catch (SQLException e) {
                         if (!Jdbc.isUniqueViolation(e)) {
@@ -418,8 +483,11 @@ public final class PostgresClaimStore implements ClaimStore {
                 Optional<Duration> lifetime = rs.wasNull() ? Optional.empty()
                         : Optional.of(Duration.ofSeconds(seconds, rs.getInt("lifetime_nanos")));
                 String member = rs.getString("member_id");
+                String outcome = rs.getString("outcome");
                 out.add(new Claim(rs.getString("name"), Jdbc.instant(rs, "created_at"), lifetime,
-                        Optional.ofNullable(member), Jdbc.optionalInstant(rs, "assigned_at"), Jdbc.optionalInstant(rs, "ready_at")));
+                        Optional.ofNullable(member), Jdbc.optionalInstant(rs, "assigned_at"), Jdbc.optionalInstant(rs, "ready_at"),
+                        new ClaimClass(rs.getString("class_name"), rs.getInt("class_priority")),
+                        Jdbc.optionalInstant(rs, "deadline"), Optional.ofNullable(outcome).map(ClaimOutcome::valueOf)));
             }
             return List.copyOf(out);
         }
