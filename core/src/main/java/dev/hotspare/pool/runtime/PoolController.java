@@ -628,7 +628,7 @@ public final class PoolController implements AutoCloseable {
                 }
             }
             if (release.reason() == PoolPlan.ReleaseReason.DEADLINE_PASSED) {
-                expire(pool, release.claimName());
+                expire(pool, release.claimName(), now);
                 continue;
             }
             attempt(pool, "release claim " + release.claimName(), () -> claims.release(pool, release.claimName()));
@@ -645,7 +645,7 @@ public final class PoolController implements AutoCloseable {
      * A pending claim whose deadline passed leaves the store only if still pending (another controller may have
      * served it meanwhile); then its handle fails with {@link ClaimExpiredException} and EXPIRED is reported.
      */
-    private void expire(String pool, String claimName) {
+    private void expire(String pool, String claimName, Instant now) {
         Optional<Claim> claim;
         boolean[] removed = new boolean[1];
         try {
@@ -654,7 +654,8 @@ public final class PoolController implements AutoCloseable {
             LOG.warn("pool {}: reading expired claim {} failed; the next pass retries: {}", pool, claimName, e.toString());
             return;
         }
-        if (claim.isEmpty() || claim.get().deadline().isEmpty()
+        // Read again: a claim made since under the same name is expired only if its own deadline has come too.
+        if (claim.isEmpty() || !claim.get().isExpiredAt(now)
                 || !attempt(pool, "expire claim " + claimName, () -> removed[0] = claims.releasePending(pool, claimName))
                 || !removed[0]) {
             return;
