@@ -7,6 +7,8 @@ import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -68,13 +70,17 @@ public final class PostgresClaimStore implements ClaimStore {
     private record Sql(String submit, String find, String live, String pending, String lockClaim, String lockMember,
                        String setMember, String takeMember, String notifyPool, String release, String assignOldest,
                        String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember,
-                       String markReady, String releasePending) {
+                       String markReady, String releasePending, String assignAged) {
         static Sql in(String schema) {
             String c = schema + ".claims";
             String m = schema + ".pool_members";
             String fifo = " ORDER BY created_at, name COLLATE \"C\"";
-            // Store-side service order: higher class first, FIFO within a class (no aging: see assignOldest).
+            // Store-side service order: higher class first, FIFO within a class.
             String byClass = " ORDER BY class_priority DESC, created_at, name COLLATE \"C\"";
+            // The pool planner's service order: claims created at or before the bound (aged) first, oldest first;
+            // then higher class first, oldest first within a class.
+            String aged = " ORDER BY (created_at <= ?) DESC, CASE WHEN created_at <= ? THEN 0 ELSE class_priority END DESC,"
+                    + " created_at, name COLLATE \"C\"";
             // The lifetime's end: whole seconds plus the nanoseconds rounded down to PostgreSQL's microseconds.
             String end = "assigned_at + lifetime_seconds * interval '1 second' + (lifetime_nanos / 1000) * interval '1 microsecond'";
             return new Sql(
@@ -92,26 +98,7 @@ public final class PostgresClaimStore implements ClaimStore {
                     "SELECT pg_notify(?, ?)",
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM gone",
-                    // The oldest pending claim and the oldest free member, each skipping rows other claimers hold:
-                    // one statement, one round trip, and no claimer waits on another's row. Both rows are then
-                    // changed through the ctid of the version this statement locked (nobody else can change a
-                    // row we hold), so neither change repeats an index lookup or needs a join.
-                    "WITH next_claim AS (SELECT ctid AS claim_row FROM " + c + " WHERE pool = ? AND member_id IS NULL"
-                            + " AND (deadline IS NULL OR deadline > ?)" + byClass
-                            + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
-                            // Only look for (and lock) a member once a claim is locked: claim row first, member
-                            // row second, as in assign(), and no member is held by a statement without a claim.
-                            // The claim is looked up again by its ctid, not just tested for being locked: had a
-                            // pending claim's row been updated (still pending) by a commit after this statement's
-                            // snapshot, the lock would be on a version the final UPDATE cannot see, and the member
-                            // must then stay free instead of being deleted for a claim that is not assigned. This
-                            // store never updates a pending claim in place; the check keeps that from mattering.
-                            + "taken AS (DELETE FROM " + m + " WHERE ctid = (SELECT ctid FROM " + m + " WHERE pool = ? "
-                            + "AND EXISTS (SELECT 1 FROM " + c + " WHERE ctid = (SELECT claim_row FROM next_claim)) "
-                            + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED) "
-                            + "RETURNING member_id) "
-                            + "UPDATE " + c + " cl SET member_id = taken.member_id, assigned_at = ? FROM taken "
-                            + "WHERE cl.ctid = (SELECT claim_row FROM next_claim) RETURNING " + prefixed("cl.", CLAIM_COLUMNS),
+                    assignNext(c, m, byClass),
                     // A member a live claim already holds is not free: it is not offered.
                     "WITH offered AS (INSERT INTO " + m + " (pool, member_id, ready_since) "
                             + "SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM " + c + " WHERE pool = ? AND member_id = ?) "
@@ -130,7 +117,32 @@ public final class PostgresClaimStore implements ClaimStore {
                             + "AND ready_at IS NULL AND assigned_at <= ? RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM readied",
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? AND member_id IS NULL RETURNING pool) "
-                            + "SELECT pg_notify(?, pool) FROM gone");
+                            + "SELECT pg_notify(?, pool) FROM gone",
+                    assignNext(c, m, aged));
+        }
+
+        /** The store-side assignment statement, taking the first pending claim in {@code order}. */
+        private static String assignNext(String c, String m, String order) {
+            // The oldest pending claim and the oldest free member, each skipping rows other claimers hold:
+            // one statement, one round trip, and no claimer waits on another's row. Both rows are then
+            // changed through the ctid of the version this statement locked (nobody else can change a
+            // row we hold), so neither change repeats an index lookup or needs a join.
+            return "WITH next_claim AS (SELECT ctid AS claim_row FROM " + c + " WHERE pool = ? AND member_id IS NULL"
+                        + " AND (deadline IS NULL OR deadline > ?)" + order
+                        + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
+                        // Only look for (and lock) a member once a claim is locked: claim row first, member
+                        // row second, as in assign(), and no member is held by a statement without a claim.
+                        // The claim is looked up again by its ctid, not just tested for being locked: had a
+                        // pending claim's row been updated (still pending) by a commit after this statement's
+                        // snapshot, the lock would be on a version the final UPDATE cannot see, and the member
+                        // must then stay free instead of being deleted for a claim that is not assigned. This
+                        // store never updates a pending claim in place; the check keeps that from mattering.
+                        + "taken AS (DELETE FROM " + m + " WHERE ctid = (SELECT ctid FROM " + m + " WHERE pool = ? "
+                        + "AND EXISTS (SELECT 1 FROM " + c + " WHERE ctid = (SELECT claim_row FROM next_claim)) "
+                        + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                        + "RETURNING member_id) "
+                        + "UPDATE " + c + " cl SET member_id = taken.member_id, assigned_at = ? FROM taken "
+                        + "WHERE cl.ctid = (SELECT claim_row FROM next_claim) RETURNING " + prefixed("cl.", CLAIM_COLUMNS);
         }
 
         private static String prefixed(String prefix, String columns) {
@@ -408,9 +420,9 @@ public final class PostgresClaimStore implements ClaimStore {
      * then oldest first ({@code created_at}, then name) — the oldest free offered member, in one statement and one
      * transaction. It records no outcome: the store cannot tell how the offered member came to be free, and the
      * claim was not judged by a pool controller. A claim whose
-     * deadline is not after {@code at} is skipped (the controller expires it). Unlike the pool planner this path
-     * applies no aging: a steady stream of higher-class claims can hold lower ones back here. With a single
-     * class it is plain FIFO, as before. Claims and members another caller is assigning right now are skipped ({@code SKIP LOCKED}),
+     * deadline is not after {@code at} is skipped (the controller expires it). This form applies no aging, so a
+     * steady stream of higher-class claims can hold lower ones back; {@link #assignOldest(String, Instant, Duration)}
+     * adds the planner's aging. With a single class both are plain FIFO, as before. Claims and members another caller is assigning right now are skipped ({@code SKIP LOCKED}),
      * so concurrent callers each take the next pair instead of queueing; a claim is only ever passed over
      * while an older one is being assigned.
      *
@@ -422,10 +434,35 @@ public final class PostgresClaimStore implements ClaimStore {
     public Optional<Claim> assignOldest(String pool, Instant at) {
         Names.requireDns1123Label("pool", pool);
         Objects.requireNonNull(at, "at");
+        return assignNext(pool, sql.assignOldest(), pool, at, pool, at);
+    }
+
+    /**
+     * As {@link #assignOldest(String, Instant)}, but in the pool planner's service order with aging: a pending claim
+     * created at least {@code agingLimit} before {@code at} goes before every younger claim (oldest first), the
+     * others follow higher class first and oldest first within a class. Once a claim has waited
+     * {@code agingLimit}, only claims older than it are assigned before it (see the pools documentation).
+     *
+     * @param pool       the pool
+     * @param at         the assignment time
+     * @param agingLimit the pool's {@code agingLimit}; zero or more
+     * @return the claim as assigned, or empty as for {@link #assignOldest(String, Instant)}
+     */
+    public Optional<Claim> assignOldest(String pool, Instant at, Duration agingLimit) {
+        Names.requireDns1123Label("pool", pool);
+        Objects.requireNonNull(at, "at");
+        if (agingLimit.isNegative()) {
+            throw new ValidationException(Problem.of("agingLimit", agingLimit, "must not be negative"));
+        }
+        Instant agedBy = at.minus(agingLimit);
+        return assignNext(pool, sql.assignAged(), pool, at, agedBy, agedBy, pool, at);
+    }
+
+    private Optional<Claim> assignNext(String pool, String statement, Object... parameters) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return Jdbc.autoCommit(dataSource, STORE, "assigning the oldest claim of pool " + pool, c -> {
-                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), pool, at, pool, at)) {
+                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(statement), parameters)) {
                         return claims(ps).stream().findFirst();
                     } catch (SQLException e) {
                         if (!Jdbc.isUniqueViolation(e)) {

@@ -53,6 +53,28 @@ class PostgresClaimStoreTest {
     }
 
     @Test
+    void assignOldestWithAgingServesAClaimThatWaitedTheLimitBeforeYoungerHigherClasses() {
+        ClaimClass urgent = new ClaimClass("urgent", 10);
+        store.submit(pool, ClaimRequest.of("batch-old"), T0);
+        store.submit(pool, ClaimRequest.of("batch-new"), T0.plusSeconds(500));
+        store.submit(pool, ClaimRequest.of("urgent-1").withClass(urgent), T0.plusSeconds(400));
+        store.submit(pool, ClaimRequest.of("urgent-2").withClass(urgent), T0.plusSeconds(450));
+        for (int i = 0; i < 4; i++) {
+            store.offerMember(pool, "m-" + i, T0);
+        }
+        Instant at = T0.plusSeconds(600);
+        java.util.List<String> order = new java.util.ArrayList<>();
+        for (Optional<Claim> next = store.assignOldest(pool, at, Duration.ofMinutes(10)); next.isPresent();
+             next = store.assignOldest(pool, at, Duration.ofMinutes(10))) {
+            order.add(next.get().name());
+        }
+        assertThat(order).as("batch-old has waited exactly the aging limit").containsExactly("batch-old", "urgent-1",
+                "urgent-2", "batch-new");
+        assertThatThrownBy(() -> store.assignOldest(pool, at, Duration.ofSeconds(-1)))
+                .hasMessageContaining("agingLimit").hasMessageContaining("PT-1S");
+    }
+
+    @Test
     void assignOldestPairsTheOldestPendingClaimWithTheOldestFreeMember() {
         store.submit(pool, "second", Optional.empty(), T0.plusSeconds(2));
         store.submit(pool, "first", Optional.empty(), T0.plusSeconds(1));
