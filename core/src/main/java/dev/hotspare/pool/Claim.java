@@ -12,7 +12,7 @@ import java.util.Comparator;
 import java.util.Optional;
 
 /**
- * A request for one member of a pool. Claims are served oldest first. A claim records the three moments of its
+ * A request for one member of a pool. Claims of one class are served oldest first. A claim records the three moments of its
  * life: when it was made ({@code createdAt}), when a member was recorded for it ({@code assignedAt}) and when
  * that member was handed to the claimer ready to use ({@code readyAt}). A claim may carry a priority class and a
  * deadline; the order claims are served in is {@link PoolPlanner#serviceOrder}.
