@@ -1,6 +1,8 @@
 package dev.hotspare.memory;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.validation.Names;
@@ -15,7 +17,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** The embedded default {@link ClaimStore}: claims in memory, lost with the process. Thread-safe. */
+/**
+ * The embedded default {@link ClaimStore}: claims in memory (with their class, deadline and served outcome), lost
+ * with the process. Thread-safe.
+ */
 public final class InMemoryClaimStore implements ClaimStore {
 
     private final Map<String, Map<String, Claim>> claims = new HashMap<>();
@@ -25,10 +30,17 @@ public final class InMemoryClaimStore implements ClaimStore {
 
     @Override
     public Claim submit(String pool, String claimName, Optional<Duration> lifetime, Instant now) {
-        Names.requireDns1123Label("pool", pool);
         Names.requireDns1123Label("claimName", claimName);
         Objects.requireNonNull(lifetime, "lifetime");
-        Claim claim = Claim.pending(claimName, now, lifetime);
+        return submit(pool, new ClaimRequest(claimName, lifetime, null, Optional.empty()), now);
+    }
+
+    @Override
+    public Claim submit(String pool, ClaimRequest request, Instant now) {
+        Names.requireDns1123Label("pool", pool);
+        Objects.requireNonNull(now, "now");
+        String claimName = request.name();
+        Claim claim = request.toClaim(now);
         synchronized (this) {
             Map<String, Claim> forPool = claims.computeIfAbsent(pool, p -> new HashMap<>());
             if (forPool.containsKey(claimName)) {
@@ -54,6 +66,12 @@ public final class InMemoryClaimStore implements ClaimStore {
 
     @Override
     public AssignOutcome assign(String pool, String claimName, String memberId, Instant at) {
+        return assign(pool, claimName, memberId, at, Optional.empty());
+    }
+
+    @Override
+    public AssignOutcome assign(String pool, String claimName, String memberId, Instant at, Optional<ClaimOutcome> outcome) {
+        Objects.requireNonNull(outcome, "outcome");
         synchronized (this) {
             Map<String, Claim> forPool = claims.get(pool);
             Claim claim = forPool == null ? null : forPool.get(claimName);
@@ -69,7 +87,7 @@ public final class InMemoryClaimStore implements ClaimStore {
                 return AssignOutcome.MEMBER_TAKEN;
             }
             byMember.put(memberId, claimName);
-            forPool.put(claimName, claim.assigned(memberId, at));
+            forPool.put(claimName, claim.assigned(memberId, at, outcome));
         }
         notifyWatchers(pool);
         return AssignOutcome.ASSIGNED;
@@ -99,6 +117,20 @@ public final class InMemoryClaimStore implements ClaimStore {
                 return false;
             }
             removed.assignedMember().ifPresent(member -> holders.getOrDefault(pool, new HashMap<>()).remove(member));
+        }
+        notifyWatchers(pool);
+        return true;
+    }
+
+    @Override
+    public boolean releasePending(String pool, String claimName) {
+        synchronized (this) {
+            Map<String, Claim> forPool = claims.get(pool);
+            Claim claim = forPool == null ? null : forPool.get(claimName);
+            if (claim == null || claim.isAssigned()) {
+                return false;
+            }
+            forPool.remove(claimName);
         }
         notifyWatchers(pool);
         return true;

@@ -111,7 +111,9 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
         /** Its member already carries the release mark: a release was interrupted and is finished now. */
         RELEASED,
         /** The member it was assigned is gone, or holds another claim. */
-        MEMBER_GONE
+        MEMBER_GONE,
+        /** It was still pending when its deadline came: it expired unserved (outcome {@link dev.hotspare.pool.ClaimOutcome#EXPIRED}). */
+        DEADLINE_PASSED
     }
 
     /**

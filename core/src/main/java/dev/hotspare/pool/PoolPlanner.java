@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -27,7 +28,9 @@ import java.util.Set;
 
 /**
  * Decides what a pool should do next: the Hive ClusterPool algorithm with {@code runningCount} hot spares,
- * FIFO claim assignment and {@code hibernateAfter} for claimed members, in one pure pass.
+ * FIFO claim assignment and {@code hibernateAfter} for claimed members, in one pure pass. Claims of several
+ * priority classes are served in {@link #serviceOrder} (FIFO within a class, with aging); a pending claim whose
+ * deadline has come is released with {@link ReleaseReason#DEADLINE_PASSED}.
  *
  * <p>Pure: it reads only its arguments (never the clock, never I/O) and never mutates them. Members are
  * ordered by (createdAt, id) and claims by (createdAt, name) everywhere — power planning, assignment and
@@ -41,6 +44,36 @@ import java.util.Set;
 public final class PoolPlanner {
 
     private PoolPlanner() {
+    }
+
+    /**
+     * The order pending claims are served in at {@code now}. A claim is <em>aged</em> once it has waited
+     * {@code agingLimit} ({@code now >= createdAt + agingLimit}). Aged claims go first, oldest first
+     * ({@link Claim#TOTAL_ORDER}); then the others, higher {@link ClaimClass#priority()} first and oldest first
+     * within a priority. Hence: FIFO within a class; a single-class pool is plain FIFO; and once a claim is aged
+     * only claims older than it can be served before it.
+     *
+     * @param agingLimit the pool's aging limit
+     * @param now        the decision time
+     * @return a total order on claims (names are unique within a pool)
+     */
+    public static Comparator<Claim> serviceOrder(Duration agingLimit, Instant now) {
+        Comparator<Claim> agedFirst = Comparator.comparing(c -> !isAged(c, agingLimit, now));
+        return agedFirst
+                .thenComparing(c -> isAged(c, agingLimit, now) ? 0 : -(long) c.claimClass().priority())
+                .thenComparing(Claim.TOTAL_ORDER);
+    }
+
+    /**
+     * Whether {@code claim} has waited at least {@code agingLimit} at {@code now}.
+     *
+     * @param claim      a claim
+     * @param agingLimit the pool's aging limit
+     * @param now        the decision time
+     * @return true once {@code now >= createdAt + agingLimit}
+     */
+    public static boolean isAged(Claim claim, Duration agingLimit, Instant now) {
+        return !now.isBefore(claim.createdAt().plus(agingLimit));
     }
 
     /**
@@ -307,25 +340,37 @@ public final class PoolPlanner {
             }
         }
 
+        /**
+         * Pending claims in service order; a pending claim whose deadline has come is released instead (it can no
+         * longer be served).
+         */
         private List<Claim> pendingClaims() {
             List<Claim> pending = new ArrayList<>();
             for (Claim claim : claims) {
                 if (claim.assignedMember().isEmpty() && !heldClaims.contains(claim.name())) {
-                    pending.add(claim);
+                    if (claim.isExpiredAt(now)) {
+                        release(new Release(claim.name(), Optional.empty(), ReleaseReason.DEADLINE_PASSED,
+                                "deadline " + claim.deadline().get() + " passed before it was served"));
+                    } else {
+                        pending.add(claim);
+                    }
                 }
             }
+            pending.sort(serviceOrder(spec.agingLimit(), now));
             return pending;
         }
 
-        /** Step 3: the oldest pending claims get the oldest running members, pairwise. */
+        /** Step 3: the first pending claims in service order get the oldest running members, pairwise. */
         private int assignFifo(List<Claim> pending) {
             int next = 0;
             for (int i = 0; i < eligible.size() && next < pending.size(); i++) {
                 Member m = eligible.get(i);
                 if (m.phase() == MemberPhase.READY && m.observedPower() == ObservedPower.RUNNING) {
                     Claim claim = pending.get(next++);
-                    assignments.add(new Assignment(claim.name(), m.id(), now,
-                            "oldest pending claim gets the oldest running member"));
+                    assignments.add(new Assignment(claim.name(), m.id(), now, claim.claimClass().equals(ClaimClass.DEFAULT)
+                            ? "oldest pending claim gets the oldest running member"
+                            : "first pending claim in service order (class " + claim.claimClass().name() + ", priority "
+                            + claim.claimClass().priority() + ") gets the oldest running member"));
                     leaving.add(m.id());
                 }
             }

@@ -31,6 +31,8 @@ import java.util.OptionalInt;
  *                          missing before the member is deleted; zero deletes it on the first pass that misses it
  * @param deleted           the pool is being deleted: it takes no new claims and serves no pending one, deletes its
  *                          unclaimed members and keeps claimed ones until they are released
+ * @param agingLimit        a pending claim that has waited this long is served before every younger claim,
+ *                          whatever their classes: the bound on how long a higher class can hold a lower one back
  */
 public record PoolSpec(
         String name,
@@ -43,13 +45,17 @@ public record PoolSpec(
         ClaimLifetime claimLifetime,
         String templateVersion,
         Duration orphanGracePeriod,
-        boolean deleted) {
+        boolean deleted,
+        Duration agingLimit) {
 
     /** Template version used when none is given. */
     public static final String DEFAULT_TEMPLATE_VERSION = "v1";
 
     /** Orphan grace period used when none is given: 10 minutes. */
     public static final Duration DEFAULT_ORPHAN_GRACE_PERIOD = Duration.ofMinutes(10);
+
+    /** Aging limit used when none is given: 10 minutes. */
+    public static final Duration DEFAULT_AGING_LIMIT = Duration.ofMinutes(10);
 
     /**
      * Validates every field at once; absent optionals, lifetime, template version and grace period take their
@@ -66,6 +72,7 @@ public record PoolSpec(
      * @param templateVersion hash of whatever defines a member; members on another version are replaced gradually
      * @param orphanGracePeriod how long a claimed member whose claim is missing from the claim store must stay
      * @param deleted the pool is being deleted: it takes no new claims and serves no pending one, deletes its
+     * @param agingLimit a pending claim that has waited this long is served before every younger claim
      * @throws ValidationException with one problem per bad field
      */
     public PoolSpec {
@@ -76,6 +83,7 @@ public record PoolSpec(
         claimLifetime = claimLifetime == null ? ClaimLifetime.UNLIMITED : claimLifetime;
         templateVersion = templateVersion == null ? DEFAULT_TEMPLATE_VERSION : templateVersion;
         orphanGracePeriod = orphanGracePeriod == null ? DEFAULT_ORPHAN_GRACE_PERIOD : orphanGracePeriod;
+        agingLimit = agingLimit == null ? DEFAULT_AGING_LIMIT : agingLimit;
         Problems problems = new Problems();
         Names.dns1123LabelProblem(name).ifPresent(why -> problems.add("name", name == null ? Problem.MISSING : name, why));
         problems.require(size >= 0, "size", size, "must be >= 0");
@@ -87,7 +95,31 @@ public record PoolSpec(
         problems.require(!templateVersion.isBlank(), "templateVersion", templateVersion, "must not be blank");
         problems.require(!orphanGracePeriod.isNegative(), "orphanGracePeriod", orphanGracePeriod,
                 "must not be negative (PT0S deletes an orphaned member at once)");
+        problems.require(!agingLimit.isNegative(), "agingLimit", agingLimit,
+                "must not be negative (PT0S serves every claim oldest first, ignoring classes)");
         problems.throwIfAny();
+    }
+
+    /**
+     * A pool with the default aging limit: the field list before {@code agingLimit} existed.
+     *
+     * @param name              pool name
+     * @param size              target number of unclaimed members
+     * @param runningCount      hot spares
+     * @param maxSize           cap on all members
+     * @param maxConcurrent     cap on provisioning + deleting
+     * @param hibernateAfter    hibernation delay of claimed members
+     * @param resumeTimeout     resume time after which an unclaimed member is broken
+     * @param claimLifetime     default and maximum claim lifetime
+     * @param templateVersion   the members' template version
+     * @param orphanGracePeriod how long a claimed member's claim must be missing before the member is deleted
+     * @param deleted           whether the pool is being deleted
+     */
+    public PoolSpec(String name, int size, int runningCount, OptionalInt maxSize, OptionalInt maxConcurrent,
+                    Optional<Duration> hibernateAfter, Optional<Duration> resumeTimeout, ClaimLifetime claimLifetime,
+                    String templateVersion, Duration orphanGracePeriod, boolean deleted) {
+        this(name, size, runningCount, maxSize, maxConcurrent, hibernateAfter, resumeTimeout, claimLifetime,
+                templateVersion, orphanGracePeriod, deleted, DEFAULT_AGING_LIMIT);
     }
 
     /**
@@ -108,7 +140,7 @@ public record PoolSpec(
                     Optional<Duration> hibernateAfter, Optional<Duration> resumeTimeout, ClaimLifetime claimLifetime,
                     String templateVersion) {
         this(name, size, runningCount, maxSize, maxConcurrent, hibernateAfter, resumeTimeout, claimLifetime,
-                templateVersion, DEFAULT_ORPHAN_GRACE_PERIOD, false);
+                templateVersion, DEFAULT_ORPHAN_GRACE_PERIOD, false, DEFAULT_AGING_LIMIT);
     }
 
     @JsonCreator
@@ -123,7 +155,8 @@ public record PoolSpec(
             @JsonProperty("claimLifetime") ClaimLifetime claimLifetime,
             @JsonProperty("templateVersion") String templateVersion,
             @JsonProperty("orphanGracePeriod") Duration orphanGracePeriod,
-            @JsonProperty("deleted") Boolean deleted) {
+            @JsonProperty("deleted") Boolean deleted,
+            @JsonProperty("agingLimit") Duration agingLimit) {
         Problems problems = new Problems();
         problems.require(name != null, "name", Problem.MISSING, "required");
         problems.require(size != null, "size", Problem.MISSING, "required");
@@ -135,7 +168,7 @@ public record PoolSpec(
                     maxSize == null ? OptionalInt.empty() : OptionalInt.of(maxSize),
                     maxConcurrent == null ? OptionalInt.empty() : OptionalInt.of(maxConcurrent),
                     Optional.ofNullable(hibernateAfter), Optional.ofNullable(resumeTimeout), claimLifetime, templateVersion,
-                    orphanGracePeriod, Boolean.TRUE.equals(deleted));
+                    orphanGracePeriod, Boolean.TRUE.equals(deleted), agingLimit);
         } catch (ValidationException e) {
             problems.addAll(e.problems());
         }
@@ -160,7 +193,8 @@ public record PoolSpec(
      */
     public Builder toBuilder() {
         Builder b = new Builder(name).size(size).runningCount(runningCount).templateVersion(templateVersion)
-                .claimLifetime(claimLifetime).orphanGracePeriod(orphanGracePeriod).deleted(deleted);
+                .claimLifetime(claimLifetime).orphanGracePeriod(orphanGracePeriod).deleted(deleted)
+                .agingLimit(agingLimit);
         maxSize.ifPresent(b::maxSize);
         maxConcurrent.ifPresent(b::maxConcurrent);
         hibernateAfter.ifPresent(b::hibernateAfter);
@@ -181,6 +215,7 @@ public record PoolSpec(
         private String templateVersion = DEFAULT_TEMPLATE_VERSION;
         private Duration orphanGracePeriod = DEFAULT_ORPHAN_GRACE_PERIOD;
         private boolean deleted;
+        private Duration agingLimit = DEFAULT_AGING_LIMIT;
 
         private Builder(String name) {
             this.name = name;
@@ -298,6 +333,18 @@ public record PoolSpec(
         }
 
         /**
+         * How long a pending claim waits before it is served ahead of every younger claim, whatever their classes
+         * (default 10 minutes).
+         *
+         * @param agingLimit zero or more; zero ignores classes (every claim is served oldest first)
+         * @return this builder
+         */
+        public Builder agingLimit(Duration agingLimit) {
+            this.agingLimit = Objects.requireNonNull(agingLimit, "agingLimit");
+            return this;
+        }
+
+        /**
          * Validates every field at once.
          *
          * @return the spec
@@ -305,7 +352,7 @@ public record PoolSpec(
          */
         public PoolSpec build() {
             return new PoolSpec(name, size, runningCount, maxSize, maxConcurrent, hibernateAfter, resumeTimeout,
-                    claimLifetime, templateVersion, orphanGracePeriod, deleted);
+                    claimLifetime, templateVersion, orphanGracePeriod, deleted, agingLimit);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.hotspare.kpi;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockOutcome;
+import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.MemberState;
@@ -25,6 +26,9 @@ public final class RecordingKpis implements KpiListener {
     }
 
     public record Stages(String pool, ClaimService service, ClaimStages stages) implements Call {
+    }
+
+    public record Ended(String pool, String claim, ClaimOutcome outcome) implements Call {
     }
 
     public record Members(String pool, Map<MemberState, Integer> counts) implements Call {
@@ -83,6 +87,11 @@ public final class RecordingKpis implements KpiListener {
     @Override
     public synchronized void claimStages(String pool, ClaimService service, ClaimStages stages) {
         calls.add(new Stages(pool, service, stages));
+    }
+
+    @Override
+    public synchronized void claimEnded(String pool, String claim, ClaimOutcome outcome) {
+        calls.add(new Ended(pool, claim, outcome));
     }
 
     @Override

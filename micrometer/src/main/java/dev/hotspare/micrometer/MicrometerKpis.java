@@ -5,6 +5,7 @@ import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.MemberState;
@@ -66,6 +67,11 @@ public final class MicrometerKpis implements KpiListener {
     public static final String CLAIM_WAIT_STAGE = "hotspare.claim.wait.stage";
     /** Counter: claims served, tags {@code pool}, {@code service}. */
     public static final String CLAIMS_SERVED = "hotspare.claims.served";
+    /**
+     * Counter: claims whose wait ended, tags {@code pool}, {@code outcome} (served_hot, served_warm, served_cold,
+     * withdrawn, expired).
+     */
+    public static final String CLAIM_OUTCOMES = "hotspare.claim.outcome";
     /** Gauge: members (or fleet rooms) per state, tags {@code pool}, {@code state}. */
     public static final String MEMBERS = "hotspare.members";
     /** Counter: scale operations, tags {@code pool}, {@code operation} (create, delete, scale-up, scale-down). */
@@ -120,6 +126,11 @@ public final class MicrometerKpis implements KpiListener {
                 .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofHours(2))
                 .register(registry)).record(wait);
         counter(CLAIMS_SERVED, "Claims served, by how", "pool", pool, "service", service.tag()).increment();
+    }
+
+    @Override
+    public void claimEnded(String pool, String claim, ClaimOutcome outcome) {
+        counter(CLAIM_OUTCOMES, "Claims whose wait ended, by outcome", "pool", pool, "outcome", outcome.tag()).increment();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockOutcome;
+import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolSpec;
@@ -62,6 +63,19 @@ class MicrometerKpisTest {
         assertThat(snapshot.percentileValues()[1].value(TimeUnit.MINUTES)).as("p95 of one 5-minute wait").isCloseTo(5.0, org.assertj.core.data.Percentage.withPercentage(2));
         assertThat(counter(MicrometerKpis.CLAIMS_SERVED, "pool", "ci", "service", "hot")).isEqualTo(2.0);
         assertThat(counter(MicrometerKpis.CLAIMS_SERVED, "pool", "ci", "service", "cold")).isEqualTo(1.0);
+    }
+
+    @Test
+    void claimOutcomesAreCountedPerPoolAndOutcome() {
+        kpis.claimEnded("ci", "a", ClaimOutcome.SERVED_HOT);
+        kpis.claimEnded("ci", "b", ClaimOutcome.SERVED_HOT);
+        kpis.claimEnded("ci", "c", ClaimOutcome.EXPIRED);
+        kpis.claimEnded("gpu", "d", ClaimOutcome.WITHDRAWN);
+
+        assertThat(counter(MicrometerKpis.CLAIM_OUTCOMES, "pool", "ci", "outcome", "served_hot")).isEqualTo(2.0);
+        assertThat(counter(MicrometerKpis.CLAIM_OUTCOMES, "pool", "ci", "outcome", "expired")).isEqualTo(1.0);
+        assertThat(counter(MicrometerKpis.CLAIM_OUTCOMES, "pool", "gpu", "outcome", "withdrawn")).isEqualTo(1.0);
+        assertThat(registry.find(MicrometerKpis.CLAIM_OUTCOMES).counters()).hasSize(3);
     }
 
     @Test

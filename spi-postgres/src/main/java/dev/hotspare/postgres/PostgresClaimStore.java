@@ -1,9 +1,14 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -57,53 +62,43 @@ import javax.sql.DataSource;
 public final class PostgresClaimStore implements ClaimStore {
 
     private static final String STORE = "postgres claim store";
-    private static final String CLAIM_COLUMNS = "name, created_at, lifetime_seconds, lifetime_nanos, member_id, assigned_at, ready_at";
+    private static final String CLAIM_COLUMNS = "name, created_at, lifetime_seconds, lifetime_nanos, member_id, assigned_at, ready_at, "
+            + "class_name, class_priority, deadline, outcome";
     private static final int ASSIGN_ATTEMPTS = 5;
 
     /** Every statement this store runs, over one schema. */
     private record Sql(String submit, String find, String live, String pending, String lockClaim, String lockMember,
                        String setMember, String takeMember, String notifyPool, String release, String assignOldest,
                        String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember,
-                       String markReady) {
+                       String markReady, String releasePending, String assignAged) {
         static Sql in(String schema) {
             String c = schema + ".claims";
             String m = schema + ".pool_members";
             String fifo = " ORDER BY created_at, name COLLATE \"C\"";
+            // Store-side service order: higher class first, FIFO within a class.
+            String byClass = " ORDER BY class_priority DESC, created_at, name COLLATE \"C\"";
+            // The pool planner's service order: claims created at or before the bound (aged) first, oldest first;
+            // then higher class first, oldest first within a class.
+            String aged = " ORDER BY (created_at <= ?) DESC, CASE WHEN created_at <= ? THEN 0 ELSE class_priority END DESC,"
+                    + " created_at, name COLLATE \"C\"";
             // The lifetime's end: whole seconds plus the nanoseconds rounded down to PostgreSQL's microseconds.
             String end = "assigned_at + lifetime_seconds * interval '1 second' + (lifetime_nanos / 1000) * interval '1 microsecond'";
             return new Sql(
-                    "WITH inserted AS (INSERT INTO " + c + " (pool, name, created_at, lifetime_seconds, lifetime_nanos) "
-                            + "VALUES (?, ?, ?, ?, ?) ON CONFLICT (pool, name) DO NOTHING RETURNING pool) "
+                    "WITH inserted AS (INSERT INTO " + c + " (pool, name, created_at, lifetime_seconds, lifetime_nanos, "
+                            + "class_name, class_priority, deadline) "
+                            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pool, name) DO NOTHING RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM inserted",
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND name = ?",
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ?" + fifo,
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo,
                     "SELECT id, member_id FROM " + c + " WHERE pool = ? AND name = ? FOR UPDATE",
                     "SELECT member_id FROM " + m + " WHERE pool = ? AND member_id = ? FOR UPDATE",
-                    "UPDATE " + c + " SET member_id = ?, assigned_at = ? WHERE id = ?",
+                    "UPDATE " + c + " SET member_id = ?, assigned_at = ?, outcome = CAST(? AS text) WHERE id = ?",
                     "DELETE FROM " + m + " WHERE pool = ? AND member_id = ?",
                     "SELECT pg_notify(?, ?)",
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM gone",
-                    // The oldest pending claim and the oldest free member, each skipping rows other claimers hold:
-                    // one statement, one round trip, and no claimer waits on another's row. Both rows are then
-                    // changed through the ctid of the version this statement locked (nobody else can change a
-                    // row we hold), so neither change repeats an index lookup or needs a join.
-                    "WITH next_claim AS (SELECT ctid AS claim_row FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo
-                            + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
-                            // Only look for (and lock) a member once a claim is locked: claim row first, member
-                            // row second, as in assign(), and no member is held by a statement without a claim.
-                            // The claim is looked up again by its ctid, not just tested for being locked: had a
-                            // pending claim's row been updated (still pending) by a commit after this statement's
-                            // snapshot, the lock would be on a version the final UPDATE cannot see, and the member
-                            // must then stay free instead of being deleted for a claim that is not assigned. This
-                            // store never updates a pending claim in place; the check keeps that from mattering.
-                            + "taken AS (DELETE FROM " + m + " WHERE ctid = (SELECT ctid FROM " + m + " WHERE pool = ? "
-                            + "AND EXISTS (SELECT 1 FROM " + c + " WHERE ctid = (SELECT claim_row FROM next_claim)) "
-                            + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED) "
-                            + "RETURNING member_id) "
-                            + "UPDATE " + c + " cl SET member_id = taken.member_id, assigned_at = ? FROM taken "
-                            + "WHERE cl.ctid = (SELECT claim_row FROM next_claim) RETURNING " + prefixed("cl.", CLAIM_COLUMNS),
+                    assignNext(c, m, byClass),
                     // A member a live claim already holds is not free: it is not offered.
                     "WITH offered AS (INSERT INTO " + m + " (pool, member_id, ready_since) "
                             + "SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM " + c + " WHERE pool = ? AND member_id = ?) "
@@ -120,7 +115,34 @@ public final class PostgresClaimStore implements ClaimStore {
                     // Only an assigned claim, only once, never before its assignment.
                     "WITH readied AS (UPDATE " + c + " SET ready_at = ? WHERE pool = ? AND name = ? AND member_id IS NOT NULL "
                             + "AND ready_at IS NULL AND assigned_at <= ? RETURNING pool) "
-                            + "SELECT pg_notify(?, pool) FROM readied");
+                            + "SELECT pg_notify(?, pool) FROM readied",
+                    "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? AND member_id IS NULL RETURNING pool) "
+                            + "SELECT pg_notify(?, pool) FROM gone",
+                    assignNext(c, m, aged));
+        }
+
+        /** The store-side assignment statement, taking the first pending claim in {@code order}. */
+        private static String assignNext(String c, String m, String order) {
+            // The oldest pending claim and the oldest free member, each skipping rows other claimers hold:
+            // one statement, one round trip, and no claimer waits on another's row. Both rows are then
+            // changed through the ctid of the version this statement locked (nobody else can change a
+            // row we hold), so neither change repeats an index lookup or needs a join.
+            return "WITH next_claim AS (SELECT ctid AS claim_row FROM " + c + " WHERE pool = ? AND member_id IS NULL"
+                        + " AND (deadline IS NULL OR deadline > ?)" + order
+                        + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
+                        // Only look for (and lock) a member once a claim is locked: claim row first, member
+                        // row second, as in assign(), and no member is held by a statement without a claim.
+                        // The claim is looked up again by its ctid, not just tested for being locked: had a
+                        // pending claim's row been updated (still pending) by a commit after this statement's
+                        // snapshot, the lock would be on a version the final UPDATE cannot see, and the member
+                        // must then stay free instead of being deleted for a claim that is not assigned. This
+                        // store never updates a pending claim in place; the check keeps that from mattering.
+                        + "taken AS (DELETE FROM " + m + " WHERE ctid = (SELECT ctid FROM " + m + " WHERE pool = ? "
+                        + "AND EXISTS (SELECT 1 FROM " + c + " WHERE ctid = (SELECT claim_row FROM next_claim)) "
+                        + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                        + "RETURNING member_id) "
+                        + "UPDATE " + c + " cl SET member_id = taken.member_id, assigned_at = ? FROM taken "
+                        + "WHERE cl.ctid = (SELECT claim_row FROM next_claim) RETURNING " + prefixed("cl.", CLAIM_COLUMNS);
         }
 
         private static String prefixed(String prefix, String columns) {
@@ -148,11 +170,25 @@ public final class PostgresClaimStore implements ClaimStore {
 
     @Override
     public Claim submit(String pool, String claimName, Optional<Duration> lifetime, Instant now) {
-        Names.requireDns1123Label("pool", pool);
         Names.requireDns1123Label("claimName", claimName);
         Objects.requireNonNull(lifetime, "lifetime");
+        return submit(pool, new ClaimRequest(claimName, lifetime, ClaimClass.DEFAULT, Optional.empty()), now);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Class and deadline are kept in columns {@code class_name}, {@code class_priority} and {@code deadline}
+     * (schema version 6).
+     */
+    @Override
+    public Claim submit(String pool, ClaimRequest request, Instant now) {
+        Names.requireDns1123Label("pool", pool);
+        Objects.requireNonNull(request, "request");
         Objects.requireNonNull(now, "now");
-        Claim claim = Claim.pending(claimName, now, lifetime);
+        String claimName = request.name();
+        Optional<Duration> lifetime = request.lifetime();
+        Claim claim = request.toClaim(now);
         boolean inserted = Jdbc.autoCommit(dataSource, STORE, "submitting claim " + claimName + " of pool " + pool, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.submit())) {
                 Jdbc.bind(ps, pool, claimName, now);
@@ -163,7 +199,14 @@ public final class PostgresClaimStore implements ClaimStore {
                     ps.setNull(4, Types.BIGINT);
                     ps.setNull(5, Types.INTEGER);
                 }
-                ps.setString(6, channel);
+                ps.setString(6, request.claimClass().name());
+                ps.setInt(7, request.claimClass().priority());
+                if (request.deadline().isPresent()) {
+                    ps.setObject(8, Jdbc.toDb(request.deadline().get()));
+                } else {
+                    ps.setNull(8, Types.TIMESTAMP_WITH_TIMEZONE);
+                }
+                ps.setString(9, channel);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }
@@ -207,6 +250,17 @@ public final class PostgresClaimStore implements ClaimStore {
      */
     @Override
     public AssignOutcome assign(String pool, String claimName, String memberId, Instant at) {
+        return assign(pool, claimName, memberId, at, Optional.empty());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The outcome is kept in column {@code outcome} (schema version 6), written with the assignment.
+     */
+    @Override
+    public AssignOutcome assign(String pool, String claimName, String memberId, Instant at, Optional<ClaimOutcome> outcome) {
+        Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(claimName, "claimName");
         Objects.requireNonNull(memberId, "memberId");
@@ -228,7 +282,8 @@ public final class PostgresClaimStore implements ClaimStore {
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.lockMember()), pool, memberId); ResultSet rs = ps.executeQuery()) {
                 rs.next();
             }
-            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.setMember()), memberId, at, claimId)) {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.setMember()), memberId, at,
+                    outcome.map(Enum::name).orElse(null), claimId)) {
                 ps.executeUpdate();
             } catch (SQLException e) {
                 if (Jdbc.isUniqueViolation(e)) {
@@ -270,6 +325,23 @@ public final class PostgresClaimStore implements ClaimStore {
         Objects.requireNonNull(claimName, "claimName");
         return Jdbc.autoCommit(dataSource, STORE, "releasing claim " + claimName + " of pool " + pool, c -> {
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.release()), pool, claimName, channel);
+                 ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement: deletes the row only while it has no member, and notifies in the same transaction.
+     */
+    @Override
+    public boolean releasePending(String pool, String claimName) {
+        Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(claimName, "claimName");
+        return Jdbc.autoCommit(dataSource, STORE, "expiring claim " + claimName + " of pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.releasePending()), pool, claimName, channel);
                  ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
@@ -344,8 +416,13 @@ public final class PostgresClaimStore implements ClaimStore {
     }
 
     /**
-     * Gives the oldest pending claim of {@code pool} the oldest free offered member, in one statement and one
-     * transaction. Claims and members another caller is assigning right now are skipped ({@code SKIP LOCKED}),
+     * Gives the first pending claim of {@code pool} in store-side service order — higher class priority first,
+     * then oldest first ({@code created_at}, then name) — the oldest free offered member, in one statement and one
+     * transaction. It records no outcome: the store cannot tell how the offered member came to be free, and the
+     * claim was not judged by a pool controller. A claim whose
+     * deadline is not after {@code at} is skipped (the controller expires it). This form applies no aging, so a
+     * steady stream of higher-class claims can hold lower ones back; {@link #assignOldest(String, Instant, Duration)}
+     * adds the planner's aging. With a single class both are plain FIFO, as before. Claims and members another caller is assigning right now are skipped ({@code SKIP LOCKED}),
      * so concurrent callers each take the next pair instead of queueing; a claim is only ever passed over
      * while an older one is being assigned.
      *
@@ -357,10 +434,35 @@ public final class PostgresClaimStore implements ClaimStore {
     public Optional<Claim> assignOldest(String pool, Instant at) {
         Names.requireDns1123Label("pool", pool);
         Objects.requireNonNull(at, "at");
+        return assignNext(pool, sql.assignOldest(), pool, at, pool, at);
+    }
+
+    /**
+     * As {@link #assignOldest(String, Instant)}, but in the pool planner's service order with aging: a pending claim
+     * created at least {@code agingLimit} before {@code at} goes before every younger claim (oldest first), the
+     * others follow higher class first and oldest first within a class. Once a claim has waited
+     * {@code agingLimit}, only claims older than it are assigned before it (see the pools documentation).
+     *
+     * @param pool       the pool
+     * @param at         the assignment time
+     * @param agingLimit the pool's {@code agingLimit}; zero or more
+     * @return the claim as assigned, or empty as for {@link #assignOldest(String, Instant)}
+     */
+    public Optional<Claim> assignOldest(String pool, Instant at, Duration agingLimit) {
+        Names.requireDns1123Label("pool", pool);
+        Objects.requireNonNull(at, "at");
+        if (agingLimit.isNegative()) {
+            throw new ValidationException(Problem.of("agingLimit", agingLimit, "must not be negative"));
+        }
+        Instant agedBy = at.minus(agingLimit);
+        return assignNext(pool, sql.assignAged(), pool, at, agedBy, agedBy, pool, at);
+    }
+
+    private Optional<Claim> assignNext(String pool, String statement, Object... parameters) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return Jdbc.autoCommit(dataSource, STORE, "assigning the oldest claim of pool " + pool, c -> {
-                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), pool, pool, at)) {
+                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(statement), parameters)) {
                         return claims(ps).stream().findFirst();
                     } catch (SQLException e) {
                         if (!Jdbc.isUniqueViolation(e)) {
@@ -418,8 +520,11 @@ public final class PostgresClaimStore implements ClaimStore {
                 Optional<Duration> lifetime = rs.wasNull() ? Optional.empty()
                         : Optional.of(Duration.ofSeconds(seconds, rs.getInt("lifetime_nanos")));
                 String member = rs.getString("member_id");
+                String outcome = rs.getString("outcome");
                 out.add(new Claim(rs.getString("name"), Jdbc.instant(rs, "created_at"), lifetime,
-                        Optional.ofNullable(member), Jdbc.optionalInstant(rs, "assigned_at"), Jdbc.optionalInstant(rs, "ready_at")));
+                        Optional.ofNullable(member), Jdbc.optionalInstant(rs, "assigned_at"), Jdbc.optionalInstant(rs, "ready_at"),
+                        new ClaimClass(rs.getString("class_name"), rs.getInt("class_priority")),
+                        Jdbc.optionalInstant(rs, "deadline"), Optional.ofNullable(outcome).map(ClaimOutcome::valueOf)));
             }
             return List.copyOf(out);
         }

@@ -1,6 +1,8 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.ClaimRequest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -43,6 +45,7 @@ class PostgresClaimConcurrencyTest {
     private static final String SCHEMA = "hs_test_claims";
     private static final int THREADS = 16;
     private static final int CLAIMS = 10_000;
+    private static final int CLASSED = 3_000;
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
     private final PostgresClaimStore store = new PostgresClaimStore(TestSchemas.migrated(SCHEMA), SCHEMA);
@@ -106,6 +109,69 @@ class PostgresClaimConcurrencyTest {
         }
         double meanDisplacement = (double) totalDisplacement / CLAIMS;
         assertThat(meanDisplacement).as("mean distance between claim rank and member rank").isLessThan(THREADS);
+    }
+
+    /**
+     * The same with claims of three classes: {@value #THREADS} claimers drain {@value #CLASSED} claims (a third per
+     * class, interleaved in time). Every claim is assigned exactly once and no member twice; each claimer's
+     * assignments within one class are in strictly increasing claim order (FIFO within a class, whatever the
+     * timing); and, since everything was submitted before the draining started, the assignments as a whole go
+     * through the classes highest first, up to the claims in flight at each switch (checked on the mean class
+     * rank of each tenth of the assignments, in the order the database made them).
+     */
+    @Test
+    void sixteenClaimersKeepFifoWithinEachOfThreeClassesAndNeverDoubleAssign() throws Exception {
+        ClaimClass[] classes = {new ClaimClass("batch", 0), new ClaimClass("interactive", 5), new ClaimClass("urgent", 9)};
+        inParallel(t -> {
+            for (int i = t; i < CLASSED; i += THREADS) {
+                store.submit(pool, ClaimRequest.of(claimName(i)).withClass(classes[i % 3]), T0.plusMillis(i));
+                store.offerMember(pool, memberId(i), T0.plusMillis(i));
+            }
+            return List.of();
+        });
+
+        List<List<Claim>> perClaimer = inParallel(t -> {
+            List<Claim> mine = new ArrayList<>();
+            for (int round = 0; round < 10 * CLASSED; round++) {
+                Optional<Claim> assigned = store.assignOldest(pool, T0.plusSeconds(60));
+                if (assigned.isPresent()) {
+                    mine.add(assigned.get());
+                } else if (store.pending(pool).isEmpty()) {
+                    break;
+                }
+            }
+            return mine;
+        });
+
+        Map<String, String> memberByClaim = new HashMap<>();
+        Set<String> members = new HashSet<>();
+        for (List<Claim> mine : perClaimer) {
+            int[] lastInClass = {-1, -1, -1};
+            for (Claim c : mine) {
+                String member = c.assignedMember().orElseThrow();
+                assertThat(memberByClaim.put(c.name(), member)).as("claim %s assigned twice", c.name()).isNull();
+                assertThat(members.add(member)).as("member %s given twice", member).isTrue();
+                int rank = rank(c.name());
+                assertThat(c.claimClass()).isEqualTo(classes[rank % 3]);
+                assertThat(rank).as("a claimer went back to an older claim of class %s", c.claimClass().name())
+                        .isGreaterThan(lastInClass[rank % 3]);
+                lastInClass[rank % 3] = rank;
+            }
+        }
+        assertThat(memberByClaim).hasSize(CLASSED);
+        assertThat(store.pending(pool)).isEmpty();
+        // Members are taken oldest first, so a member's rank is the order in which the assignments were made.
+        List<Claim> byAssignment = perClaimer.stream().flatMap(List::stream)
+                .sorted(java.util.Comparator.comparingInt(c -> rank(c.assignedMember().orElseThrow()))).toList();
+        int tenth = CLASSED / 10;
+        double first = meanPriority(byAssignment.subList(0, tenth));
+        double last = meanPriority(byAssignment.subList(CLASSED - tenth, CLASSED));
+        assertThat(first).as("the first tenth of the assignments is almost all urgent").isGreaterThan(8.0);
+        assertThat(last).as("the last tenth is almost all batch").isLessThan(1.0);
+    }
+
+    private static double meanPriority(List<Claim> claims) {
+        return claims.stream().mapToInt(c -> c.claimClass().priority()).average().orElseThrow();
     }
 
     private static String claimName(int i) {

@@ -1,6 +1,8 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimStore.AssignOutcome;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +29,50 @@ class PostgresClaimStoreTest {
     private final DataSource ds = TestSchemas.migrated(SCHEMA);
     private final PostgresClaimStore store = new PostgresClaimStore(ds, SCHEMA);
     private final String pool = "p" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
+
+    @Test
+    void assignOldestServesHigherClassesFirstFifoWithinAClassAndSkipsPassedDeadlines() {
+        ClaimClass urgent = new ClaimClass("urgent", 10);
+        store.submit(pool, ClaimRequest.of("batch-1"), T0.plusSeconds(1));
+        store.submit(pool, ClaimRequest.of("urgent-2").withClass(urgent), T0.plusSeconds(3));
+        store.submit(pool, ClaimRequest.of("urgent-1").withClass(urgent), T0.plusSeconds(2));
+        store.submit(pool, ClaimRequest.of("urgent-due").withClass(urgent).withDeadline(T0.plusSeconds(10)), T0);
+        store.submit(pool, ClaimRequest.of("batch-2"), T0.plusSeconds(4));
+        for (int i = 0; i < 5; i++) {
+            store.offerMember(pool, "m-" + i, T0.plusSeconds(i));
+        }
+        Instant at = T0.plusSeconds(10);
+        java.util.List<String> order = new java.util.ArrayList<>();
+        for (Optional<Claim> next = store.assignOldest(pool, at); next.isPresent(); next = store.assignOldest(pool, at)) {
+            order.add(next.get().name() + "=" + next.get().assignedMember().orElseThrow());
+        }
+        assertThat(order).containsExactly("urgent-1=m-0", "urgent-2=m-1", "batch-1=m-2", "batch-2=m-3");
+        assertThat(store.pending(pool)).extracting(Claim::name).as("its deadline is not after the assignment time")
+                .containsExactly("urgent-due");
+        assertThat(store.find(pool, "urgent-1").orElseThrow().claimClass()).isEqualTo(urgent);
+    }
+
+    @Test
+    void assignOldestWithAgingServesAClaimThatWaitedTheLimitBeforeYoungerHigherClasses() {
+        ClaimClass urgent = new ClaimClass("urgent", 10);
+        store.submit(pool, ClaimRequest.of("batch-old"), T0);
+        store.submit(pool, ClaimRequest.of("batch-new"), T0.plusSeconds(500));
+        store.submit(pool, ClaimRequest.of("urgent-1").withClass(urgent), T0.plusSeconds(400));
+        store.submit(pool, ClaimRequest.of("urgent-2").withClass(urgent), T0.plusSeconds(450));
+        for (int i = 0; i < 4; i++) {
+            store.offerMember(pool, "m-" + i, T0);
+        }
+        Instant at = T0.plusSeconds(600);
+        java.util.List<String> order = new java.util.ArrayList<>();
+        for (Optional<Claim> next = store.assignOldest(pool, at, Duration.ofMinutes(10)); next.isPresent();
+             next = store.assignOldest(pool, at, Duration.ofMinutes(10))) {
+            order.add(next.get().name());
+        }
+        assertThat(order).as("batch-old has waited exactly the aging limit").containsExactly("batch-old", "urgent-1",
+                "urgent-2", "batch-new");
+        assertThatThrownBy(() -> store.assignOldest(pool, at, Duration.ofSeconds(-1)))
+                .hasMessageContaining("agingLimit").hasMessageContaining("PT-1S");
+    }
 
     @Test
     void assignOldestPairsTheOldestPendingClaimWithTheOldestFreeMember() {

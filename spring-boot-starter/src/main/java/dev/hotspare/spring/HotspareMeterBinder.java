@@ -5,6 +5,7 @@ import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.micrometer.MicrometerKpis;
+import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.Member;
@@ -82,6 +83,11 @@ public final class HotspareMeterBinder implements MeterBinder, KpiListener {
     @Override
     public void claimStages(String pool, ClaimService service, ClaimStages stages) {
         delegate.claimStages(pool, service, stages);
+    }
+
+    @Override
+    public void claimEnded(String pool, String claim, ClaimOutcome outcome) {
+        delegate.claimEnded(pool, claim, outcome);
     }
 
     @Override

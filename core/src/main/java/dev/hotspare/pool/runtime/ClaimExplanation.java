@@ -1,14 +1,19 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimReason;
 import dev.hotspare.pool.ClaimStages;
 
+import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What {@link PoolController#explain} says about one live claim: the claim as stored (with its created, assigned
- * and ready times), its one current reason, and how its wait so far splits into queue, resume and install.
+ * and ready times, its class, deadline and served outcome), its one current reason, and how its wait so far splits
+ * into queue, resume and install.
  *
  * @param pool   the pool
  * @param claim  the claim as the claim store has it
@@ -32,5 +37,32 @@ public record ClaimExplanation(String pool, Claim claim, ClaimReason reason, Cla
         Objects.requireNonNull(claim, "claim");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(waited, "waited");
+    }
+
+    /**
+     * The claim's priority class.
+     *
+     * @return its class
+     */
+    public ClaimClass claimClass() {
+        return claim.claimClass();
+    }
+
+    /**
+     * The claim's deadline.
+     *
+     * @return when it must be served by, if it has one
+     */
+    public Optional<Instant> deadline() {
+        return claim.deadline();
+    }
+
+    /**
+     * How the claim was served, once it was (ended claims are not live, so explain has nothing to say about them).
+     *
+     * @return a served kind, or empty while pending or when the store kept none
+     */
+    public Optional<ClaimOutcome> outcome() {
+        return claim.outcome();
     }
 }

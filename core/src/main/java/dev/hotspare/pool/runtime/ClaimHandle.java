@@ -1,5 +1,6 @@
 package dev.hotspare.pool.runtime;
 
+import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.Member;
 
 import java.time.Instant;
@@ -11,7 +12,9 @@ import java.util.function.Predicate;
 
 /**
  * A claim made through {@link PoolController#claim}. Its future completes with the member once one is
- * assigned (the member as it was at assignment: running), or is cancelled if the claim is released first.
+ * assigned (the member as it was at assignment: running), completes exceptionally with a
+ * {@link ClaimExpiredException} if its deadline passes first, or is cancelled if the claim is released first.
+ * {@link #outcome()} completes with how the wait ended in every case.
  *
  * <p>Cancelling the future ({@code member().cancel(...)}) or calling {@link #cancel()} withdraws the claim: a
  * pending claim is released and never served; a claim that already got a member is released and its member is
@@ -23,6 +26,7 @@ public final class ClaimHandle {
     private final String name;
     private final Instant createdAt;
     private final CompletableFuture<Member> member = new CompletableFuture<>();
+    private final CompletableFuture<ClaimOutcome> outcome = new CompletableFuture<>();
     /** Set once the claim's fate is decided here (served, released, withdrawn), so it is acted on once. */
     private final AtomicBoolean settled = new AtomicBoolean();
     private final Predicate<ClaimHandle> withdraw;
@@ -76,6 +80,17 @@ public final class ClaimHandle {
     }
 
     /**
+     * Completes with how the claim's wait ended: a served kind, {@link ClaimOutcome#WITHDRAWN} or
+     * {@link ClaimOutcome#EXPIRED}. It stays incomplete for a claim served or ended by another controller, which
+     * this one cannot judge. Cancelling it changes nothing.
+     *
+     * @return the future
+     */
+    public CompletableFuture<ClaimOutcome> outcome() {
+        return outcome;
+    }
+
+    /**
      * Withdraws the claim: released while pending (never served), or released with its member deleted once
      * assigned. Idempotent.
      *
@@ -101,6 +116,18 @@ public final class ClaimHandle {
     /** The controller serves the claim. */
     boolean serve(Member assigned) {
         return member.complete(assigned);
+    }
+
+    /** The controller expired the claim: its deadline passed unserved. */
+    void expire(ClaimExpiredException expired) {
+        settled.set(true);
+        member.completeExceptionally(expired);
+        outcome.complete(ClaimOutcome.EXPIRED);
+    }
+
+    /** How the claim's wait ended, once known. */
+    void ended(ClaimOutcome how) {
+        outcome.complete(how);
     }
 
     @Override

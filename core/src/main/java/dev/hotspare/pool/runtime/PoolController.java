@@ -1,6 +1,8 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.ClaimReason;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.ClaimStages;
@@ -193,6 +195,37 @@ public final class PoolController implements AutoCloseable {
     }
 
     /**
+     * Submits a claim with a class and a deadline and returns at once. Pending claims are served in
+     * {@link PoolPlanner#serviceOrder}: higher class first, oldest first within a class, and a claim that has waited
+     * the pool's {@code agingLimit} before every younger one. A claim still pending at its deadline expires: it is
+     * removed from the claim store and its handle's future completes exceptionally with a
+     * {@link ClaimExpiredException}.
+     *
+     * @param request name, lifetime, class and deadline
+     * @return the handle; its future completes when a member is assigned
+     * @throws dev.hotspare.pool.spi.ClaimExistsException if a live claim of that name exists
+     * @throws PoolDeletedException                        if the pool is being deleted
+     * @throws UnsupportedOperationException               if the claim store keeps no class or deadline and one was asked for
+     */
+    public ClaimHandle claim(ClaimRequest request) {
+        Objects.requireNonNull(request, "request");
+        PoolSpec current = spec;
+        if (current.deleted()) {
+            throw new PoolDeletedException(current.name(), request.name());
+        }
+        Instant now = scheduler.clock().instant();
+        Claim claim = claims.submit(current.name(), request, now);
+        ClaimHandle handle = new ClaimHandle(current.name(), request.name(), claim.createdAt(), this::withdraw);
+        handles.put(request.name(), handle);
+        // A pass at the deadline expires the claim on time, whatever the resync period.
+        request.deadline().ifPresent(deadline -> scheduler.schedule(
+                Duration.between(now, deadline).isNegative() ? Duration.ZERO : Duration.between(now, deadline),
+                this::requestReconcile));
+        requestReconcile();
+        return handle;
+    }
+
+    /**
      * Ends a claim: its member (if it has one) is marked released first, then the claim ends, and the next pass
      * deletes the member (a claimed member is never reused). Idempotent. If the mark cannot be written the claim
      * stays live and the failure is thrown, so nothing is lost.
@@ -228,6 +261,12 @@ public final class PoolController implements AutoCloseable {
             ClaimHandle handle = handles.remove(claimName);
             if (handle != null) {
                 handle.end();
+            }
+            if (wasLive && claim.isPresent() && !claim.get().isAssigned()) {
+                listener.claimEnded(pool, claimName, ClaimOutcome.WITHDRAWN);
+                if (handle != null) {
+                    handle.ended(ClaimOutcome.WITHDRAWN);
+                }
             }
             waiting.remove(claimName);
             served.remove(claimName);
@@ -588,6 +627,10 @@ public final class PoolController implements AutoCloseable {
                     continue;
                 }
             }
+            if (release.reason() == PoolPlan.ReleaseReason.DEADLINE_PASSED) {
+                expire(pool, release.claimName(), now);
+                continue;
+            }
             attempt(pool, "release claim " + release.claimName(), () -> claims.release(pool, release.claimName()));
             ClaimHandle handle = handles.remove(release.claimName());
             if (handle != null) {
@@ -596,6 +639,38 @@ public final class PoolController implements AutoCloseable {
             waiting.remove(release.claimName());
             served.remove(release.claimName());
         }
+    }
+
+    /**
+     * A pending claim whose deadline passed leaves the store only if still pending (another controller may have
+     * served it meanwhile); then its handle fails with {@link ClaimExpiredException} and EXPIRED is reported.
+     */
+    private void expire(String pool, String claimName, Instant now) {
+        Optional<Claim> claim;
+        boolean[] removed = new boolean[1];
+        try {
+            claim = claims.find(pool, claimName);
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: reading expired claim {} failed; the next pass retries: {}", pool, claimName, e.toString());
+            return;
+        }
+        // Read again: a claim made since under the same name is expired only if its own deadline has come too.
+        if (claim.isEmpty() || !claim.get().isExpiredAt(now)
+                || !attempt(pool, "expire claim " + claimName, () -> removed[0] = claims.releasePending(pool, claimName))
+                || !removed[0]) {
+            return;
+        }
+        Instant deadline = claim.get().deadline().get();
+        LOG.info("pool {}: claim {} expired unserved at its deadline {}", pool, claimName, deadline);
+        waiting.remove(claimName);
+        served.remove(claimName);
+        ClaimHandle handle = handles.remove(claimName);
+        if (handle != null && isHandleOf(handle, claim.get())) {
+            handle.expire(new ClaimExpiredException(pool, claimName, deadline));
+        } else if (handle != null) {
+            handle.end();
+        }
+        listener.claimEnded(pool, claimName, ClaimOutcome.EXPIRED);
     }
 
     private void applyAssignments(String pool, PoolPlan plan, List<Member> observed, List<Claim> live, Instant now) {
@@ -614,9 +689,12 @@ public final class PoolController implements AutoCloseable {
             Member before = byId.get(assignment.memberId());
             String claimName = assignment.claimName();
             ClaimStore.AssignOutcome[] outcome = new ClaimStore.AssignOutcome[1];
+            Instant createdAt = claimCreatedAt.get(claimName);
+            Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
+                    : Optional.of(ClaimOutcome.served(ClaimService.classify(before, createdAt)));
             boolean written = attempt(pool, "assign " + assignment.memberId() + " to " + claimName, () -> {
                 driver.assign(pool, assignment.memberId(), claimName, assignment.claimedAt());
-                outcome[0] = claims.assign(pool, claimName, assignment.memberId(), assignment.claimedAt());
+                outcome[0] = claims.assign(pool, claimName, assignment.memberId(), assignment.claimedAt(), servedAs);
             });
             if (!written) {
                 continue;
@@ -635,11 +713,17 @@ public final class PoolController implements AutoCloseable {
             }
             attempt(pool, "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
             listener.onClaimAssigned(pool, assignment, before);
-            reportServed(pool, claimName, before, claimCreatedAt.get(claimName), now);
+            reportServed(pool, claimName, before, createdAt, now);
             ClaimHandle handle = handles.remove(claimName);
             if (handle != null && handle.settle()) {
                 // The claimer gets the member as it now is: claimed by it, running.
                 handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
+            }
+            if (servedAs.isPresent()) {
+                listener.claimEnded(pool, claimName, servedAs.get());
+                if (handle != null) {
+                    handle.ended(servedAs.get());
+                }
             }
         }
     }
@@ -720,9 +804,11 @@ public final class PoolController implements AutoCloseable {
                 handles.remove(handle.name(), handle);
                 handle.end();
             } else if (claim.assignedMember().isPresent()) {
+                Claim assigned = claim;
                 driver.find(pool, claim.assignedMember().get()).ifPresent(member -> {
                     if (handles.remove(handle.name(), handle) && handle.settle()) {
                         handle.serve(member);
+                        assigned.outcome().ifPresent(handle::ended);
                     }
                 });
             }

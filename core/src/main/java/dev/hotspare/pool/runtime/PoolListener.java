@@ -1,6 +1,7 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.internal.Listeners;
+import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.Member;
@@ -56,6 +57,18 @@ public interface PoolListener {
      * @param stages  its wait by stage
      */
     default void claimStages(String pool, ClaimService service, ClaimStages stages) {
+    }
+
+    /**
+     * A claim of {@code pool} ended its wait with {@code outcome}: served (hot, warm or cold, judged as
+     * {@link #claimServed}), withdrawn by its claimer, or expired at its deadline. Called once per claim, by the
+     * controller that saw it end.
+     *
+     * @param pool    the pool
+     * @param claim   the claim's name
+     * @param outcome how its wait ended
+     */
+    default void claimEnded(String pool, String claim, ClaimOutcome outcome) {
     }
 
     /**

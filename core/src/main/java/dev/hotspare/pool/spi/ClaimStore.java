@@ -1,6 +1,9 @@
 package dev.hotspare.pool.spi;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.ClaimRequest;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +27,26 @@ public interface ClaimStore {
      */
     Claim submit(String pool, String claimName, Optional<Duration> lifetime, Instant now);
 
+    /**
+     * Records a new pending claim as {@code request} asks: with its class and deadline. Stores written before
+     * claim classes existed inherit this default, which takes default-class claims without deadline and refuses
+     * the rest rather than drop what was asked for.
+     *
+     * @param pool    the pool
+     * @param request name, lifetime, class and deadline
+     * @param now     its creation time
+     * @return the claim as stored
+     * @throws ClaimExistsException if a live claim of that name exists in the pool
+     * @throws UnsupportedOperationException if this store cannot keep a class or a deadline and one was asked for
+     */
+    default Claim submit(String pool, ClaimRequest request, Instant now) {
+        if (!request.claimClass().equals(ClaimClass.DEFAULT) || request.deadline().isPresent()) {
+            throw new UnsupportedOperationException(getClass().getSimpleName()
+                    + " keeps no claim class or deadline; claim '" + request.name() + "' asked for one");
+        }
+        return submit(pool, request.name(), request.lifetime(), now);
+    }
+
     /** A live claim by name. */
     Optional<Claim> find(String pool, String claimName);
 
@@ -44,6 +67,21 @@ public interface ClaimStore {
     AssignOutcome assign(String pool, String claimName, String memberId, Instant at);
 
     /**
+     * Gives pending claim {@code claimName} member {@code memberId}, recording how it was served. Stores that keep
+     * no outcome inherit this default, which assigns without it.
+     *
+     * @param pool      the pool
+     * @param claimName the claim
+     * @param memberId  the member
+     * @param at        the assignment time
+     * @param outcome   how it was served (a served kind); empty when not judged
+     * @return what happened, as {@link #assign(String, String, String, Instant)}
+     */
+    default AssignOutcome assign(String pool, String claimName, String memberId, Instant at, Optional<ClaimOutcome> outcome) {
+        return assign(pool, claimName, memberId, at);
+    }
+
+    /**
      * Records that assigned claim {@code claimName} was handed its member at {@code readyAt}: the pool controller
      * confirmed the assignment on both the member and the claim. The first ready time stays.
      *
@@ -60,6 +98,20 @@ public interface ClaimStore {
      * @return whether the claim was live
      */
     boolean release(String pool, String claimName);
+
+    /**
+     * Ends claim {@code claimName} only if it is still pending (its deadline passed): a claim assigned meanwhile,
+     * by this process or another, stays. The default finds and then releases, which a concurrent assignment can
+     * slip between; the in-memory and PostgreSQL stores do it in one step.
+     *
+     * @param pool      the pool
+     * @param claimName the claim
+     * @return whether a pending claim was ended
+     */
+    default boolean releasePending(String pool, String claimName) {
+        Optional<Claim> claim = find(pool, claimName);
+        return claim.isPresent() && !claim.get().isAssigned() && release(pool, claimName);
+    }
 
     /**
      * Calls {@code onChange} after a claim of {@code pool} is submitted, assigned or released — by this

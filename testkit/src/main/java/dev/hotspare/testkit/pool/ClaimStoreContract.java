@@ -1,6 +1,9 @@
 package dev.hotspare.testkit.pool;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.ClaimStore.AssignOutcome;
@@ -51,6 +54,57 @@ public abstract class ClaimStoreContract {
         assertThat(a.lifetime()).contains(Duration.ofHours(2));
         assertThat(a.createdAt()).isEqualTo(T0.plusSeconds(5));
         assertThat(a.isAssigned()).isFalse();
+    }
+
+    @Test
+    void classAndDeadlineAreKeptAndLiveStaysOldestFirst() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        ClaimClass urgent = new ClaimClass("urgent", 10);
+        Instant deadline = T0.plusSeconds(600);
+        Claim returned = store.submit(pool, ClaimRequest.of("late").withClass(urgent).withDeadline(deadline)
+                .withLifetime(Duration.ofHours(1)), T0.plusSeconds(2));
+        store.submit(pool, ClaimRequest.of("early"), T0);
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly("early", "late");
+        Claim late = store.find(pool, "late").orElseThrow();
+        assertThat(late).isEqualTo(returned);
+        assertThat(late).isEqualTo(new Claim("late", T0.plusSeconds(2), Optional.of(Duration.ofHours(1)), Optional.empty(),
+                Optional.empty(), Optional.empty(), urgent, Optional.of(deadline), Optional.empty()));
+        assertThat(store.find(pool, "early").orElseThrow().claimClass()).isEqualTo(ClaimClass.DEFAULT);
+        assertThat(store.find(pool, "early").orElseThrow().deadline()).isEmpty();
+        assertThatThrownBy(() -> store.submit(pool, ClaimRequest.of("late"), T0.plusSeconds(3)))
+                .isInstanceOf(ClaimExistsException.class).hasMessageContaining("late");
+    }
+
+    @Test
+    void theServedOutcomeIsRecordedWithTheAssignmentAndKeptWhenReady() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, ClaimRequest.of("warm").withClass(new ClaimClass("batch", 0)), T0);
+        store.submit(pool, "plain", Optional.empty(), T0.plusSeconds(1));
+        assertThat(store.assign(pool, "warm", "m-1", T0.plusSeconds(5), Optional.of(ClaimOutcome.SERVED_WARM)))
+                .isEqualTo(AssignOutcome.ASSIGNED);
+        assertThat(store.assign(pool, "plain", "m-2", T0.plusSeconds(6))).isEqualTo(AssignOutcome.ASSIGNED);
+        assertThat(store.markReady(pool, "warm", T0.plusSeconds(7))).isTrue();
+        Claim warm = store.find(pool, "warm").orElseThrow();
+        assertThat(warm.outcome()).contains(ClaimOutcome.SERVED_WARM);
+        assertThat(warm.claimClass()).isEqualTo(new ClaimClass("batch", 0));
+        assertThat(warm.readyAt()).contains(T0.plusSeconds(7));
+        assertThat(store.find(pool, "plain").orElseThrow().outcome()).isEmpty();
+    }
+
+    @Test
+    void releasePendingEndsOnlyAClaimThatIsStillPending() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, ClaimRequest.of("waiting").withDeadline(T0.plusSeconds(60)), T0);
+        store.submit(pool, ClaimRequest.of("served").withDeadline(T0.plusSeconds(60)), T0);
+        store.assign(pool, "served", "m-1", T0.plusSeconds(1), Optional.of(ClaimOutcome.SERVED_HOT));
+        assertThat(store.releasePending(pool, "served")).isFalse();
+        assertThat(store.releasePending(pool, "waiting")).isTrue();
+        assertThat(store.releasePending(pool, "waiting")).isFalse();
+        assertThat(store.releasePending(pool, "never")).isFalse();
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly("served");
     }
 
     @Test

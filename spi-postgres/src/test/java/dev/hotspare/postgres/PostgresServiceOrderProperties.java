@@ -1,0 +1,53 @@
+package dev.hotspare.postgres;
+
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.ClaimRequest;
+import dev.hotspare.pool.PoolPlanner;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The store-side assignment with aging serves claims in exactly the pool planner's service order
+ * ({@link PoolPlanner#serviceOrder}), for any mix of classes, creation times and aging limits.
+ */
+class PostgresServiceOrderProperties {
+
+    private static final String SCHEMA = "hs_test_claims";
+    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    private final PostgresClaimStore store = new PostgresClaimStore(TestSchemas.migrated(SCHEMA), SCHEMA);
+
+    @Property(tries = 60)
+    void assignOldestWithAgingDrainsInTheServiceOrder(
+            @ForAll @Size(min = 1, max = 12) List<@IntRange(min = 0, max = 30) Integer> createdMinutes,
+            @ForAll @Size(min = 12, max = 12) List<@IntRange(min = 0, max = 3) Integer> priorities,
+            @ForAll @IntRange(min = 0, max = 40) int agingMinutes) {
+        String pool = "so" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
+        List<Claim> submitted = new ArrayList<>();
+        for (int i = 0; i < createdMinutes.size(); i++) {
+            ClaimRequest request = ClaimRequest.of(String.format("c-%02d", i))
+                    .withClass(new ClaimClass("p" + priorities.get(i), priorities.get(i)));
+            submitted.add(store.submit(pool, request, T0.plus(Duration.ofMinutes(createdMinutes.get(i)))));
+            store.offerMember(pool, String.format("m-%02d", i), T0);
+        }
+        Instant at = T0.plus(Duration.ofMinutes(30));
+        Duration aging = Duration.ofMinutes(agingMinutes);
+        List<String> drained = new ArrayList<>();
+        for (Optional<Claim> next = store.assignOldest(pool, at, aging); next.isPresent(); next = store.assignOldest(pool, at, aging)) {
+            drained.add(next.get().name());
+        }
+        List<String> expected = submitted.stream().sorted(PoolPlanner.serviceOrder(aging, at)).map(Claim::name).toList();
+        assertThat(drained).isEqualTo(expected);
+    }
+}
