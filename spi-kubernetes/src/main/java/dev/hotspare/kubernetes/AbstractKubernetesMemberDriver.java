@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -49,7 +51,10 @@ import java.util.concurrent.TimeoutException;
  */
 abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements MemberDriver, AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(AbstractKubernetesMemberDriver.class);
     private static final int MAX_CAS_ATTEMPTS = 8;
+    /** How many informers a pool's first list-and-watch is tried on before calls fail. */
+    static final int START_ATTEMPTS = 2;
     private static final char[] NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789".toCharArray();
 
     protected final KubernetesClient client;
@@ -473,10 +478,52 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
             if (informer != null) {
                 return;
             }
-            SharedIndexInformer<T> started = operation().inNamespace(namespaceOf(pool))
+            // A first list-and-watch that fails or never completes (a dropped connection, a watch whose handshake
+            // is lost) is tried once more on a fresh informer before the pool is declared unavailable: callers
+            // block here, and one lost response should not fail their call.
+            Exception firstFailure = null;
+            for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+                SharedIndexInformer<T> started = newInformer();
+                try {
+                    started.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                    informer = started;
+                    if (firstFailure != null) {
+                        LOG.info("pool {}: list and watch started on attempt {} after: {}", pool, attempt,
+                                startFailure(firstFailure));
+                    }
+                    return;
+                } catch (InterruptedException e) {
+                    started.stop();
+                    Thread.currentThread().interrupt();
+                    throw new StoreUnavailableException(storeName, "interrupted while listing pool " + pool, e);
+                } catch (ExecutionException | TimeoutException e) {
+                    started.stop();
+                    if (firstFailure == null) {
+                        firstFailure = e;
+                    } else {
+                        firstFailure.addSuppressed(e);
+                    }
+                }
+            }
+            throw new StoreUnavailableException(storeName, "could not list and watch pool " + pool + " in "
+                    + START_ATTEMPTS + " attempts of " + syncTimeout + ": " + startFailure(firstFailure),
+                    firstFailure);
+        }
+
+        private String startFailure(Exception e) {
+            if (e instanceof TimeoutException) {
+                return "no answer within " + syncTimeout;
+            }
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            return cause instanceof KubernetesClientException k ? Kube.describe(k)
+                    : Kube.describe(new KubernetesClientException(String.valueOf(cause.getMessage()), cause));
+        }
+
+        private SharedIndexInformer<T> newInformer() {
+            SharedIndexInformer<T> created = operation().inNamespace(namespaceOf(pool))
                     .withLabel(Kube.MANAGED_BY, Kube.MANAGER).withLabel(Kube.POOL, pool)
                     .runnableInformer(resyncPeriod.toMillis());
-            started.addEventHandler(new ResourceEventHandler<T>() {
+            created.addEventHandler(new ResourceEventHandler<T>() {
                 @Override
                 public void onAdd(T obj) {
                     observe(obj);
@@ -492,19 +539,7 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
                     forget(obj.getMetadata().getName());
                 }
             });
-            try {
-                started.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                started.stop();
-                Thread.currentThread().interrupt();
-                throw new StoreUnavailableException(storeName, "interrupted while listing pool " + pool, e);
-            } catch (ExecutionException | TimeoutException e) {
-                started.stop();
-                throw new StoreUnavailableException(storeName, "could not list and watch pool " + pool
-                        + " within " + syncTimeout + (e.getCause() instanceof KubernetesClientException k
-                        ? ": " + Kube.describe(k) : ""), e);
-            }
-            informer = started;
+            return created;
         }
 
         private synchronized void stop() {

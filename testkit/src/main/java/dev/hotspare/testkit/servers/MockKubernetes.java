@@ -108,9 +108,12 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
         dispatcher = new KubernetesMixedDispatcher(responses);
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
         server.start();
-        client = server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory()));
+        // HTTP/1.1: on plain HTTP the JDK client would upgrade to HTTP/2 by h2c, a path no real API server (TLS,
+        // ALPN) takes, and one suspected of leaving an informer's first list unanswered under load.
+        client = server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory())
+                .editOrNewConfig().withHttp2Disable(true).endConfig());
         fixture = server.createClient(b -> b.withHttpClientFactory(new JdkHttpClientFactory())
-                .editOrNewConfig().withUserAgent(FIXTURE_AGENT).endConfig());
+                .editOrNewConfig().withHttp2Disable(true).withUserAgent(FIXTURE_AGENT).endConfig());
     }
 
     /**
