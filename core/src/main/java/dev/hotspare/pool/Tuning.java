@@ -5,7 +5,7 @@ import java.math.RoundingMode;
 import java.time.Duration;
 
 /**
- * The seed's starting point for tuning {@code runningCount}: {@code round_up(claim frequency × install time)}.
+ * The usual starting point for tuning {@code runningCount}: {@code round_up(claim frequency × install time)}.
  * {@code hotspare simulate} refines it against a real or Poisson claim trace.
  */
 public final class Tuning {

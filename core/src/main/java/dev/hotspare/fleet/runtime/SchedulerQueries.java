@@ -49,14 +49,13 @@ public final class SchedulerQueries {
     }
 
     /**
-     * The seed's diff rules: no version → current vs the one before it; only {@code v1} → {@code v1} vs the one
+     * The differences between two versions of a scheduler. Which versions are compared: no version → current vs the one before it; only {@code v1} → {@code v1} vs the one
      * before it; both → {@code v1} vs {@code v2}.
      *
      * @param name the scheduler
-     * @param v1 the v1
-     * @param v2 the v2
-     * @return the seed's diff rules: no version → current vs the one before it; only {@code v1} → {@code v1} vs the
-     *         one before it; both → {@code v1} vs {@code v2}
+     * @param v1 the first version, if given
+     * @param v2 the second version, if given
+     * @return the field-level differences between the two versions chosen as above
      */
     public VersionDiff diff(String name, Optional<SchedulerVersion> v1, Optional<SchedulerVersion> v2) {
         SchedulerRecord current = c.existing(name);
