@@ -123,8 +123,16 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "random seed of the Poisson trace (default: ${DEFAULT-VALUE})")
     long seed = 1;
 
+    /** slf4j-simple's level property for the controller's logger. */
+    private static final String CONTROLLER_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.hotspare.pool.runtime.PoolController";
+
     @Override
     public Integer call() throws IOException {
+        // A replay runs the real controller, which logs every sizing change at INFO: thousands of lines on a terminal
+        // for a month of claims. Warnings still show; a user who wants the changes sets the property.
+        if (System.getProperty(CONTROLLER_LOG_LEVEL) == null) {
+            System.setProperty(CONTROLLER_LOG_LEVEL, "warn");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int to = runningTo == null ? size : runningTo;
@@ -258,14 +266,14 @@ final class SimulateCommand implements Callable<Integer> {
                 "cold", "running-h", "hibernated-h");
         row(out, String.format(Locale.ROOT, "auto (%.2f)", c.meanSized()), c.auto());
         c.bestStatic().ifPresent(b -> row(out, "static " + b.runningCount(), b));
-        out.printf("auto: runningCount %d..%d, %.2f on average; %s the target%n", sizing.min(), c.maxSized(), c.meanSized(),
-                c.autoMeetsTarget() ? "meets" : "does NOT meet");
+        out.printf(Locale.ROOT, "auto: runningCount set between %d and %d (bounds %d..%d), %.2f on average; %s the target%n",
+                sizing.min(), c.maxSized(), sizing.min(), sizing.max(), c.meanSized(), c.autoMeetsTarget() ? "meets" : "does NOT meet");
         if (c.bestStatic().isPresent()) {
             SimulationReport b = c.bestStatic().get();
             double saving = c.savingPercent().orElseThrow();
-            out.printf(Locale.ROOT, "best static runningCount meeting the target: %d; auto runs %.1f%% %s running member-hours (%.1f vs %.1f)%n",
+            out.printf(Locale.ROOT, "best static runningCount meeting the target: %d; auto runs %.1f%% %s running member-hours (%.1f vs %.1f)%s%n",
                     b.runningCount(), Math.abs(saving), saving >= 0 ? "fewer" : "more", c.auto().runningMemberHours(),
-                    b.runningMemberHours());
+                    b.runningMemberHours(), c.autoMeetsTarget() ? "" : ", but it misses the target, so that is no saving");
         } else {
             out.printf("no static runningCount in %d..%d meets the target (a larger --size or --running-to may help)%n", runningFrom, to);
         }

@@ -23,7 +23,7 @@ class SimulateAutoTest {
                 .contains("auto vs static, target p95 <= 1m00s:")
                 .containsPattern("\nauto \\(\\d\\.\\d\\d\\) +0s ")
                 .containsPattern("\nstatic 3 +0s ")
-                .containsPattern("auto: runningCount 0\\.\\.\\d+, \\d\\.\\d\\d on average; meets the target")
+                .containsPattern("auto: runningCount set between 0 and \\d+ \\(bounds 0\\.\\.4\\), \\d\\.\\d\\d on average; meets the target")
                 .containsPattern("best static runningCount meeting the target: 3; auto runs \\d+\\.\\d% fewer running member-hours");
         assertThat(dir.resolve("auto.png")).isNotEmptyFile();
         assertThat(dir.resolve("auto.svg")).content().contains("<svg");
