@@ -1,12 +1,15 @@
 package dev.hotspare.cli;
 
+import dev.hotspare.sim.AutoComparison;
 import dev.hotspare.sim.SimulationReport;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -40,5 +43,56 @@ final class Charts {
         }
         BitmapEncoder.saveBitmap(chart, stem.toString(), BitmapEncoder.BitmapFormat.PNG);
         VectorGraphicsEncoder.saveVectorGraphic(chart, stem.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    }
+
+    /**
+     * Both policies on one plot: claim wait at the target's percentile against running member-hours, one point per
+     * static runningCount (a line) and one for the sizer, the target as a horizontal line, the best static count
+     * meeting it marked; writes {@code stem}.png and .svg.
+     */
+    static void writeAutoVsStatic(AutoComparison c, Path stem) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        String p = "p" + c.target().percentile().stripTrailingZeros().toPlainString();
+        XYChart chart = new XYChartBuilder().width(900).height(560)
+                .title("Auto-sized vs static runningCount: " + p + " claim wait vs cost")
+                .xAxisTitle("running member-hours").yAxisTitle(p + " claim wait (minutes)").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        chart.getStyler().setMarkerSize(9);
+        List<SimulationReport> statics = c.statics();
+        double[] cost = statics.stream().mapToDouble(SimulationReport::runningMemberHours).toArray();
+        double[] wait = statics.stream().mapToDouble(r -> minutes(c, r)).toArray();
+        chart.addSeries("static runningCount", cost, wait);
+        for (int i = 0; i < statics.size(); i++) {
+            chart.addAnnotation(new AnnotationText("rc=" + statics.get(i).runningCount(), cost[i], wait[i], false));
+        }
+        double autoCost = c.auto().runningMemberHours();
+        double autoWait = minutes(c, c.auto());
+        XYSeries auto = chart.addSeries("auto (runningCount: auto)", new double[] {autoCost}, new double[] {autoWait});
+        auto.setMarker(SeriesMarkers.DIAMOND);
+        auto.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        double low = Math.min(autoCost, java.util.Arrays.stream(cost).min().orElse(autoCost));
+        double high = Math.max(autoCost, java.util.Arrays.stream(cost).max().orElse(autoCost));
+        double target = c.target().maxWait().toMillis() / 60000.0;
+        XYSeries line = chart.addSeries("target " + p + " <= " + c.target().maxWait(), new double[] {low, high},
+                new double[] {target, target});
+        line.setMarker(SeriesMarkers.NONE);
+        c.bestStatic().ifPresent(best -> {
+            XYSeries mark = chart.addSeries("recommended static: rc=" + best.runningCount(),
+                    new double[] {best.runningMemberHours()}, new double[] {minutes(c, best)});
+            mark.setMarker(SeriesMarkers.CIRCLE);
+            mark.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        });
+        chart.addAnnotation(new AnnotationText(c.savingPercent().map(s -> String.format(java.util.Locale.ROOT, "auto: %.1f%% fewer", s))
+                .orElse("auto"), autoCost, autoWait, false));
+        Path parent = stem.toAbsolutePath().getParent();
+        if (parent != null) {
+            java.nio.file.Files.createDirectories(parent);
+        }
+        BitmapEncoder.saveBitmap(chart, stem.toString(), BitmapEncoder.BitmapFormat.PNG);
+        VectorGraphicsEncoder.saveVectorGraphic(chart, stem.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    }
+
+    private static double minutes(AutoComparison c, SimulationReport r) {
+        return AutoComparison.waitAt(r, c.target()).toMillis() / 60000.0;
     }
 }

@@ -4,6 +4,10 @@ import dev.hotspare.micrometer.KpiSummary;
 import dev.hotspare.micrometer.MicrometerKpis;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.Tuning;
+import dev.hotspare.pool.sizing.ScheduledOverride;
+import dev.hotspare.pool.sizing.SizerSettings;
+import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.sim.AutoComparison;
 import dev.hotspare.sim.ClaimArrival;
 import dev.hotspare.sim.ClaimTraces;
 import dev.hotspare.sim.PoolSimulation;
@@ -30,7 +34,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -40,7 +47,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
         description = {"Replay claims against a pool on virtual time, through the real pool controller, for each runningCount in a range.",
-                "With no options: the seed's CI pool (one claim per 15 min, 40 min install, 5 min resume) over 30 days."})
+                "With no options: a typical CI pool (one claim per 15 min, 40 min install, 5 min resume) over 30 days.",
+                "With --auto TARGET: also replay it with the pool sizing its hot spares itself, and compare with the best static runningCount."})
 final class SimulateCommand implements Callable<Integer> {
 
     private static final Instant TRACE_START = Instant.parse("2026-01-05T00:00:00Z");
@@ -58,11 +66,29 @@ final class SimulateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--rate", paramLabel = "CLAIMS_PER_HOUR", description = "Poisson claim arrival rate (default: ${DEFAULT-VALUE})")
-    double rate = 4;
+    /** Poisson rate when none is given, claims per hour. */
+    static final double DEFAULT_RATE = 4;
+    /** The bursty trace's background rate when none is given, claims per hour. */
+    static final double DEFAULT_BURSTY_BASE = 1;
+    /** Mean time between the bursty trace's bursts. */
+    static final Duration BURST_EVERY = Duration.ofHours(6);
 
-    @Option(names = "--trace", paramLabel = "CSV", description = "replay this trace instead: lines of 'claim time,hold duration' (ISO-8601)")
-    Path trace;
+    @Option(names = "--rate", paramLabel = "CLAIMS_PER_HOUR",
+            description = "Poisson claim arrival rate (default: 4); with --trace bursty, the background rate between bursts (default: 1)")
+    Double rate;
+
+    @Option(names = "--trace", paramLabel = "poisson|diurnal|bursty|CSV",
+            description = {"the claims to replay (default: poisson): Poisson at --rate; diurnal: 11/h Mon-Fri 09-17 UTC, 0.5/h at night and on weekends;",
+                    "bursty: --rate plus bursts of 5-15 claims within 10 min about every 6 h; or a CSV file of 'claim time,hold duration' (ISO-8601)"})
+    String trace;
+
+    @Option(names = "--auto", paramLabel = "TARGET",
+            description = "also replay with the sizer (runningCount: auto) for this wait target, e.g. p95=PT1M (p50, p95 or p99), and compare")
+    String auto;
+
+    @Option(names = "--override", paramLabel = "WINDOW",
+            description = "with --auto: a scheduled bound on the sized count, e.g. 'Mon-Fri 08:50-10:00 runningCount >= 3' (UTC; repeatable)")
+    List<String> overrides = new ArrayList<>();
 
     @Option(names = "--days", description = "length of a Poisson trace in days (default: ${DEFAULT-VALUE})")
     int days = 30;
@@ -97,16 +123,28 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "random seed of the Poisson trace (default: ${DEFAULT-VALUE})")
     long seed = 1;
 
+    /** slf4j-simple's level property for the controller's logger. */
+    private static final String CONTROLLER_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.hotspare.pool.runtime.PoolController";
+
     @Override
     public Integer call() throws IOException {
+        // A replay runs the real controller, which logs every sizing change at INFO: thousands of lines on a terminal
+        // for a month of claims. Warnings still show; a user who wants the changes sets the property.
+        if (System.getProperty(CONTROLLER_LOG_LEVEL) == null) {
+            System.setProperty(CONTROLLER_LOG_LEVEL, "warn");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int to = runningTo == null ? size : runningTo;
         Problems problems = new Problems();
-        problems.require(trace != null || (Double.isFinite(rate) && rate > 0 && rate <= MAX_RATE), "--rate", rate,
+        String kind = trace == null ? "poisson" : builtIn(trace) ? trace.toLowerCase(Locale.ROOT) : "csv";
+        double rate = this.rate != null ? this.rate : kind.equals("bursty") ? DEFAULT_BURSTY_BASE : DEFAULT_RATE;
+        problems.require(this.rate == null || kind.equals("poisson") || kind.equals("bursty"), "--rate", rate,
+                "applies to --trace poisson and bursty only");
+        problems.require(!(kind.equals("poisson") || kind.equals("bursty")) || (Double.isFinite(rate) && rate > 0 && rate <= MAX_RATE), "--rate", rate,
                 "must be a number of claims per hour in (0, " + (int) MAX_RATE + "]");
         problems.require(days > 0 && days <= MAX_DAYS, "--days", days, "must be in 1.." + MAX_DAYS);
-        problems.require(trace != null || !(Double.isFinite(rate) && rate * 24 * days > MAX_CLAIMS), "--rate", rate,
+        problems.require(!kind.equals("poisson") || !(Double.isFinite(rate) && rate * 24 * days > MAX_CLAIMS), "--rate", rate,
                 "with --days " + days + " makes about " + (long) Math.min(Long.MAX_VALUE, rate * 24 * days)
                         + " claims; the limit is " + MAX_CLAIMS + " (lower --rate or --days)");
         problems.require(size >= 0 && size <= MAX_SIZE, "--size", size, "must be in 0.." + MAX_SIZE);
@@ -117,15 +155,29 @@ final class SimulateCommand implements Callable<Integer> {
             d.ifPresent(x -> problems.require(!x.isNegative() && x.compareTo(MAX_DURATION) <= 0, "duration", x,
                     "must be between 0 and " + MAX_DURATION.toDays() + " days"));
         }
+        Optional<SizerSettings> sizing = Optional.empty();
+        if (auto != null) {
+            try {
+                sizing = Optional.of(sizing(auto, Math.max(to, 0)));
+            } catch (ValidationException e) {
+                problems.addAll(e.problems());
+            }
+        } else {
+            problems.require(overrides.isEmpty(), "--override", String.join("; ", overrides), "applies with --auto only");
+        }
         if (!problems.isEmpty()) {
             return CliSupport.badInput(err, "simulate", new ValidationException(problems.list()));
         }
         List<ClaimArrival> arrivals;
         try {
-            arrivals = trace != null ? readTrace(trace)
-                    : ClaimTraces.poisson(rate, TRACE_START, Duration.ofDays(days), hold, seed);
+            arrivals = switch (kind) {
+                case "poisson" -> ClaimTraces.poisson(rate, TRACE_START, Duration.ofDays(days), hold, seed);
+                case "diurnal" -> ClaimTraces.diurnal(TRACE_START, Duration.ofDays(days), hold, seed);
+                case "bursty" -> ClaimTraces.bursty(TRACE_START, Duration.ofDays(days), hold, rate, BURST_EVERY, seed);
+                default -> readTrace(Path.of(trace));
+            };
         } catch (ValidationException e) {
-            return CliSupport.badInput(err, trace == null ? "simulate" : trace.toString(), e);
+            return CliSupport.badInput(err, kind.equals("csv") ? trace : "simulate", e);
         }
         if (arrivals.isEmpty()) {
             return CliSupport.badInput(err, "simulate", new ValidationException(Problem.of("--days", days, "too short for any claim at this rate")));
@@ -135,8 +187,11 @@ final class SimulateCommand implements Callable<Integer> {
         out.printf("hotspare simulate: %d claims over %s, install %s, resume %s, pool size %d, runningCount %d..%d%n",
                 arrivals.size(), Duration.between(arrivals.get(0).at(), arrivals.get(arrivals.size() - 1).at()).toDays() + " days",
                 install, resume, size, runningFrom, to);
-        if (trace == null) {
-            out.printf("seed's rule of thumb: runningCount = round_up(claim rate x install time) = %d%n",
+        if (sizing.isPresent()) {
+            return compare(out, err, settings, arrivals, sizing.get(), to);
+        }
+        if (kind.equals("poisson")) {
+            out.printf("rule of thumb: runningCount = round_up(claim rate x install time) = %d%n",
                     Tuning.suggestedRunningCount(rate / 60, install));
         }
         List<SimulationReport> reports = sweep(settings, arrivals, to, err);
@@ -152,6 +207,95 @@ final class SimulateCommand implements Callable<Integer> {
         out.printf("chart: %s.png, %s.svg%n", chart, chart);
         out.flush();
         return 0;
+    }
+
+    private static boolean builtIn(String trace) {
+        return List.of("poisson", "diurnal", "bursty").contains(trace.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * The sizer's settings for {@code --auto}: the target, 0..{@code max} hot spares, the sizer's default pace, and
+     * the simulated resume and install times to plan with until the controller has measured its own.
+     */
+    private SizerSettings sizing(String target, int max) {
+        WaitTarget parsed = WaitTarget.parse("--auto", target);
+        try {
+            AutoComparison.waitAt(null, parsed);
+        } catch (ValidationException e) {
+            throw new ValidationException(Problem.of("--auto", target, e.problems().get(0).message()));
+        }
+        List<ScheduledOverride> windows = new ArrayList<>();
+        for (String o : overrides) {
+            windows.add(ScheduledOverride.parse("--override", o));
+        }
+        try {
+            return SizerSettings.of(parsed, 0, max).withDefaultLeadTimes(resume, install).withOverrides(windows, ZoneOffset.UTC);
+        } catch (ValidationException e) {
+            throw new ValidationException(e.problems().stream()
+                    .map(p -> p.path().startsWith("overrides") ? new Problem("--override", p.value(), p.message()) : p).toList());
+        }
+    }
+
+    /** {@code --auto}: the sweep, the sizer's run beside the best static count, the saving, and the chart. */
+    private int compare(PrintWriter out, PrintWriter err, SimulationSettings settings, List<ClaimArrival> arrivals,
+                        SizerSettings sizing, int to) {
+        AutoComparison c;
+        int runs = to - runningFrom + 2;
+        long started = System.nanoTime();
+        ProgressBar[] bar = new ProgressBar[1];
+        try {
+            c = AutoComparison.run(settings, arrivals, sizing, runningFrom, to, done -> {
+                if (bar[0] == null && System.nanoTime() - started > 1_000_000_000L && done < runs && CliSupport.terminal()) {
+                    bar[0] = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(runs)
+                            .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+                }
+                if (bar[0] != null) {
+                    bar[0].stepTo(done);
+                }
+            });
+        } finally {
+            if (bar[0] != null) {
+                bar[0].close();
+            }
+            err.flush();
+        }
+        printTable(out, c.statics());
+        WaitTarget target = sizing.target();
+        out.printf("%nauto vs static, target %s:%n", human(target));
+        out.printf("%-14s %9s %9s %9s %7s %7s %7s %11s %13s%n", "policy", "wait p50", "wait p95", "wait p99", "hot", "warm",
+                "cold", "running-h", "hibernated-h");
+        row(out, String.format(Locale.ROOT, "auto (%.2f)", c.meanSized()), c.auto());
+        c.bestStatic().ifPresent(b -> row(out, "static " + b.runningCount(), b));
+        out.printf(Locale.ROOT, "auto: runningCount set between %d and %d (bounds %d..%d), %.2f on average; %s the target%n",
+                sizing.min(), c.maxSized(), sizing.min(), sizing.max(), c.meanSized(), c.autoMeetsTarget() ? "meets" : "does NOT meet");
+        if (c.bestStatic().isPresent()) {
+            SimulationReport b = c.bestStatic().get();
+            double saving = c.savingPercent().orElseThrow();
+            out.printf(Locale.ROOT, "best static runningCount meeting the target: %d; auto runs %.1f%% %s running member-hours (%.1f vs %.1f)%s%n",
+                    b.runningCount(), Math.abs(saving), saving >= 0 ? "fewer" : "more", c.auto().runningMemberHours(),
+                    b.runningMemberHours(), c.autoMeetsTarget() ? "" : ", but it misses the target, so that is no saving");
+        } else {
+            out.printf("no static runningCount in %d..%d meets the target (a larger --size or --running-to may help)%n", runningFrom, to);
+        }
+        try {
+            Charts.writeAutoVsStatic(c, chart);
+        } catch (IOException | RuntimeException e) {
+            return CliSupport.badInput(err, "simulate", new ValidationException(Problem.of("--chart", chart,
+                    "cannot write the chart there" + (e.getMessage() == null ? "" : ": " + CliSupport.plain(e.getMessage())))));
+        }
+        out.printf("chart: %s.png, %s.svg%n", chart, chart);
+        out.flush();
+        return 0;
+    }
+
+    private static void row(PrintWriter out, String policy, SimulationReport r) {
+        out.printf(Locale.ROOT, "%-14s %9s %9s %9s %6.1f%% %6.1f%% %6.1f%% %11.1f %13.1f%n", policy, human(r.waitP50()),
+                human(r.waitP95()), human(r.waitP99()), 100.0 * r.servedHot() / r.claims(), 100.0 * r.servedWarm() / r.claims(),
+                100.0 * r.servedCold() / r.claims(), r.runningMemberHours(), r.hibernatedMemberHours());
+    }
+
+    static String human(WaitTarget target) {
+        return "p" + target.percentile().stripTrailingZeros().toPlainString() + " <= " + human(target.maxWait());
     }
 
     private List<SimulationReport> sweep(SimulationSettings settings, List<ClaimArrival> arrivals, int to, PrintWriter err) {

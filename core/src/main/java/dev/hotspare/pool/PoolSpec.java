@@ -2,6 +2,8 @@ package dev.hotspare.pool;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.hotspare.pool.sizing.SizerSettings;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
@@ -33,6 +35,10 @@ import java.util.OptionalInt;
  *                          unclaimed members and keeps claimed ones until they are released
  * @param agingLimit        a pending claim that has waited this long is served before every younger claim,
  *                          whatever their classes: the bound on how long a higher class can hold a lower one back
+ * @param autoSizing        when present, the pool sizes its hot spares itself ({@code runningCount: auto}): the
+ *                          controller sets the running count each interval from the claims it has seen, the resume
+ *                          and install times it measured and these settings; {@code runningCount} is then only the
+ *                          count it starts from (within the settings' min..max). Empty: {@code runningCount} as given
  */
 public record PoolSpec(
         String name,
@@ -46,7 +52,8 @@ public record PoolSpec(
         String templateVersion,
         Duration orphanGracePeriod,
         boolean deleted,
-        Duration agingLimit) {
+        Duration agingLimit,
+        Optional<SizerSettings> autoSizing) {
 
     /** Template version used when none is given. */
     public static final String DEFAULT_TEMPLATE_VERSION = "v1";
@@ -73,6 +80,7 @@ public record PoolSpec(
      * @param orphanGracePeriod how long a claimed member whose claim is missing from the claim store must stay
      * @param deleted the pool is being deleted: it takes no new claims and serves no pending one, deletes its
      * @param agingLimit a pending claim that has waited this long is served before every younger claim
+     * @param autoSizing when present, the running count is sized by the controller, starting from {@code runningCount}
      * @throws ValidationException with one problem per bad field
      */
     public PoolSpec {
@@ -84,6 +92,7 @@ public record PoolSpec(
         templateVersion = templateVersion == null ? DEFAULT_TEMPLATE_VERSION : templateVersion;
         orphanGracePeriod = orphanGracePeriod == null ? DEFAULT_ORPHAN_GRACE_PERIOD : orphanGracePeriod;
         agingLimit = agingLimit == null ? DEFAULT_AGING_LIMIT : agingLimit;
+        autoSizing = autoSizing == null ? Optional.empty() : autoSizing;
         Problems problems = new Problems();
         Names.dns1123LabelProblem(name).ifPresent(why -> problems.add("name", name == null ? Problem.MISSING : name, why));
         problems.require(size >= 0, "size", size, "must be >= 0");
@@ -97,7 +106,34 @@ public record PoolSpec(
                 "must not be negative (PT0S deletes an orphaned member at once)");
         problems.require(!agingLimit.isNegative(), "agingLimit", agingLimit,
                 "must not be negative (PT0S serves every claim oldest first, ignoring classes)");
+        int start = runningCount;
+        autoSizing.ifPresent(auto -> problems.require(start < 0 || (start >= auto.min() && start <= auto.max()),
+                "runningCount", start, "with autoSizing it is the count the pool starts from and must lie within "
+                        + "autoSizing.min..max (" + auto.min() + ".." + auto.max() + ")"));
         problems.throwIfAny();
+    }
+
+    /**
+     * A pool with a fixed running count: the field list before {@code autoSizing} existed.
+     *
+     * @param name              pool name
+     * @param size              target number of unclaimed members
+     * @param runningCount      hot spares
+     * @param maxSize           cap on all members
+     * @param maxConcurrent     cap on provisioning + deleting
+     * @param hibernateAfter    hibernation delay of claimed members
+     * @param resumeTimeout     resume time after which an unclaimed member is broken
+     * @param claimLifetime     default and maximum claim lifetime
+     * @param templateVersion   the members' template version
+     * @param orphanGracePeriod how long a claimed member's claim must be missing before the member is deleted
+     * @param deleted           whether the pool is being deleted
+     * @param agingLimit        how long a pending claim waits before it goes ahead of every younger one
+     */
+    public PoolSpec(String name, int size, int runningCount, OptionalInt maxSize, OptionalInt maxConcurrent,
+                    Optional<Duration> hibernateAfter, Optional<Duration> resumeTimeout, ClaimLifetime claimLifetime,
+                    String templateVersion, Duration orphanGracePeriod, boolean deleted, Duration agingLimit) {
+        this(name, size, runningCount, maxSize, maxConcurrent, hibernateAfter, resumeTimeout, claimLifetime,
+                templateVersion, orphanGracePeriod, deleted, agingLimit, Optional.empty());
     }
 
     /**
@@ -147,7 +183,7 @@ public record PoolSpec(
     static PoolSpec fromJson(
             @JsonProperty("name") String name,
             @JsonProperty("size") Integer size,
-            @JsonProperty("runningCount") Integer runningCount,
+            @JsonProperty("runningCount") @JsonDeserialize(using = RunningCountDeserializer.class) Object runningCount,
             @JsonProperty("maxSize") Integer maxSize,
             @JsonProperty("maxConcurrent") Integer maxConcurrent,
             @JsonProperty("hibernateAfter") Duration hibernateAfter,
@@ -156,19 +192,33 @@ public record PoolSpec(
             @JsonProperty("templateVersion") String templateVersion,
             @JsonProperty("orphanGracePeriod") Duration orphanGracePeriod,
             @JsonProperty("deleted") Boolean deleted,
-            @JsonProperty("agingLimit") Duration agingLimit) {
+            @JsonProperty("agingLimit") Duration agingLimit,
+            @JsonProperty("autoSizing") AutoSizingDocument autoSizing) {
         Problems problems = new Problems();
         problems.require(name != null, "name", Problem.MISSING, "required");
         problems.require(size != null, "size", Problem.MISSING, "required");
+        boolean auto = RunningCountDeserializer.AUTO.equals(runningCount);
+        problems.require(!auto || autoSizing != null, "runningCount", RunningCountDeserializer.AUTO,
+                "needs an autoSizing block with at least targetWait and max");
+        Optional<SizerSettings> sizing = Optional.empty();
+        if (autoSizing != null) {
+            try {
+                sizing = Optional.of(autoSizing.settings());
+            } catch (ValidationException e) {
+                e.problems().forEach(p -> problems.add("autoSizing." + p.path(), p.value(), p.message()));
+            }
+        }
+        // With autoSizing and no number, the pool starts from the fewest hot spares allowed.
+        int running = runningCount instanceof Integer n ? n : sizing.map(SizerSettings::min).orElse(0);
         PoolSpec spec = null;
         try {
             // Validate the rest even when required fields are missing, so every problem is reported at once.
             spec = new PoolSpec(name == null ? "placeholder" : name, size == null ? 0 : size,
-                    runningCount == null ? 0 : runningCount,
+                    running,
                     maxSize == null ? OptionalInt.empty() : OptionalInt.of(maxSize),
                     maxConcurrent == null ? OptionalInt.empty() : OptionalInt.of(maxConcurrent),
                     Optional.ofNullable(hibernateAfter), Optional.ofNullable(resumeTimeout), claimLifetime, templateVersion,
-                    orphanGracePeriod, Boolean.TRUE.equals(deleted), agingLimit);
+                    orphanGracePeriod, Boolean.TRUE.equals(deleted), agingLimit, sizing);
         } catch (ValidationException e) {
             problems.addAll(e.problems());
         }
@@ -195,6 +245,7 @@ public record PoolSpec(
         Builder b = new Builder(name).size(size).runningCount(runningCount).templateVersion(templateVersion)
                 .claimLifetime(claimLifetime).orphanGracePeriod(orphanGracePeriod).deleted(deleted)
                 .agingLimit(agingLimit);
+        autoSizing.ifPresent(b::autoSizing);
         maxSize.ifPresent(b::maxSize);
         maxConcurrent.ifPresent(b::maxConcurrent);
         hibernateAfter.ifPresent(b::hibernateAfter);
@@ -216,6 +267,7 @@ public record PoolSpec(
         private Duration orphanGracePeriod = DEFAULT_ORPHAN_GRACE_PERIOD;
         private boolean deleted;
         private Duration agingLimit = DEFAULT_AGING_LIMIT;
+        private Optional<SizerSettings> autoSizing = Optional.empty();
 
         private Builder(String name) {
             this.name = name;
@@ -345,6 +397,29 @@ public record PoolSpec(
         }
 
         /**
+         * Lets the controller size the hot spares itself ({@code runningCount: auto}); {@link #runningCount(int)}
+         * is then the count it starts from, within the settings' min..max.
+         *
+         * @param autoSizing the target, bounds and pace (with {@code apply = false}: shadow mode, decisions only
+         *                   reported)
+         * @return this builder
+         */
+        public Builder autoSizing(SizerSettings autoSizing) {
+            this.autoSizing = Optional.of(Objects.requireNonNull(autoSizing, "autoSizing"));
+            return this;
+        }
+
+        /**
+         * Back to a fixed running count (no auto-sizing).
+         *
+         * @return this builder
+         */
+        public Builder fixedRunningCount() {
+            this.autoSizing = Optional.empty();
+            return this;
+        }
+
+        /**
          * Validates every field at once.
          *
          * @return the spec
@@ -352,7 +427,7 @@ public record PoolSpec(
          */
         public PoolSpec build() {
             return new PoolSpec(name, size, runningCount, maxSize, maxConcurrent, hibernateAfter, resumeTimeout,
-                    claimLifetime, templateVersion, orphanGracePeriod, deleted, agingLimit);
+                    claimLifetime, templateVersion, orphanGracePeriod, deleted, agingLimit, autoSizing);
         }
     }
 }

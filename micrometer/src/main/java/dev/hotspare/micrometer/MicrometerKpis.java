@@ -13,6 +13,7 @@ import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.WaitStage;
 import dev.hotspare.rollout.Phase;
 import dev.hotspare.rollout.RolloutProgress;
+import dev.hotspare.pool.sizing.SizingDecision;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,6 +50,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <tr><td>{@value #SCALE_MEMBERS}</td><td>counter</td><td>pool, operation</td><td>members or rooms those operations touched</td></tr>
  *   <tr><td>{@value #LOCK_WAIT}</td><td>timer</td><td>scheduler, kind, outcome</td><td>lock acquisition waits</td></tr>
  *   <tr><td>{@value #LEASE_LOSSES}</td><td>counter</td><td>scheduler, kind</td><td>leases lost</td></tr>
+ *   <tr><td>{@value #SIZER_RUNNING_COUNT}</td><td>gauge</td><td>pool, applied</td><td>the auto-sizer's last running count (applied, or only reported in shadow mode)</td></tr>
  *   <tr><td>{@value #ROLLOUT_TARGETS}</td><td>gauge</td><td>rollout, state (done, total)</td><td>rollout targets</td></tr>
  *   <tr><td>{@value #ROLLOUT_PHASE}</td><td>gauge</td><td>rollout, phase</td><td>1 for the rollout's current phase, 0 for the others</td></tr>
  * </table>
@@ -82,6 +84,11 @@ public final class MicrometerKpis implements KpiListener {
     public static final String LOCK_WAIT = "hotspare.lock.wait";
     /** Counter: leases lost, tags {@code scheduler}, {@code kind}. */
     public static final String LEASE_LOSSES = "hotspare.lease.losses";
+    /**
+     * Gauge: the running count the auto-sizer decided last, tags {@code pool}, {@code applied} ({@code true}: in force;
+     * {@code false}: shadow mode, what it would set).
+     */
+    public static final String SIZER_RUNNING_COUNT = "hotspare.pool.sizer.running.count";
     /** Gauge: rollout targets, tags {@code rollout}, {@code state} (done, total). */
     public static final String ROLLOUT_TARGETS = "hotspare.rollout.targets";
     /** Gauge: 1 for a rollout's current phase and 0 for every other, tags {@code rollout}, {@code phase}. */
@@ -146,6 +153,12 @@ public final class MicrometerKpis implements KpiListener {
     @Override
     public void membersPerState(String pool, Map<MemberState, Integer> counts) {
         counts.forEach((state, count) -> gauge(MEMBERS, "Members per state", "pool", pool, "state", state.tag()).set(count));
+    }
+
+    @Override
+    public void sizingDecided(String pool, SizingDecision decision, boolean applied) {
+        gauge(SIZER_RUNNING_COUNT, "The auto-sizer's running count", "pool", pool, "applied", String.valueOf(applied))
+                .set(decision.runningCount());
     }
 
     @Override

@@ -147,6 +147,23 @@ class MicrometerKpisTest {
     }
 
     @Test
+    void theSizersRunningCountIsAGaugeTaggedWithWhetherItIsApplied() {
+        kpis.sizingDecided("ci", decision(3), true);
+        kpis.sizingDecided("ci", decision(4), true);
+        kpis.sizingDecided("nightly", decision(2), false);
+
+        assertThat(gauge(MicrometerKpis.SIZER_RUNNING_COUNT, "pool", "ci", "applied", "true")).isEqualTo(4.0);
+        assertThat(gauge(MicrometerKpis.SIZER_RUNNING_COUNT, "pool", "nightly", "applied", "false")).isEqualTo(2.0);
+        assertThat(registry.find(MicrometerKpis.SIZER_RUNNING_COUNT).gauges()).hasSize(2);
+    }
+
+    private static dev.hotspare.pool.sizing.SizingDecision decision(int runningCount) {
+        return new dev.hotspare.pool.sizing.SizingDecision(runningCount, runningCount, true, runningCount + 2,
+                new dev.hotspare.pool.sizing.DemandForecast(0.001, 0.001, 0.001), Duration.ofMinutes(5),
+                Duration.ofMinutes(40), java.util.Optional.empty(), "test");
+    }
+
+    @Test
     void commonTagsAreOnEveryMeter() {
         MicrometerKpis tagged = new MicrometerKpis(registry, Tags.of("source", "simulation"));
         tagged.claimServed("ci", ClaimService.HOT, Duration.ZERO);

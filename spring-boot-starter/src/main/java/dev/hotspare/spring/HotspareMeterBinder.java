@@ -12,6 +12,7 @@ import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.sizing.SizingDecision;
 import dev.hotspare.rollout.RolloutProgress;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -93,6 +94,11 @@ public final class HotspareMeterBinder implements MeterBinder, KpiListener {
     @Override
     public void membersPerState(String pool, Map<MemberState, Integer> counts) {
         delegate.membersPerState(pool, counts);
+    }
+
+    @Override
+    public void sizingDecided(String pool, SizingDecision decision, boolean applied) {
+        delegate.sizingDecided(pool, decision, applied);
     }
 
     @Override

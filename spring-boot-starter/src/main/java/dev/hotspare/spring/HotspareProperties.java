@@ -31,7 +31,9 @@ public class HotspareProperties {
     /**
      * Pools by name, each with the fields of a pool spec: size (required), running-count, max-size,
      * max-concurrent, hibernate-after, resume-timeout, claim-lifetime.default, claim-lifetime.maximum,
-     * template-version, orphan-grace-period, deleted, aging-limit. Durations are written 40m, 2h30m, 500ms or ISO-8601 (PT40M). The name is the key and must be a DNS-1123 label.
+     * template-version, orphan-grace-period, deleted, aging-limit, and auto-sizing.target-wait (p95 <= 30s),
+     * auto-sizing.min, auto-sizing.max, auto-sizing.max-step, auto-sizing.cooldown, auto-sizing.overrides[0],
+     * auto-sizing.zone, auto-sizing.apply (false: shadow mode) for running-count: auto. Durations are written 40m, 2h30m, 500ms or ISO-8601 (PT40M). The name is the key and must be a DNS-1123 label.
      */
     private Map<String, Map<String, Object>> pools = new LinkedHashMap<>();
 

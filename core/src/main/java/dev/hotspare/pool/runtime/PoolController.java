@@ -15,6 +15,10 @@ import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.TypicalDurations;
 import dev.hotspare.pool.WaitStage;
+import dev.hotspare.pool.sizing.HotSpareSizer;
+import dev.hotspare.pool.sizing.SizerSettings;
+import dev.hotspare.pool.sizing.SizingDecision;
+import dev.hotspare.pool.sizing.SizingInput;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver;
@@ -28,7 +32,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -84,6 +90,17 @@ public final class PoolController implements AutoCloseable {
     private final CompletableFuture<Void> deleted = new CompletableFuture<>();
     private TaskScheduler.Cancellable periodic;
     private volatile PoolPlan lastPlan;
+    private final Duration sizingInterval;
+    /** Auto-sizing state, all under the pass lock: claim arrivals seen (oldest first) and the live claims seen last pass. */
+    private final Deque<Instant> arrivals = new ArrayDeque<>();
+    private Map<String, Instant> seenClaims = Map.of();
+    /** The sizer's own running count (applied or, in shadow mode, only reported); -1 before its first decision. */
+    private volatile int sizerCount = -1;
+    private Instant lastSizingAt;
+    private Optional<Instant> lastSizingChange = Optional.empty();
+    private volatile SizingDecision lastSizing;
+    /** The spec as the last pass planned with: the spec, with the sized running count when sizing is applied. */
+    private volatile PoolSpec effective;
     private volatile boolean closed;
     private boolean emptyReadWarned;
 
@@ -102,6 +119,8 @@ public final class PoolController implements AutoCloseable {
         this.resyncPeriod = b.resyncPeriod;
         this.closeTimeout = b.closeTimeout;
         this.listener = PoolListener.all(b.listener, b.kpis);
+        this.sizingInterval = b.sizingInterval;
+        this.effective = b.spec;
     }
 
     /**
@@ -345,7 +364,7 @@ public final class PoolController implements AutoCloseable {
         }
         PoolPlan plan;
         synchronized (transitions) {
-            plan = PoolPlanner.plan(current, members, live, now, transitions.typical());
+            plan = PoolPlanner.plan(effectiveFor(current), members, live, now, transitions.typical());
         }
         ClaimReason reason = plan.reasonFor(claimName)
                 .or(() -> plan.assignments().stream().filter(a -> a.claimName().equals(claimName)).findFirst()
@@ -450,7 +469,9 @@ public final class PoolController implements AutoCloseable {
         PoolPlan plan;
         synchronized (transitions) {
             transitions.observe(members);
-            plan = PoolPlanner.plan(current, members, live, now, transitions.typical());
+            PoolSpec planned = sized(current, live, now);
+            effective = planned;
+            plan = PoolPlanner.plan(planned, members, live, now, transitions.typical());
         }
         warnOnEmptyRead(pool, plan);
         apply(pool, plan, members, live, now);
@@ -465,6 +486,100 @@ public final class PoolController implements AutoCloseable {
             deleted.complete(null);
         }
         return plan;
+    }
+
+    /**
+     * The spec this pass plans with. Without auto-sizing, the spec. With it, the claims seen are recorded as
+     * arrivals and, once per sizing interval, the sizer decides from them and from the measured resume and install
+     * times; applied, its count replaces the spec's runningCount; in shadow mode the spec is planned as written and
+     * the decision is only logged and reported. Called under the pass lock and the transitions' monitor.
+     */
+    private PoolSpec sized(PoolSpec current, List<Claim> live, Instant now) {
+        if (current.autoSizing().isEmpty()) {
+            // Sizing switched off (or never on): a later switch on starts afresh from the spec's count.
+            sizerCount = -1;
+            arrivals.clear();
+            seenClaims = Map.of();
+            return current;
+        }
+        SizerSettings settings = current.autoSizing().get();
+        recordArrivals(live, now, settings.longWindow());
+        if (sizerCount < 0) {
+            sizerCount = current.runningCount();
+        }
+        if (lastSizingAt == null || !now.isBefore(lastSizingAt.plus(sizingInterval))) {
+            SizingDecision decision = HotSpareSizer.decide(settings, new SizingInput(List.copyOf(arrivals),
+                    transitions.resumeSamples(), transitions.installSamples(), sizerCount, lastSizingChange, now));
+            lastSizingAt = now;
+            lastSizing = decision;
+            if (decision.changed()) {
+                lastSizingChange = Optional.of(now);
+                if (settings.apply()) {
+                    LOG.info("pool {}: runningCount {} -> {}: {}", current.name(), sizerCount, decision.runningCount(),
+                            decision.explanation());
+                } else {
+                    LOG.info("pool {}: shadow sizing would set runningCount {} -> {} (the pool keeps {}): {}",
+                            current.name(), sizerCount, decision.runningCount(), current.runningCount(),
+                            decision.explanation());
+                }
+            } else {
+                LOG.debug("pool {}: sizing keeps runningCount {}: {}", current.name(), decision.runningCount(),
+                        decision.explanation());
+            }
+            sizerCount = decision.runningCount();
+            listener.sizingDecided(current.name(), decision, settings.apply());
+        }
+        return effectiveFor(current);
+    }
+
+    /** {@code current} with the sizer's count when sizing is applied and has decided; otherwise {@code current}. */
+    private PoolSpec effectiveFor(PoolSpec current) {
+        boolean applied = current.autoSizing().map(SizerSettings::apply).orElse(false);
+        int count = sizerCount;
+        if (!applied || count < 0 || count == current.runningCount()) {
+            return current;
+        }
+        // The sizer's count may lie outside bounds changed since by updateSpec; the spec's check is for the start.
+        SizerSettings settings = current.autoSizing().get();
+        int bounded = Math.max(settings.min(), Math.min(settings.max(), count));
+        return current.toBuilder().runningCount(bounded).build();
+    }
+
+    /**
+     * Each live claim not seen by the previous pass is an arrival at its creation time; arrivals older than the
+     * sizer's long window are dropped. Claims made and served between two passes are missed: passes run on every
+     * claim, so only a claim served by another controller before this one reads it is.
+     */
+    private void recordArrivals(List<Claim> live, Instant now, Duration window) {
+        Map<String, Instant> seen = new HashMap<>(Math.max(16, live.size() * 2));
+        for (Claim c : live) {
+            seen.put(c.name(), c.createdAt());
+            if (!c.createdAt().equals(seenClaims.get(c.name()))) {
+                arrivals.addLast(c.createdAt());
+            }
+        }
+        seenClaims = seen;
+        Instant horizon = now.minus(window);
+        arrivals.removeIf(at -> at.isBefore(horizon));
+    }
+
+    /**
+     * The sizer's last decision, when the spec asks for auto-sizing and it has decided once: applied, the running
+     * count in force; in shadow mode ({@code apply: false}), what it would have set.
+     *
+     * @return the last decision, or empty
+     */
+    public Optional<SizingDecision> sizing() {
+        return spec.autoSizing().isPresent() ? Optional.ofNullable(lastSizing) : Optional.empty();
+    }
+
+    /**
+     * The running count the pool keeps now: the spec's, or the sizer's when sizing is applied.
+     *
+     * @return the running count the last pass planned with
+     */
+    public int effectiveRunningCount() {
+        return effective.runningCount();
     }
 
     private void warnOnEmptyRead(String pool, PoolPlan plan) {
@@ -876,6 +991,7 @@ public final class PoolController implements AutoCloseable {
         private Duration closeTimeout = Duration.ofSeconds(30);
         private PoolListener listener = PoolListener.NONE;
         private PoolListener kpis = PoolListener.NONE;
+        private Duration sizingInterval = Duration.ofMinutes(1);
 
         private Builder(PoolSpec spec, MemberDriver driver, ClaimStore claims) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -944,6 +1060,22 @@ public final class PoolController implements AutoCloseable {
          */
         public Builder kpis(PoolListener kpis) {
             this.kpis = Objects.requireNonNull(kpis, "kpis");
+            return this;
+        }
+
+        /**
+         * How often the auto-sizer decides, for a spec with {@code autoSizing} (default 1 min): at most once per
+         * interval, on the first pass after it; the sizer's {@code maxStep} is per decision.
+         *
+         * @param sizingInterval a positive duration
+         * @return this builder
+         * @throws ValidationException if it is not positive
+         */
+        public Builder sizingInterval(Duration sizingInterval) {
+            if (sizingInterval.isNegative() || sizingInterval.isZero()) {
+                throw new ValidationException(Problem.of("sizingInterval", sizingInterval, "must be positive"));
+            }
+            this.sizingInterval = sizingInterval;
             return this;
         }
 

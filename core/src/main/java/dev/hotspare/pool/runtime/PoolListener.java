@@ -8,6 +8,7 @@ import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.sizing.SizingDecision;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -80,6 +81,16 @@ public interface PoolListener {
 
     /** {@code pool} (a pool or a fleet scheduler) performed {@code operation} on {@code count} members (>= 1). */
     default void scaled(String pool, ScaleOperation operation, int count) {
+    }
+
+    /**
+     * The auto-sizer of {@code pool} decided (once per sizing interval, for a spec with {@code autoSizing}).
+     *
+     * @param pool     the pool
+     * @param decision what it decided, with its reasons
+     * @param applied  whether the pool applies it ({@code false}: shadow mode, the pool keeps its spec's count)
+     */
+    default void sizingDecided(String pool, SizingDecision decision, boolean applied) {
     }
 
     /** {@code listener} with every call guarded: an exception is logged and ignored. Idempotent. */

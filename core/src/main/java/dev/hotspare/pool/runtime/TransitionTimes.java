@@ -18,7 +18,7 @@ import java.util.Optional;
 /**
  * Learns how long installs and resumes take from what successive passes observe: a member seen provisioning and
  * then installed gives an install time; one seen resuming and then running gives a resume time. The typical
- * value is the median of the last {@value #SAMPLES}. Only ever used for expected ready times. Not thread-safe:
+ * value is the median of the last {@value #SAMPLES}; the auto-sizer plans with a percentile of the same samples. Not thread-safe:
  * the controller calls it inside a pass.
  */
 final class TransitionTimes {
@@ -51,6 +51,16 @@ final class TransitionTimes {
     /** The typical durations seen so far. */
     TypicalDurations typical() {
         return new TypicalDurations(median(installs), median(resumes));
+    }
+
+    /** The install times measured, oldest first (at most {@value #SAMPLES}). */
+    List<Duration> installSamples() {
+        return List.copyOf(installs);
+    }
+
+    /** The resume times measured, oldest first (at most {@value #SAMPLES}). */
+    List<Duration> resumeSamples() {
+        return List.copyOf(resumes);
     }
 
     private static void add(Deque<Duration> samples, Duration sample) {

@@ -10,13 +10,14 @@ import java.util.List;
  * lead time (by the slope between the two windows' rates), because the members a rise needs must be started a
  * lead time before the claims arrive — once the short window holds clearly more claims than the long window's rate
  * explains (more than two standard deviations of a Poisson count, plus one), so that noise and a steady signal
- * never look like a rise. Falling demand is not extrapolated: the sizer then plans for the recent rate, and its
- * cooldown slows the way down.
+ * never look like a rise. Without a rise the long window's rate is planned for (falling demand is not
+ * extrapolated; the long window and the sizer's cooldown slow the way down), and a long window without any claim is
+ * planned as one claim per long window, not as no demand at all.
  *
  * @param shortRate    claims per second over the short window
  * @param longRate     claims per second over the long window
- * @param forecastRate claims per second planned for: {@code max(longRate, shortRate + rising slope × (lead time +
- *                     short window / 2))}
+ * @param forecastRate claims per second planned for: on a rise {@code max(longRate, shortRate + slope × (lead time +
+ *                     short window / 2))}; otherwise {@code longRate}, or one claim per long window when it held none
  */
 public record DemandForecast(double shortRate, double longRate, double forecastRate) {
 
@@ -57,8 +58,17 @@ public record DemandForecast(double shortRate, double longRate, double forecastR
         // a steady signal never trips it, so the forecast of a steady rate is the rate, and grows with it.
         double expected = longRate * s;
         boolean rising = inShort - expected > 2 * Math.sqrt(expected) + 1;
+        if (!rising) {
+            // A steady (or falling) signal is planned at the long window's rate: the short window's count is
+            // noisy, and planning for the larger of the two would size for every upward blip and then hold it
+            // through the cooldown. A long window without a single claim does not show that no claim comes: it
+            // is planned as if it held one, the rate at which seeing none is unremarkable, so a quiet night keeps
+            // the spare its next claim needs.
+            double planned = inLong == 0 ? 1 / l : longRate;
+            return new DemandForecast(shortRate, longRate, planned);
+        }
         // The windows' centres are (l - s) / 2 apart.
-        double slope = rising ? (shortRate - longRate) / ((l - s) / 2) : 0;
+        double slope = (shortRate - longRate) / ((l - s) / 2);
         double forecast = Math.max(longRate, shortRate + slope * (seconds(leadTime) + s / 2));
         return new DemandForecast(shortRate, longRate, forecast);
     }

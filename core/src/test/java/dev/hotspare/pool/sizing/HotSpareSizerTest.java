@@ -159,4 +159,29 @@ class HotSpareSizerTest {
         assertThat(ScheduledOverride.parse("o", "* 22:00-06:00 runningCount = 2")
                 .isOpen(Instant.parse("2026-01-06T05:00:00Z"), ZoneOffset.UTC)).as("past midnight").isTrue();
     }
+
+    @Test
+    void aLongWindowWithoutClaimsIsPlannedAsOneClaimPerWindowNotAsNone() {
+        // No claim in 2 hours: planned at 1 per 2 h = 0.5/h; mean over R - W = 4 min is 1/30, P(N >= 1) = 0.033 <= 0.05.
+        SizerSettings s = SizerSettings.of(WaitTarget.parse("t", "p95 <= PT1M"), 0, 5);
+        SizingDecision d = HotSpareSizer.decide(s, input(List.of(), 0));
+        assertThat(d.demand().forecastPerHour()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(d.modelled()).isEqualTo(1);
+    }
+
+    @Test
+    void withoutARiseTheLongWindowsRateIsPlannedNotANoisyShortWindow() {
+        // 12 claims spread over 2 hours (6/h), 3 of them in the last 15 minutes (12/h): 3 - 1.5 is within
+        // 2 sqrt(1.5) + 1 of the long window's rate, so no rise, and the plan is 6/h.
+        List<Instant> arrivals = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            arrivals.add(NOW.minus(Duration.ofMinutes(4 * i + 2)));
+        }
+        for (int i = 0; i < 9; i++) {
+            arrivals.add(NOW.minus(Duration.ofMinutes(20 + 11 * i)));
+        }
+        SizingDecision d = HotSpareSizer.decide(settings("p95 <= PT1M"), input(arrivals, 0));
+        assertThat(d.demand().shortRate() * 3600).isCloseTo(12.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(d.demand().forecastPerHour()).isCloseTo(6.0, org.assertj.core.data.Offset.offset(1e-9));
+    }
 }

@@ -71,4 +71,40 @@ class PoolSpecsTest {
     void noPoolsGiveNoSpecs() {
         assertThat(PoolSpecs.read(Map.of())).isEmpty();
     }
+
+    @Test
+    void autoSizingReadsFromRelaxedPropertiesAsFromASpecFile() {
+        Map<String, Object> sizing = new LinkedHashMap<>();
+        sizing.put("target-wait", "p95 <= 30s");
+        sizing.put("max", "6");
+        sizing.put("max-step", "3");
+        sizing.put("apply", "false");
+        sizing.put("overrides", List.of("Mon-Fri 08:50-17:00 runningCount >= 4"));
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("size", "8");
+        fields.put("running-count", "auto");
+        fields.put("auto-sizing", sizing);
+        PoolSpec file = Documents.read("""
+                name: ci
+                size: 8
+                runningCount: auto
+                autoSizing:
+                  targetWait: p95 <= 30s
+                  max: 6
+                  maxStep: 3
+                  apply: false
+                  overrides: ["Mon-Fri 08:50-17:00 runningCount >= 4"]
+                """, Documents.Format.YAML, PoolSpec.class);
+        assertThat(file.autoSizing()).isPresent();
+        assertThat(PoolSpecs.read(Map.of("ci", fields)).get("ci")).isEqualTo(file);
+    }
+
+    @Test
+    void aBadAutoSizingPropertyIsReportedAtItsProperty() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("size", "8");
+        fields.put("auto-sizing", new LinkedHashMap<>(Map.of("target-wait", "soon", "max", "4")));
+        assertThatThrownBy(() -> PoolSpecs.read(Map.of("ci", fields)))
+                .hasMessageContaining("hotspare.pools.ci.auto-sizing.target-wait: bad value 'soon': expected a wait target");
+    }
 }

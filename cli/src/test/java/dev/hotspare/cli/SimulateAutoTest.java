@@ -1,0 +1,71 @@
+package dev.hotspare.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static dev.hotspare.cli.PoolCommandsTest.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code hotspare simulate --auto}: the sizer beside the best static runningCount, run as a user would. */
+class SimulateAutoTest {
+
+    @Test
+    void theDiurnalTracePrintsBothPoliciesTheSavingAndWritesTheChart(@TempDir Path dir) {
+        Path chart = dir.resolve("auto");
+        PoolCommandsTest.Run run = run("simulate", "--auto", "p95=PT1M", "--trace", "diurnal", "--days", "7", "--size", "16",
+                "--running-to", "4", "--chart", chart.toString());
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).contains("runningCount  claims  wait p50")
+                .contains("auto vs static, target p95 <= 1m00s:")
+                .containsPattern("\nauto \\(\\d\\.\\d\\d\\) +0s ")
+                .containsPattern("\nstatic 3 +0s ")
+                .containsPattern("auto: runningCount set between 0 and \\d+ \\(bounds 0\\.\\.4\\), \\d\\.\\d\\d on average; meets the target")
+                .containsPattern("best static runningCount meeting the target: 3; auto runs \\d+\\.\\d% fewer running member-hours");
+        assertThat(dir.resolve("auto.png")).isNotEmptyFile();
+        assertThat(dir.resolve("auto.svg")).content().contains("<svg");
+    }
+
+    @Test
+    void theBurstyTraceAndACsvTraceCompareToo(@TempDir Path dir) throws IOException {
+        PoolCommandsTest.Run bursty = run("simulate", "--auto", "p99=PT5M", "--trace", "bursty", "--days", "2", "--size", "12",
+                "--running-to", "2", "--chart", dir.resolve("b").toString());
+        assertThat(bursty.status()).as(bursty.err()).isZero();
+        assertThat(bursty.out()).contains("auto vs static, target p99 <= 5m00s:");
+
+        Path csv = Files.writeString(dir.resolve("trace.csv"),
+                "time,hold\n2026-01-05T09:00:00Z,PT1H\n2026-01-05T09:05:00Z,PT1H\n2026-01-05T09:06:00Z,PT30M\n");
+        PoolCommandsTest.Run replay = run("simulate", "--auto", "p50=PT0S", "--trace", csv.toString(), "--size", "3",
+                "--chart", dir.resolve("c").toString());
+        assertThat(replay.status()).as(replay.err()).isZero();
+        assertThat(replay.out()).contains("3 claims").contains("auto vs static, target p50 <= 0s:");
+    }
+
+    @Test
+    void badAutoOptionsAreOneLineEachWithExitTwoAndNoJava() {
+        assertThat(run("simulate", "--auto", "p90=PT1M").err()).isEqualTo(
+                "error: simulate: --auto: bad value 'p90=PT1M': the simulator reports p50, p95 and p99 waits; use one of those"
+                        + System.lineSeparator());
+        PoolCommandsTest.Run soon = run("simulate", "--auto", "soon");
+        assertThat(soon.status()).isEqualTo(2);
+        assertThat(soon.err().lines()).containsExactly(
+                "error: simulate: --auto: bad value 'soon': expected a wait target such as p95 <= PT30S or p99=2m");
+        PoolCommandsTest.Run lonely = run("simulate", "--override", "Mon-Fri 08:50-10:00 runningCount >= 3");
+        assertThat(lonely.status()).isEqualTo(2);
+        assertThat(lonely.err().lines()).containsExactly(
+                "error: simulate: --override: bad value 'Mon-Fri 08:50-10:00 runningCount >= 3': applies with --auto only");
+        PoolCommandsTest.Run window = run("simulate", "--auto", "p95=1m", "--override", "weekdays runningCount >= 3");
+        assertThat(window.status()).isEqualTo(2);
+        assertThat(window.err()).startsWith("error: simulate: --override: bad value 'weekdays runningCount >= 3': expected e.g.");
+        PoolCommandsTest.Run rate = run("simulate", "--trace", "diurnal", "--rate", "3");
+        assertThat(rate.status()).isEqualTo(2);
+        assertThat(rate.err().lines()).containsExactly(
+                "error: simulate: --rate: bad value '3.0': applies to --trace poisson and bursty only");
+        for (PoolCommandsTest.Run r : new PoolCommandsTest.Run[] {soon, lonely, window, rate}) {
+            assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("dev.hotspare");
+        }
+    }
+}

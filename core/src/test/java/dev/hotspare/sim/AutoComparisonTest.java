@@ -1,0 +1,59 @@
+package dev.hotspare.sim;
+
+import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.sizing.SizerSettings;
+import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.validation.ValidationException;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The sizer against static counts on one week of the diurnal CI trace: 40-minute installs, 5-minute resumes. */
+class AutoComparisonTest {
+
+    static final Instant MONDAY = Instant.parse("2026-01-05T00:00:00Z");
+    static final SimulationSettings CI = new SimulationSettings(PoolSpec.builder("ci").size(16).build(),
+            Duration.ofMinutes(40), Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofMinutes(1));
+    static final SizerSettings P95_1M = SizerSettings.of(WaitTarget.parse("--auto", "p95<=PT1M"), 0, 16)
+            .withDefaultLeadTimes(Duration.ofMinutes(5), Duration.ofMinutes(40));
+
+    @Test
+    void theSizerMeetsTheTargetOnFewerRunningHoursThanTheBestStaticCount() {
+        List<ClaimArrival> week = ClaimTraces.diurnal(MONDAY, Duration.ofDays(7), Duration.ofHours(1), 1);
+        int[] runs = {0};
+        AutoComparison c = AutoComparison.run(CI, week, P95_1M, 0, 4, done -> runs[0] = done);
+
+        assertThat(runs[0]).as("one auto run and five static ones").isEqualTo(6);
+        assertThat(c.statics()).extracting(SimulationReport::runningCount).containsExactly(0, 1, 2, 3, 4);
+        assertThat(c.bestStatic()).map(SimulationReport::runningCount).contains(3);
+        assertThat(c.statics().get(2).waitP95()).as("2 does not meet it").isGreaterThan(Duration.ofMinutes(1));
+        assertThat(c.autoMeetsTarget()).isTrue();
+        SimulationReport best = c.bestStatic().orElseThrow();
+        assertThat(c.savingPercent()).contains(100 * (best.runningMemberHours() - c.auto().runningMemberHours())
+                / best.runningMemberHours());
+        assertThat(c.savingPercent().orElseThrow()).isGreaterThan(10);
+        assertThat(c.maxSized()).isBetween(0, 16);
+        assertThat(c.meanSized()).isBetween(1.0, 3.0);
+    }
+
+    @Test
+    void theSameTraceGivesTheSameComparison() {
+        List<ClaimArrival> day = ClaimTraces.diurnal(MONDAY, Duration.ofDays(1), Duration.ofHours(1), 3);
+        assertThat(AutoComparison.run(CI, day, P95_1M, 2, 3, done -> { }))
+                .isEqualTo(AutoComparison.run(CI, day, P95_1M, 2, 3, done -> { }));
+    }
+
+    @Test
+    void aPercentileTheReportsDoNotKeepIsNamed() {
+        SizerSettings p90 = SizerSettings.of(WaitTarget.parse("--auto", "p90<=PT1M"), 0, 4);
+        List<ClaimArrival> one = List.of(new ClaimArrival(MONDAY, Duration.ofHours(1)));
+        assertThatThrownBy(() -> AutoComparison.run(CI, one, p90, 0, 1, done -> { }))
+                .isInstanceOf(ValidationException.class)
+                .hasMessage("targetWait.percentile: bad value '90': the simulator reports p50, p95 and p99 waits; use one of those");
+    }
+}
