@@ -117,7 +117,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--target-p95", paramLabel = "DURATION", description = "wait target for the recommendation (default: ${DEFAULT-VALUE})")
     Duration targetP95 = Duration.ofMinutes(1);
 
-    @Option(names = "--chart", paramLabel = "PATH", description = "chart file stem; writes PATH.png and PATH.svg (default: ${DEFAULT-VALUE})")
+    @Option(names = "--chart", paramLabel = "PATH", description = "chart file stem; writes PATH.png and PATH.svg, also when PATH ends in .png or .svg (default: ${DEFAULT-VALUE})")
     Path chart = Path.of("hotspare-simulation");
 
     @Option(names = "--seed", description = "random seed of the Poisson trace (default: ${DEFAULT-VALUE})")
@@ -199,12 +199,12 @@ final class SimulateCommand implements Callable<Integer> {
         SimulationReport chosen = recommend(out, reports);
         printKpis(out, settings.withRunningCount(chosen.runningCount()), arrivals);
         try {
-            Charts.writeWaitVsCost(reports, chart);
+            Charts.writeWaitVsCost(reports, chartStem());
         } catch (IOException | RuntimeException e) {
             return CliSupport.badInput(err, "simulate", new ValidationException(Problem.of("--chart", chart,
                     "cannot write the chart there" + (e.getMessage() == null ? "" : ": " + CliSupport.plain(e.getMessage())))));
         }
-        out.printf("chart: %s.png, %s.svg%n", chart, chart);
+        out.printf("chart: %s.png, %s.svg%n", chartStem(), chartStem());
         out.flush();
         return 0;
     }
@@ -236,27 +236,23 @@ final class SimulateCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code --chart} without a {@code .png} / {@code .svg} ending, so {@code --chart out.png} writes out.png, not out.png.png. */
+    private Path chartStem() {
+        String file = chart.getFileName() == null ? "" : chart.getFileName().toString();
+        String lower = file.toLowerCase(Locale.ROOT);
+        if ((lower.endsWith(".png") || lower.endsWith(".svg")) && file.length() > 4) {
+            return chart.resolveSibling(file.substring(0, file.length() - 4));
+        }
+        return chart;
+    }
+
     /** {@code --auto}: the sweep, the sizer's run beside the best static count, the saving, and the chart. */
     private int compare(PrintWriter out, PrintWriter err, SimulationSettings settings, List<ClaimArrival> arrivals,
                         SizerSettings sizing, int to) {
         AutoComparison c;
-        int runs = to - runningFrom + 2;
-        long started = System.nanoTime();
-        ProgressBar[] bar = new ProgressBar[1];
-        try {
-            c = AutoComparison.run(settings, arrivals, sizing, runningFrom, to, done -> {
-                if (bar[0] == null && System.nanoTime() - started > 1_000_000_000L && done < runs && CliSupport.terminal()) {
-                    bar[0] = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(runs)
-                            .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
-                }
-                if (bar[0] != null) {
-                    bar[0].stepTo(done);
-                }
-            });
+        try (Progress progress = new Progress(to - runningFrom + 2)) {
+            c = AutoComparison.run(settings, arrivals, sizing, runningFrom, to, progress::stepTo);
         } finally {
-            if (bar[0] != null) {
-                bar[0].close();
-            }
             err.flush();
         }
         printTable(out, c.statics());
@@ -278,12 +274,12 @@ final class SimulateCommand implements Callable<Integer> {
             out.printf("no static runningCount in %d..%d meets the target (a larger --size or --running-to may help)%n", runningFrom, to);
         }
         try {
-            Charts.writeAutoVsStatic(c, chart);
+            Charts.writeAutoVsStatic(c, chartStem());
         } catch (IOException | RuntimeException e) {
             return CliSupport.badInput(err, "simulate", new ValidationException(Problem.of("--chart", chart,
                     "cannot write the chart there" + (e.getMessage() == null ? "" : ": " + CliSupport.plain(e.getMessage())))));
         }
-        out.printf("chart: %s.png, %s.svg%n", chart, chart);
+        out.printf("chart: %s.png, %s.svg%n", chartStem(), chartStem());
         out.flush();
         return 0;
     }
@@ -299,26 +295,41 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private List<SimulationReport> sweep(SimulationSettings settings, List<ClaimArrival> arrivals, int to, PrintWriter err) {
-        int runs = to - runningFrom + 1;
-        long started = System.nanoTime();
-        ProgressBar[] bar = new ProgressBar[1];
-        try {
-            return PoolSimulation.sweep(settings, arrivals, runningFrom, to, done -> {
-                // Only sweeps longer than a second get a progress bar (short ones would just flicker), and only on a
-                // terminal: its escape codes are noise in a pipe or a log file.
-                if (bar[0] == null && System.nanoTime() - started > 1_000_000_000L && done < runs && CliSupport.terminal()) {
-                    bar[0] = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(runs)
-                            .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
-                }
-                if (bar[0] != null) {
-                    bar[0].stepTo(done);
-                }
-            });
+        try (Progress progress = new Progress(to - runningFrom + 1)) {
+            return PoolSimulation.sweep(settings, arrivals, runningFrom, to, progress::stepTo);
         } finally {
-            if (bar[0] != null) {
-                bar[0].close();
-            }
             err.flush();
+        }
+    }
+
+    /**
+     * A progress bar on stderr for replays that take longer than a second (short ones would just flicker), and only
+     * on a terminal: its escape codes are noise in a pipe or a log file.
+     */
+    private static final class Progress implements AutoCloseable {
+        private final int runs;
+        private final long started = System.nanoTime();
+        private ProgressBar bar;
+
+        Progress(int runs) {
+            this.runs = runs;
+        }
+
+        void stepTo(int done) {
+            if (bar == null && System.nanoTime() - started > 1_000_000_000L && done < runs && CliSupport.terminal()) {
+                bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(runs)
+                        .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+            }
+            if (bar != null) {
+                bar.stepTo(done);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (bar != null) {
+                bar.close();
+            }
         }
     }
 

@@ -32,9 +32,12 @@ class SimulateAutoTest {
     @Test
     void theBurstyTraceAndACsvTraceCompareToo(@TempDir Path dir) throws IOException {
         PoolCommandsTest.Run bursty = run("simulate", "--auto", "p99=PT5M", "--trace", "bursty", "--days", "2", "--size", "12",
-                "--running-to", "2", "--chart", dir.resolve("b").toString());
+                "--running-to", "2", "--chart", dir.resolve("b.png").toString());
         assertThat(bursty.status()).as(bursty.err()).isZero();
-        assertThat(bursty.out()).contains("auto vs static, target p99 <= 5m00s:");
+        assertThat(bursty.out()).contains("auto vs static, target p99 <= 5m00s:")
+                .contains("chart: " + dir.resolve("b") + ".png, " + dir.resolve("b") + ".svg");
+        assertThat(dir.resolve("b.png")).as("a --chart ending in .png is the file, not a stem").isNotEmptyFile();
+        assertThat(dir.resolve("b.png.png")).doesNotExist();
 
         Path csv = Files.writeString(dir.resolve("trace.csv"),
                 "time,hold\n2026-01-05T09:00:00Z,PT1H\n2026-01-05T09:05:00Z,PT1H\n2026-01-05T09:06:00Z,PT30M\n");
