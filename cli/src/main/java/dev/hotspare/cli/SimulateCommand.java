@@ -220,7 +220,7 @@ final class SimulateCommand implements Callable<Integer> {
     private SizerSettings sizing(String target, int max) {
         WaitTarget parsed = WaitTarget.parse("--auto", target);
         try {
-            AutoComparison.waitAt(null, parsed);
+            AutoComparison.requireReported(parsed);
         } catch (ValidationException e) {
             throw new ValidationException(Problem.of("--auto", target, e.problems().get(0).message()));
         }

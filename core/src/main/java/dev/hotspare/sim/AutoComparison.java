@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.IntConsumer;
 
 /**
@@ -33,6 +34,9 @@ import java.util.function.IntConsumer;
  */
 public record AutoComparison(WaitTarget target, SimulationReport auto, double meanSized, int maxSized,
                              List<SimulationReport> statics, Optional<SimulationReport> bestStatic) {
+
+    /** The percentiles a {@link SimulationReport} keeps. */
+    private static final Set<Integer> REPORTED = Set.of(50, 95, 99);
 
     public AutoComparison {
         Objects.requireNonNull(target, "target");
@@ -57,7 +61,7 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
     public static AutoComparison run(SimulationSettings settings, List<ClaimArrival> trace, SizerSettings sizing,
                                      int from, int to, IntConsumer progress) {
         WaitTarget target = sizing.target();
-        waitAt(null, target);
+        requireReported(target);
         SizedCount sized = new SizedCount(trace.get(0).at());
         SimulationSettings auto = settings.withAutoSizing(sizing.withApply(true));
         SimulationReport autoReport = PoolSimulation.run(auto, trace, sized);
@@ -92,26 +96,35 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
     }
 
     /**
+     * Checks that a report keeps the target's percentile.
+     *
+     * @param target the target
+     * @throws ValidationException naming {@code targetWait.percentile} if it is not 50, 95 or 99
+     */
+    public static void requireReported(WaitTarget target) {
+        BigDecimal p = target.percentile().stripTrailingZeros();
+        if (!REPORTED.contains(p.intValue()) || p.compareTo(BigDecimal.valueOf(p.intValue())) != 0) {
+            throw new ValidationException(Problem.of("targetWait.percentile", p.toPlainString(),
+                    "the simulator reports p50, p95 and p99 waits; use one of those"));
+        }
+    }
+
+    /**
      * {@code report}'s wait at the target's percentile.
      *
-     * @param report a run (null only to check the percentile)
+     * @param report a run
      * @param target the target
      * @return the wait
      * @throws ValidationException naming {@code targetWait.percentile} if it is not 50, 95 or 99
      */
     public static Duration waitAt(SimulationReport report, WaitTarget target) {
-        BigDecimal p = target.percentile().stripTrailingZeros();
-        if (p.compareTo(BigDecimal.valueOf(50)) == 0) {
-            return report == null ? Duration.ZERO : report.waitP50();
-        }
-        if (p.compareTo(BigDecimal.valueOf(95)) == 0) {
-            return report == null ? Duration.ZERO : report.waitP95();
-        }
-        if (p.compareTo(BigDecimal.valueOf(99)) == 0) {
-            return report == null ? Duration.ZERO : report.waitP99();
-        }
-        throw new ValidationException(Problem.of("targetWait.percentile", p.toPlainString(),
-                "the simulator reports p50, p95 and p99 waits; use one of those"));
+        Objects.requireNonNull(report, "report");
+        requireReported(target);
+        return switch (target.percentile().intValue()) {
+            case 50 -> report.waitP50();
+            case 95 -> report.waitP95();
+            default -> report.waitP99();
+        };
     }
 
     /**
