@@ -117,11 +117,11 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         }
 
         /**
-         * How long the first list of a pool may take before calls fail with StoreUnavailableException (default 30 s).
+         * How long one attempt at a pool's first list and watch may take (default 30 s). A failed or timed-out
+         * attempt is made once more on a fresh informer; when both fail, calls fail with StoreUnavailableException.
          *
-         * @param timeout the timeout
-         * @return how long the first list of a pool may take before calls fail with StoreUnavailableException
-         *         (default 30 s)
+         * @param timeout the time one attempt may take
+         * @return this builder
          */
         public B syncTimeout(Duration timeout) {
             this.syncTimeout = Objects.requireNonNull(timeout, "syncTimeout");
