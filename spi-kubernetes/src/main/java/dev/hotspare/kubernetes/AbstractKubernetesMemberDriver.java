@@ -8,6 +8,8 @@ import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.pool.spi.MemberNotFoundException;
 import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -108,11 +110,15 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         /**
          * How often informers re-deliver their cache (default 10 minutes; zero for never). Re-deliveries cause no events.
          *
-         * @param period the period
-         * @return how often informers re-deliver their cache (default 10 minutes; zero for never)
+         * @param period the period, not negative
+         * @return this builder
          */
         public B resyncPeriod(Duration period) {
-            this.resyncPeriod = Objects.requireNonNull(period, "resyncPeriod");
+            Objects.requireNonNull(period, "resyncPeriod");
+            if (period.isNegative()) {
+                throw new ValidationException(Problem.of("resyncPeriod", period, "must not be negative (zero: never)"));
+            }
+            this.resyncPeriod = period;
             return self();
         }
 
@@ -124,7 +130,11 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
          * @return this builder
          */
         public B syncTimeout(Duration timeout) {
-            this.syncTimeout = Objects.requireNonNull(timeout, "syncTimeout");
+            Objects.requireNonNull(timeout, "syncTimeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new ValidationException(Problem.of("syncTimeout", timeout, "must be positive"));
+            }
+            this.syncTimeout = timeout;
             return self();
         }
     }

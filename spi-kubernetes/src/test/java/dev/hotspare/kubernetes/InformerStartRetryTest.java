@@ -4,6 +4,7 @@ import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.testkit.servers.MockKubernetes;
+import dev.hotspare.validation.ValidationException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -87,5 +89,14 @@ class InformerStartRetryTest {
                 .hasMessageContaining("could not list and watch pool down in 2 attempts")
                 .hasMessageContaining("500");
         assertThat(lists).hasValue(AbstractKubernetesMemberDriver.START_ATTEMPTS);
+    }
+
+    @Test
+    void aTimeoutOrPeriodThatCannotWorkIsRefusedNamingIt() {
+        CustomResourceMemberDriver.Builder builder = ClusterDeployments.driver(kube);
+        assertThatThrownBy(() -> builder.syncTimeout(Duration.ZERO)).isInstanceOf(ValidationException.class)
+                .hasMessageContaining("syncTimeout: bad value 'PT0S': must be positive");
+        assertThatThrownBy(() -> builder.resyncPeriod(Duration.ofSeconds(-1))).isInstanceOf(ValidationException.class)
+                .hasMessageContaining("resyncPeriod: bad value 'PT-1S': must not be negative");
     }
 }
