@@ -198,15 +198,7 @@ final class SimulateCommand implements Callable<Integer> {
         printTable(out, reports);
         SimulationReport chosen = recommend(out, reports);
         printKpis(out, settings.withRunningCount(chosen.runningCount()), arrivals);
-        try {
-            Charts.writeWaitVsCost(reports, chartStem());
-        } catch (IOException | RuntimeException e) {
-            return CliSupport.badInput(err, "simulate", new ValidationException(Problem.of("--chart", chart,
-                    "cannot write the chart there" + (e.getMessage() == null ? "" : ": " + CliSupport.plain(e.getMessage())))));
-        }
-        out.printf("chart: %s.png, %s.svg%n", chartStem(), chartStem());
-        out.flush();
-        return 0;
+        return writeChart(out, err, stem -> Charts.writeWaitVsCost(reports, stem));
     }
 
     private static boolean builtIn(String trace) {
@@ -273,13 +265,25 @@ final class SimulateCommand implements Callable<Integer> {
         } else {
             out.printf("no static runningCount in %d..%d meets the target (a larger --size or --running-to may help)%n", runningFrom, to);
         }
+        return writeChart(out, err, stem -> Charts.writeAutoVsStatic(c, stem));
+    }
+
+    /** Writes a chart's PNG and SVG at a stem. */
+    @FunctionalInterface
+    private interface ChartWriter {
+        void writeAt(Path stem) throws IOException;
+    }
+
+    /** Writes the chart at {@code --chart}'s stem and says where; a place it cannot be written is bad input (exit 2). */
+    private int writeChart(PrintWriter out, PrintWriter err, ChartWriter writer) {
+        Path stem = chartStem();
         try {
-            Charts.writeAutoVsStatic(c, chartStem());
+            writer.writeAt(stem);
         } catch (IOException | RuntimeException e) {
             return CliSupport.badInput(err, "simulate", new ValidationException(Problem.of("--chart", chart,
                     "cannot write the chart there" + (e.getMessage() == null ? "" : ": " + CliSupport.plain(e.getMessage())))));
         }
-        out.printf("chart: %s.png, %s.svg%n", chartStem(), chartStem());
+        out.printf("chart: %s.png, %s.svg%n", stem, stem);
         out.flush();
         return 0;
     }
