@@ -12,8 +12,11 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /** Charts of simulation sweeps, drawn with XChart. */
 final class Charts {
@@ -37,12 +40,7 @@ final class Charts {
         for (int i = 0; i < reports.size(); i++) {
             chart.addAnnotation(new AnnotationText("rc=" + reports.get(i).runningCount(), cost[i], p95[i], false));
         }
-        Path parent = stem.toAbsolutePath().getParent();
-        if (parent != null) {
-            java.nio.file.Files.createDirectories(parent);
-        }
-        BitmapEncoder.saveBitmap(chart, stem.toString(), BitmapEncoder.BitmapFormat.PNG);
-        VectorGraphicsEncoder.saveVectorGraphic(chart, stem.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        save(chart, stem);
     }
 
     /**
@@ -70,8 +68,8 @@ final class Charts {
         XYSeries auto = chart.addSeries("auto (runningCount: auto)", new double[] {autoCost}, new double[] {autoWait});
         auto.setMarker(SeriesMarkers.DIAMOND);
         auto.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        double low = Math.min(autoCost, java.util.Arrays.stream(cost).min().orElse(autoCost));
-        double high = Math.max(autoCost, java.util.Arrays.stream(cost).max().orElse(autoCost));
+        double low = Math.min(autoCost, Arrays.stream(cost).min().orElse(autoCost));
+        double high = Math.max(autoCost, Arrays.stream(cost).max().orElse(autoCost));
         double target = c.target().maxWait().toMillis() / 60000.0;
         XYSeries line = chart.addSeries("target " + p + " <= " + c.target().maxWait(), new double[] {low, high},
                 new double[] {target, target});
@@ -82,11 +80,16 @@ final class Charts {
             mark.setMarker(SeriesMarkers.CIRCLE);
             mark.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         });
-        chart.addAnnotation(new AnnotationText(c.savingPercent().map(s -> String.format(java.util.Locale.ROOT, "auto: %.1f%% fewer", s))
+        chart.addAnnotation(new AnnotationText(c.savingPercent().map(s -> String.format(Locale.ROOT, "auto: %.1f%% fewer", s))
                 .orElse("auto"), autoCost, autoWait, false));
+        save(chart, stem);
+    }
+
+    /** Writes {@code stem}.png and {@code stem}.svg, creating the directory if needed. */
+    private static void save(XYChart chart, Path stem) throws IOException {
         Path parent = stem.toAbsolutePath().getParent();
         if (parent != null) {
-            java.nio.file.Files.createDirectories(parent);
+            Files.createDirectories(parent);
         }
         BitmapEncoder.saveBitmap(chart, stem.toString(), BitmapEncoder.BitmapFormat.PNG);
         VectorGraphicsEncoder.saveVectorGraphic(chart, stem.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);

@@ -1,6 +1,7 @@
 package dev.hotspare.sim;
 
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.sizing.SizerSettings;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -42,7 +43,7 @@ public record SimulationSettings(PoolSpec spec, Duration installTime, Duration r
      * @param sizing the sizer's settings
      * @return the settings
      */
-    public SimulationSettings withAutoSizing(dev.hotspare.pool.sizing.SizerSettings sizing) {
+    public SimulationSettings withAutoSizing(SizerSettings sizing) {
         return new SimulationSettings(spec.toBuilder().runningCount(sizing.min()).autoSizing(sizing).build(), installTime,
                 resumeTime, hibernateTime, resyncPeriod);
     }
