@@ -30,7 +30,7 @@ class ArchitectureTest {
 
     /** The pure packages: models and planners. No ports, runtime, adapters, network, SQL or clock reading. */
     static final String[] PURE = {"dev.hotspare.pool", "dev.hotspare.pool.sizing", "dev.hotspare.fleet.plan", "dev.hotspare.fleet.autoscale",
-            "dev.hotspare.fleet.versions", "dev.hotspare.rollout", "dev.hotspare.validation"};
+            "dev.hotspare.fleet.versions", "dev.hotspare.rollout", "dev.hotspare.validation", "dev.hotspare.ownership"};
 
     static final JavaClasses CORE = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.hotspare");

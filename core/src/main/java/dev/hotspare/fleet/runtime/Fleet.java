@@ -20,6 +20,8 @@ import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.memory.InMemorySchedulerStore;
 import dev.hotspare.memory.InMemoryUsageHistory;
+import dev.hotspare.ownership.runtime.OwnershipListener;
+import dev.hotspare.ownership.runtime.OwnershipMember;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Problem;
@@ -27,6 +29,7 @@ import dev.hotspare.validation.Problem;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -52,6 +55,8 @@ public final class Fleet implements AutoCloseable {
     private final SchedulerOperations operations;
     private final RoomService rooms;
     private final Worker worker;
+    private final Optional<OwnershipMember> ownership;
+    private final Optional<OwnershipMember.OwnedKeys> ownedSchedulers;
 
     private Fleet(Builder b) {
         this.settings = b;
@@ -78,7 +83,39 @@ public final class Fleet implements AutoCloseable {
                 .lockWait(b.lockWait).pollInterval(b.pollInterval).kpis(b.listener).limits(b.limits).build();
         this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks, parser, b.listener)
                 .withMaxClockSkew(b.maxClockSkew);
-        this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks)
+        if (b.instanceId != null) {
+            OwnershipListener told = b.ownershipListener;
+            OwnershipMember member = OwnershipMember.builder(b.instanceId).lockStore(b.lockStore).scheduler(b.tasks)
+                    .group(b.ownershipGroup).leaseTtl(b.ownershipLeaseTtl).heartbeat(b.ownershipHeartbeat)
+                    .listener(new OwnershipListener() {
+                        @Override
+                        public void acquired(String kind, String key, long fencingToken, Duration waited) {
+                            told.acquired(kind, key, fencingToken, waited);
+                            worker.requestSync();
+                        }
+
+                        @Override
+                        public void handedOver(String kind, String key) {
+                            told.handedOver(kind, key);
+                            worker.requestSync();
+                        }
+
+                        @Override
+                        public void lost(String kind, String key) {
+                            told.lost(kind, key);
+                            worker.requestSync();
+                        }
+                    }).build();
+            this.ownership = Optional.of(member);
+            this.ownedSchedulers = Optional.of(member.track("scheduler", this::knownSchedulers));
+        } else {
+            this.ownership = Optional.empty();
+            this.ownedSchedulers = Optional.empty();
+        }
+        java.util.function.Predicate<String> owns = ownedSchedulers
+                .<java.util.function.Predicate<String>>map(owned -> name -> owned.fence(name).isPresent())
+                .orElse(name -> true);
+        this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks).owns(owns)
                 .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).parser(parser)
                 .syncPeriod(b.syncPeriod).replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval)
                 .pingTimeout(b.pingTimeout).allocationTimeout(b.allocationTimeout).pluginClassLoader(b.plugins)
@@ -96,14 +133,40 @@ public final class Fleet implements AutoCloseable {
         return new Builder(tasks);
     }
 
+    private java.util.Set<String> knownSchedulers() {
+        return worker.knownSchedulers();
+    }
+
     /**
-     * Starts the worker: from now on every scheduler in the store has a watcher. Returns this fleet.
+     * Starts the worker: from now on every scheduler in the store (every owned one, when the fleet divides work
+     * between instances) has a watcher.
      *
-     * @return starts the worker: from now on every scheduler in the store has a watcher
+     * @return this fleet
      */
     public Fleet start() {
         worker.start();
+        // After the worker's first listing, so the first division already knows every scheduler.
+        ownership.ifPresent(OwnershipMember::start);
         return this;
+    }
+
+    /**
+     * This instance's membership in a group of instances that divide schedulers between them, when the fleet was
+     * built with an {@link Builder#instanceId instance id}; empty for a fleet that owns every scheduler.
+     *
+     * @return the ownership member
+     */
+    public Optional<OwnershipMember> ownership() {
+        return ownership;
+    }
+
+    /**
+     * The schedulers this instance owns and the fenced leases it acts under, when the fleet divides work.
+     *
+     * @return the owned schedulers' view
+     */
+    public Optional<OwnershipMember.OwnedKeys> ownedSchedulers() {
+        return ownedSchedulers;
     }
 
     /**
@@ -204,13 +267,16 @@ public final class Fleet implements AutoCloseable {
      * @return a future of whether everything finished within the timeout
      */
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
-        return worker.shutdown(timeout);
+        // The watchers finish first; then the ownership leases go at once, so other instances take over at their next
+        // heartbeat rather than after the lease TTL.
+        return worker.shutdown(timeout).whenComplete((done, failure) -> ownership.ifPresent(OwnershipMember::close));
     }
 
     /** Stops the worker without waiting; running replaces and removals keep their leases until their TTL. */
     @Override
     public void close() {
         worker.shutdown(Duration.ZERO);
+        ownership.ifPresent(OwnershipMember::close);
     }
 
     /** Builds a {@link Fleet}; every option has a default, and {@link #build()} snapshots them. */
@@ -236,6 +302,12 @@ public final class Fleet implements AutoCloseable {
         private ClassLoader plugins = Fleet.class.getClassLoader();
         private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
         private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
+        private String instanceId;
+        private String ownershipGroup = "default";
+        private Duration ownershipLeaseTtl = Duration.ofSeconds(15);
+        private Duration ownershipHeartbeat = Duration.ofSeconds(5);
+        private OwnershipListener ownershipListener = new OwnershipListener() {
+        };
 
         private Builder(TaskScheduler tasks) {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
@@ -476,6 +548,67 @@ public final class Fleet implements AutoCloseable {
          *
          * @return the fleet; call {@link Fleet#start()} to start its worker
          */
+        /**
+         * Divides the schedulers between the instances that share this fleet's stores: this instance joins the group
+         * under {@code value} (through a membership lease on the {@link #lockStore lock store}) and runs watchers only
+         * for the schedulers it owns. Without it (the default) the fleet acts on every scheduler, which is right for
+         * one instance and safe but wasteful for several. Needs a lock store shared by the instances (Redis,
+         * PostgreSQL, Kubernetes Leases).
+         *
+         * @param value this instance's id: one DNS-1123 label unique among the live instances (a pod or host name)
+         * @return this builder
+         */
+        public Builder instanceId(String value) {
+            this.instanceId = Objects.requireNonNull(value, "instanceId");
+            return this;
+        }
+
+        /**
+         * The group of instances that divide schedulers (default {@code default}); instances of different groups share
+         * none.
+         *
+         * @param value one DNS-1123 label
+         * @return this builder
+         */
+        public Builder ownershipGroup(String value) {
+            this.ownershipGroup = Objects.requireNonNull(value, "ownershipGroup");
+            return this;
+        }
+
+        /**
+         * How long a dead instance's membership and scheduler leases live (default 15 s): its schedulers are re-owned
+         * within this plus one heartbeat.
+         *
+         * @param value a positive duration, more than twice the heartbeat
+         * @return this builder
+         */
+        public Builder ownershipLeaseTtl(Duration value) {
+            this.ownershipLeaseTtl = Objects.requireNonNull(value, "ownershipLeaseTtl");
+            return this;
+        }
+
+        /**
+         * How often the membership and scheduler leases are renewed and the schedulers divided again (default 5 s).
+         *
+         * @param value a positive duration, under half the lease TTL
+         * @return this builder
+         */
+        public Builder ownershipHeartbeat(Duration value) {
+            this.ownershipHeartbeat = Objects.requireNonNull(value, "ownershipHeartbeat");
+            return this;
+        }
+
+        /**
+         * Told of every scheduler this instance takes, hands over or loses.
+         *
+         * @param value the listener
+         * @return this builder
+         */
+        public Builder ownershipListener(OwnershipListener value) {
+            this.ownershipListener = Objects.requireNonNull(value, "ownershipListener");
+            return this;
+        }
+
         public Fleet build() {
             if (lockStore == null) {
                 lockStore = new InMemoryLockStore(tasks.clock());

@@ -105,7 +105,9 @@ public final class Watcher {
 
     /** One tick; public for tests and for callers driving watchers themselves. */
     public void tick() {
-        if (stopped) {
+        // The tick boundary is where ownership is honoured: an instance that no longer holds the scheduler's
+        // ownership lease does nothing from its next tick on.
+        if (stopped || !context.ownsNow(scheduler)) {
             return;
         }
         Optional<SchedulerRecord> found = context.schedulers().get(scheduler);

@@ -55,6 +55,7 @@ public final class Worker {
     private final Duration syncPeriod;
     private final Cache<Watcher.ConfigKey, SchedulerConfig> configs;
     private final Map<String, Watcher> watchers = new TreeMap<>();
+    private volatile Set<String> known = Set.of();
     private TaskScheduler.Cancellable syncing;
     private boolean shuttingDown;
 
@@ -64,7 +65,7 @@ public final class Worker {
                 b.pollInterval, b.limits.maxScaleStep());
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
                 new FleetPlanner(b.autoscaler), actions, b.events, b.parser, b.replaceTimeout, b.pollInterval,
-                b.pingTimeout, b.plugins, listener, b.allocationTimeout);
+                b.pingTimeout, b.plugins, listener, b.allocationTimeout, b.owns);
         this.syncPeriod = b.syncPeriod;
         // Same-thread maintenance keeps the cache deterministic on virtual time.
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
@@ -107,8 +108,9 @@ public final class Worker {
             LOG.warn("worker sync could not list schedulers; keeping the current watchers", e);
             return;
         }
+        known = Set.copyOf(names);
         watchers.keySet().removeIf(name -> {
-            if (names.contains(name)) {
+            if (names.contains(name) && context.ownsNow(name)) {
                 return false;
             }
             watchers.get(name).stop();
@@ -117,12 +119,29 @@ public final class Worker {
             return true;
         });
         for (String name : names) {
+            if (!context.ownsNow(name)) {
+                continue;
+            }
             watchers.computeIfAbsent(name, n -> {
                 Watcher watcher = new Watcher(n, context, configs);
                 watcher.start();
                 return watcher;
             });
         }
+    }
+
+    /**
+     * The schedulers the last sync found in the store, whoever owns them (what an ownership member divides).
+     *
+     * @return scheduler names
+     */
+    public Set<String> knownSchedulers() {
+        return known;
+    }
+
+    /** Syncs soon, off the caller's thread: ownership changed, so the set of watchers should too. */
+    public void requestSync() {
+        context.tasks().execute(this::sync);
     }
 
     /**
@@ -211,6 +230,7 @@ public final class Worker {
         private ClassLoader plugins = Worker.class.getClassLoader();
         private FleetListener kpis = FleetListener.NONE;
         private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
+        private java.util.function.Predicate<String> owns = name -> true;
 
         private Builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, MemberDriver driver,
                         LockManager locks, TaskScheduler tasks) {
@@ -368,6 +388,19 @@ public final class Worker {
          */
         public Builder limits(dev.hotspare.fleet.FleetLimits value) {
             this.limits = Objects.requireNonNull(value, "limits");
+            return this;
+        }
+
+        /**
+         * Which schedulers this worker may act on now (default: all). A fleet that divides work between instances
+         * passes its ownership here; the worker runs watchers only for owned schedulers and a watcher does nothing
+         * from the first tick at which its scheduler is no longer owned.
+         *
+         * @param value asked at every sync and every tick
+         * @return this builder
+         */
+        public Builder owns(java.util.function.Predicate<String> value) {
+            this.owns = Objects.requireNonNull(value, "owns");
             return this;
         }
 

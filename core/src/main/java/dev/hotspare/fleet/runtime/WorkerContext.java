@@ -14,16 +14,22 @@ import dev.hotspare.time.TaskScheduler;
 
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /** Everything a {@link Worker}'s watchers share. */
 record WorkerContext(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, UsageMetrics usageMetrics,
                      MemberDriver driver, LockManager locks, TaskScheduler tasks, FleetPlanner planner, RoomActions actions,
                      EventDispatcher events, Function<ConfigDocument, SchedulerConfig> parser,
                      Duration replaceTimeout, Duration pollInterval, Duration pingTimeout, ClassLoader plugins,
-                     FleetListener listener, Duration allocationTimeout) {
+                     FleetListener listener, Duration allocationTimeout, Predicate<String> owns) {
 
     SchedulerConfig parse(ConfigDocument config) {
         return parser.apply(config);
+    }
+
+    /** Whether this instance may act on {@code scheduler} now (always, unless the fleet divides work by ownership). */
+    boolean ownsNow(String scheduler) {
+        return owns.test(scheduler);
     }
 
     /** The watchers' tick period: the autoscaler's. */
