@@ -78,6 +78,8 @@ public final class PoolController implements AutoCloseable {
     private volatile PoolSpec spec;
 
     private final Map<String, ClaimHandle> handles = new ConcurrentHashMap<>();
+    /** Whether this instance owns the pool now: only the owner plans and changes members and claims. */
+    private final java.util.function.BooleanSupplier owned;
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
     /** Held for a whole pass, and by release / withdraw, so they never interleave with one. */
     private final ReentrantLock passLock = new ReentrantLock();
@@ -121,6 +123,7 @@ public final class PoolController implements AutoCloseable {
         this.listener = PoolListener.all(b.listener, b.kpis);
         this.sizingInterval = b.sizingInterval;
         this.effective = b.spec;
+        this.owned = b.owned;
     }
 
     /**
@@ -450,6 +453,15 @@ public final class PoolController implements AutoCloseable {
             if (closed) {
                 return;
             }
+            if (!owned.getAsBoolean()) {
+                // Another instance owns the pool and does its passes; here only the handles of claims made through
+                // this instance need an answer, so a quiet pool costs this instance no store call at all.
+                reconcileQueued.set(false);
+                if (!handles.isEmpty()) {
+                    completeAssignedHandles(spec.name(), uniqueClaims(claims.live(spec.name())));
+                }
+                return;
+            }
             pass();
         } catch (RuntimeException e) {
             LOG.warn("reconcile of pool {} failed; the next pass retries", spec.name(), e);
@@ -465,6 +477,15 @@ public final class PoolController implements AutoCloseable {
         Instant now = scheduler.clock().instant();
         List<Member> members = unique(driver.list(pool));
         List<Claim> live = uniqueClaims(claims.live(pool));
+        if (!owned.getAsBoolean()) {
+            // Not the owner: say what the owner's plan would be, complete handles it served, and change nothing.
+            PoolPlan plan;
+            synchronized (transitions) {
+                plan = PoolPlanner.plan(effective, members, live, now, transitions.typical());
+            }
+            completeAssignedHandles(pool, live);
+            return plan;
+        }
         repairRecords(pool, members, live, now);
         PoolPlan plan;
         synchronized (transitions) {
@@ -992,6 +1013,7 @@ public final class PoolController implements AutoCloseable {
         private PoolListener listener = PoolListener.NONE;
         private PoolListener kpis = PoolListener.NONE;
         private Duration sizingInterval = Duration.ofMinutes(1);
+        private java.util.function.BooleanSupplier owned = () -> true;
 
         private Builder(PoolSpec spec, MemberDriver driver, ClaimStore claims) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -1085,6 +1107,21 @@ public final class PoolController implements AutoCloseable {
          * @return the controller
          * @throws IllegalStateException if no scheduler was set
          */
+        /**
+         * Whether this instance owns the pool now (default: always). Instances that share a pool's stores give each
+         * pool one owner, usually through {@code OwnershipMember.track("pool", ..)} and the pool's fenced lease:
+         * {@code owned(() -> pools.fence(name).isPresent())}. Only the owner's passes plan and change members and
+         * claims; elsewhere a pass only completes the handles of claims made there once the owner has served them,
+         * and costs no store call while no claim made there waits. Asked at the start of every pass.
+         *
+         * @param owned asked at every pass
+         * @return this builder
+         */
+        public Builder owned(java.util.function.BooleanSupplier owned) {
+            this.owned = Objects.requireNonNull(owned, "owned");
+            return this;
+        }
+
         public PoolController build() {
             if (scheduler == null) {
                 throw new IllegalStateException("scheduler: bad value '<missing>': set one with scheduler(TaskScheduler)");
