@@ -48,6 +48,7 @@ public class HotspareProperties {
     private final Redis redis = new Redis();
     private final Kubernetes kubernetes = new Kubernetes();
     private final Fleet fleet = new Fleet();
+    private final Ownership ownership = new Ownership();
 
     /**
      * The store hotspare keeps its state in.
@@ -165,6 +166,128 @@ public class HotspareProperties {
      */
     public Fleet getFleet() {
         return fleet;
+    }
+
+    /**
+     * How instances that share a store divide the pools and schedulers between them.
+     *
+     * @return the ownership settings
+     */
+    public Ownership getOwnership() {
+        return ownership;
+    }
+
+    /**
+     * Division of work between instances: on a shared store (postgres, redis, kubernetes) each instance keeps a
+     * membership lease alive, and each pool and scheduler is run by exactly one live instance. Ignored on memory,
+     * where an instance is alone.
+     */
+    public static class Ownership {
+
+        /** Whether instances on a shared store divide pools and schedulers (true); false runs everything everywhere. */
+        private boolean enabled = true;
+
+        /** This instance's id among the live instances; empty: the host name (a pod's name), the process id and four random characters. */
+        private String instanceId = "";
+
+        /** The group of instances that divide work; instances of different groups share nothing. */
+        private String group = "default";
+
+        /** How long a dead instance's leases live: its pools and schedulers move within this plus one heartbeat. */
+        private Duration leaseTtl = Duration.ofSeconds(15);
+
+        /** How often leases are renewed and work divided again; under half the lease TTL. */
+        private Duration heartbeat = Duration.ofSeconds(5);
+
+        /**
+         * Whether instances divide work.
+         *
+         * @return true by default
+         */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /**
+         * Sets whether instances divide work.
+         *
+         * @param enabled false to run every pool and scheduler in every instance
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /**
+         * This instance's id.
+         *
+         * @return the configured id, empty for host name and process id
+         */
+        public String getInstanceId() {
+            return instanceId;
+        }
+
+        /**
+         * Sets this instance's id.
+         *
+         * @param instanceId one DNS-1123 label unique among the live instances
+         */
+        public void setInstanceId(String instanceId) {
+            this.instanceId = instanceId;
+        }
+
+        /**
+         * The group name.
+         *
+         * @return {@code default} by default
+         */
+        public String getGroup() {
+            return group;
+        }
+
+        /**
+         * Sets the group name.
+         *
+         * @param group one DNS-1123 label
+         */
+        public void setGroup(String group) {
+            this.group = group;
+        }
+
+        /**
+         * The lease TTL.
+         *
+         * @return 15 s by default
+         */
+        public Duration getLeaseTtl() {
+            return leaseTtl;
+        }
+
+        /**
+         * Sets the lease TTL.
+         *
+         * @param leaseTtl more than twice the heartbeat
+         */
+        public void setLeaseTtl(Duration leaseTtl) {
+            this.leaseTtl = leaseTtl;
+        }
+
+        /**
+         * The heartbeat.
+         *
+         * @return 5 s by default
+         */
+        public Duration getHeartbeat() {
+            return heartbeat;
+        }
+
+        /**
+         * Sets the heartbeat.
+         *
+         * @param heartbeat under half the lease TTL
+         */
+        public void setHeartbeat(Duration heartbeat) {
+            this.heartbeat = heartbeat;
+        }
     }
 
     /** The stores hotspare can keep its state in. */

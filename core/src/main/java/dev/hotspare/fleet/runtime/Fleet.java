@@ -57,6 +57,8 @@ public final class Fleet implements AutoCloseable {
     private final Worker worker;
     private final Optional<OwnershipMember> ownership;
     private final Optional<OwnershipMember.OwnedKeys> ownedSchedulers;
+    /** Whether this fleet made its ownership member (and so starts and closes it) or was given one. */
+    private final boolean ownsMember;
 
     private Fleet(Builder b) {
         this.settings = b;
@@ -83,39 +85,41 @@ public final class Fleet implements AutoCloseable {
                 .lockWait(b.lockWait).pollInterval(b.pollInterval).kpis(b.listener).limits(b.limits).build();
         this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks, parser, b.listener)
                 .withMaxClockSkew(b.maxClockSkew);
-        if (b.instanceId != null) {
-            OwnershipListener told = b.ownershipListener;
-            OwnershipMember member = OwnershipMember.builder(b.instanceId).lockStore(b.lockStore).scheduler(b.tasks)
+        OwnershipListener resync = new OwnershipListener() {
+            @Override
+            public void acquired(String kind, String key, long fencingToken, Duration waited) {
+                worker.requestSync();
+            }
+
+            @Override
+            public void handedOver(String kind, String key) {
+                worker.requestSync();
+            }
+
+            @Override
+            public void lost(String kind, String key) {
+                worker.requestSync();
+            }
+        };
+        if (b.ownership != null) {
+            this.ownership = Optional.of(b.ownership);
+            this.ownsMember = false;
+        } else if (b.instanceId != null) {
+            this.ownership = Optional.of(OwnershipMember.builder(b.instanceId).lockStore(b.lockStore).scheduler(b.tasks)
                     .group(b.ownershipGroup).leaseTtl(b.ownershipLeaseTtl).heartbeat(b.ownershipHeartbeat)
-                    .listener(new OwnershipListener() {
-                        @Override
-                        public void acquired(String kind, String key, long fencingToken, Duration waited) {
-                            told.acquired(kind, key, fencingToken, waited);
-                            worker.requestSync();
-                        }
-
-                        @Override
-                        public void handedOver(String kind, String key) {
-                            told.handedOver(kind, key);
-                            worker.requestSync();
-                        }
-
-                        @Override
-                        public void lost(String kind, String key) {
-                            told.lost(kind, key);
-                            worker.requestSync();
-                        }
-                    }).build();
-            this.ownership = Optional.of(member);
-            this.ownedSchedulers = Optional.of(member.track("scheduler", this::knownSchedulers));
+                    .listener(b.ownershipListener).build());
+            this.ownsMember = true;
         } else {
             this.ownership = Optional.empty();
-            this.ownedSchedulers = Optional.empty();
+            this.ownsMember = false;
         }
+        this.ownedSchedulers = ownership.map(member -> member.track("scheduler", this::knownSchedulers, resync));
         java.util.function.Predicate<String> owns = ownedSchedulers
                 .<java.util.function.Predicate<String>>map(owned -> name -> owned.fence(name).isPresent())
                 .orElse(name -> true);
+        Runnable keysChanged = ownership.<Runnable>map(member -> member::refresh).orElse(() -> { });
         this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks).owns(owns)
+                .keysChanged(keysChanged)
                 .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).parser(parser)
                 .syncPeriod(b.syncPeriod).replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval)
                 .pingTimeout(b.pingTimeout).allocationTimeout(b.allocationTimeout).pluginClassLoader(b.plugins)
@@ -269,14 +273,20 @@ public final class Fleet implements AutoCloseable {
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
         // The watchers finish first; then the ownership leases go at once, so other instances take over at their next
         // heartbeat rather than after the lease TTL.
-        return worker.shutdown(timeout).whenComplete((done, failure) -> ownership.ifPresent(OwnershipMember::close));
+        return worker.shutdown(timeout).whenComplete((done, failure) -> closeOwnership());
     }
 
     /** Stops the worker without waiting; running replaces and removals keep their leases until their TTL. */
     @Override
     public void close() {
         worker.shutdown(Duration.ZERO);
-        ownership.ifPresent(OwnershipMember::close);
+        closeOwnership();
+    }
+
+    private void closeOwnership() {
+        if (ownsMember) {
+            ownership.ifPresent(OwnershipMember::close);
+        }
     }
 
     /** Builds a {@link Fleet}; every option has a default, and {@link #build()} snapshots them. */
@@ -303,6 +313,7 @@ public final class Fleet implements AutoCloseable {
         private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
         private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
         private String instanceId;
+        private OwnershipMember ownership;
         private String ownershipGroup = "default";
         private Duration ownershipLeaseTtl = Duration.ofSeconds(15);
         private Duration ownershipHeartbeat = Duration.ofSeconds(5);
@@ -564,6 +575,19 @@ public final class Fleet implements AutoCloseable {
         }
 
         /**
+         * Divides the schedulers through an ownership member the application shares with other runtimes (its pools):
+         * the fleet tracks its schedulers on it as kind {@code scheduler}, starts it if it is not running, and leaves
+         * closing it to the application. Use either this or {@link #instanceId}.
+         *
+         * @param value the application's ownership member, on a lock store shared by the instances
+         * @return this builder
+         */
+        public Builder ownership(OwnershipMember value) {
+            this.ownership = Objects.requireNonNull(value, "ownership");
+            return this;
+        }
+
+        /**
          * The group of instances that divide schedulers (default {@code default}); instances of different groups share
          * none.
          *
@@ -610,6 +634,10 @@ public final class Fleet implements AutoCloseable {
         }
 
         public Fleet build() {
+            if (instanceId != null && ownership != null) {
+                throw new dev.hotspare.validation.ValidationException(Problem.of("instanceId", instanceId,
+                        "set either instanceId or ownership, not both"));
+            }
             if (lockStore == null) {
                 lockStore = new InMemoryLockStore(tasks.clock());
             }

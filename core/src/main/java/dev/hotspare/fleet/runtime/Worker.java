@@ -56,6 +56,7 @@ public final class Worker {
     private final Cache<Watcher.ConfigKey, SchedulerConfig> configs;
     private final Map<String, Watcher> watchers = new TreeMap<>();
     private volatile Set<String> known = Set.of();
+    private final Runnable keysChanged;
     private TaskScheduler.Cancellable syncing;
     private boolean shuttingDown;
 
@@ -67,6 +68,7 @@ public final class Worker {
                 new FleetPlanner(b.autoscaler), actions, b.events, b.parser, b.replaceTimeout, b.pollInterval,
                 b.pingTimeout, b.plugins, listener, b.allocationTimeout, b.owns);
         this.syncPeriod = b.syncPeriod;
+        this.keysChanged = b.keysChanged;
         // Same-thread maintenance keeps the cache deterministic on virtual time.
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
     }
@@ -108,7 +110,11 @@ public final class Worker {
             LOG.warn("worker sync could not list schedulers; keeping the current watchers", e);
             return;
         }
+        boolean changed = !names.equals(known);
         known = Set.copyOf(names);
+        if (changed) {
+            keysChanged.run();
+        }
         watchers.keySet().removeIf(name -> {
             if (names.contains(name) && context.ownsNow(name)) {
                 return false;
@@ -231,6 +237,7 @@ public final class Worker {
         private FleetListener kpis = FleetListener.NONE;
         private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
         private java.util.function.Predicate<String> owns = name -> true;
+        private Runnable keysChanged = () -> { };
 
         private Builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory, MemberDriver driver,
                         LockManager locks, TaskScheduler tasks) {
@@ -401,6 +408,18 @@ public final class Worker {
          */
         public Builder owns(java.util.function.Predicate<String> value) {
             this.owns = Objects.requireNonNull(value, "owns");
+            return this;
+        }
+
+        /**
+         * Told when a sync finds the set of schedulers changed (one created or deleted), so the division of ownership
+         * can follow at once rather than at its next heartbeat.
+         *
+         * @param value called on the sync's thread; must be quick
+         * @return this builder
+         */
+        public Builder keysChanged(Runnable value) {
+            this.keysChanged = Objects.requireNonNull(value, "keysChanged");
             return this;
         }
 

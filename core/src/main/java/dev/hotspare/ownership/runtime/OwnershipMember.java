@@ -19,6 +19,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -101,10 +102,16 @@ public final class OwnershipMember implements AutoCloseable {
         if (heartbeat != null) {
             return this;
         }
-        membership = store.tryAcquire(memberKey(), settings.leaseTtl()).orElseThrow(() -> new IllegalStateException(
-                "instanceId: bad value '" + settings.instanceId() + "': another live instance of group '" + settings.group()
-                        + "' has that id"));
-        syncAll();
+        try {
+            membership = store.tryAcquire(memberKey(), settings.leaseTtl()).orElseThrow(() -> new IllegalStateException(
+                    "instanceId: bad value '" + settings.instanceId() + "': another live instance of group '" + settings.group()
+                            + "' has that id"));
+            syncAll();
+        } catch (StoreUnavailableException e) {
+            // The store is down at start: this instance owns nothing and joins at the first heartbeat that reaches it.
+            LOG.warn("ownership {}: lock store unavailable at start ({}); joining when it answers", settings.instanceId(),
+                    e.getMessage());
+        }
         heartbeat = scheduler.scheduleAtFixedRate(settings.heartbeat(), settings.heartbeat(), this::beat);
         return this;
     }
@@ -116,14 +123,29 @@ public final class OwnershipMember implements AutoCloseable {
      * @param keys every key of that kind that exists now (scheduler or pool names); called on each heartbeat
      * @return the view to ask, at each tick boundary, whether this instance may act on a key
      */
-    public synchronized OwnedKeys track(String kind, Supplier<? extends Collection<String>> keys) {
+    public OwnedKeys track(String kind, Supplier<? extends Collection<String>> keys) {
+        return track(kind, keys, new OwnershipListener() {
+        });
+    }
+
+    /**
+     * As {@link #track(String, Supplier)}, and tells {@code onChange} (besides the member's listener) of every key of
+     * this kind taken, handed over or lost: a runtime that acts on owned keys starts and stops its work there.
+     *
+     * @param kind     what the keys name: one DNS-1123 label
+     * @param keys     every key of that kind that exists now; called on each heartbeat
+     * @param onChange told of this kind's changes, on the heartbeat thread
+     * @return the view to ask, at each tick boundary, whether this instance may act on a key
+     */
+    public synchronized OwnedKeys track(String kind, Supplier<? extends Collection<String>> keys, OwnershipListener onChange) {
+        Objects.requireNonNull(onChange, "onChange");
         if (!LockKeys.isValid(kind) || kind.contains(".")) {
             throw new ValidationException(Problem.of("kind", kind == null ? Problem.MISSING : kind, "must be one DNS-1123 label"));
         }
         if (tracked.containsKey(kind)) {
             throw new ValidationException(Problem.of("kind", kind, "is tracked already"));
         }
-        OwnedKeys owned = new OwnedKeys(kind, keys);
+        OwnedKeys owned = new OwnedKeys(kind, keys, both(listener, onChange));
         tracked.put(kind, owned);
         return owned;
     }
@@ -170,15 +192,20 @@ public final class OwnershipMember implements AutoCloseable {
     }
 
     private synchronized void beat() {
-        if (closed) {
+        if (closed || heartbeat == null) {
             return;
         }
         try {
-            Optional<Lease> renewed = store.renew(membership, settings.leaseTtl());
+            Optional<Lease> renewed = membership == null ? Optional.empty() : store.renew(membership, settings.leaseTtl());
             if (renewed.isEmpty()) {
                 // Our membership lapsed (a long pause): join again; the others may already have taken our keys.
                 renewed = store.tryAcquire(memberKey(), settings.leaseTtl());
-                LOG.warn("ownership {}: membership lease had lapsed; rejoined: {}", settings.instanceId(), renewed.isPresent());
+                if (renewed.isEmpty()) {
+                    LOG.warn("ownership {}: cannot join group '{}': another live instance has this id", settings.instanceId(),
+                            settings.group());
+                } else if (membership != null) {
+                    LOG.warn("ownership {}: membership lease had lapsed; joined again", settings.instanceId());
+                }
             }
             if (renewed.isEmpty()) {
                 return;
@@ -188,6 +215,88 @@ public final class OwnershipMember implements AutoCloseable {
         } catch (StoreUnavailableException e) {
             LOG.warn("ownership {}: lock store unavailable on heartbeat: {}", settings.instanceId(), e.getMessage());
         }
+    }
+
+    private static OwnershipListener both(OwnershipListener first, OwnershipListener second) {
+        return new OwnershipListener() {
+            @Override
+            public void acquired(String kind, String key, long fencingToken, Duration waited) {
+                first.acquired(kind, key, fencingToken, waited);
+                second.acquired(kind, key, fencingToken, waited);
+            }
+
+            @Override
+            public void handedOver(String kind, String key) {
+                first.handedOver(kind, key);
+                second.handedOver(kind, key);
+            }
+
+            @Override
+            public void lost(String kind, String key) {
+                first.lost(kind, key);
+                second.lost(kind, key);
+            }
+        };
+    }
+
+    /**
+     * Renews and divides again soon, off the caller's thread, instead of at the next heartbeat: a runtime calls it
+     * when it sees keys appear or go (a scheduler created), so a new key gets its owner at once.
+     */
+    public void refresh() {
+        scheduler.execute(this::beat);
+    }
+
+    /**
+     * The keys of {@code kind} this member tracks, if it does.
+     *
+     * @param kind what the keys name ({@code scheduler}, {@code pool})
+     * @return the view of that kind
+     */
+    public synchronized Optional<OwnedKeys> tracked(String kind) {
+        return Optional.ofNullable(tracked.get(kind));
+    }
+
+    /**
+     * What operators see (the fleet server's {@code GET /ownership}): the live instances and, per kind, what each
+     * owns by the last division, and what this instance holds the lease of now.
+     *
+     * @return a snapshot
+     */
+    public synchronized View view() {
+        Map<String, Map<String, List<String>>> byKind = new TreeMap<>();
+        Map<String, List<String>> mine = new TreeMap<>();
+        SortedSet<String> members = new TreeSet<>();
+        for (Map.Entry<String, OwnedKeys> entry : tracked.entrySet()) {
+            Ownership.Assignment assignment = entry.getValue().assignment();
+            members.addAll(assignment.liveMembers());
+            byKind.put(entry.getKey(), assignment.keysByMember());
+            mine.put(entry.getKey(), entry.getValue().owned());
+        }
+        return new View(settings.instanceId(), settings.group(), running(), List.copyOf(members), byKind, mine);
+    }
+
+    /**
+     * One instance's view of the division of work.
+     *
+     * @param instanceId   this instance
+     * @param group        the group it divides work in
+     * @param running      whether it is in the group (started, not closed)
+     * @param liveMembers  the live instances at the last heartbeat
+     * @param assignment   per kind, per live instance, the keys it owns by the last division
+     * @param held         per kind, the keys this instance holds the lease of and acts on now
+     */
+    public record View(String instanceId, String group, boolean running, List<String> liveMembers,
+                       Map<String, Map<String, List<String>>> assignment, Map<String, List<String>> held) {
+    }
+
+    /**
+     * Whether {@link #start} ran and {@link #close} did not.
+     *
+     * @return whether this member is in its group now (its membership lease may still lapse in a partition)
+     */
+    public synchronized boolean running() {
+        return heartbeat != null && !closed;
     }
 
     private void syncAll() {
@@ -208,13 +317,15 @@ public final class OwnershipMember implements AutoCloseable {
 
         private final String kind;
         private final Supplier<? extends Collection<String>> keys;
+        private final OwnershipListener listener;
         private final Map<String, Lease> held = new TreeMap<>();
         private final Map<String, Instant> ownerlessSince = new TreeMap<>();
         private volatile Ownership.Assignment assignment = Ownership.assign(List.of(), List.of());
 
-        private OwnedKeys(String kind, Supplier<? extends Collection<String>> keys) {
+        private OwnedKeys(String kind, Supplier<? extends Collection<String>> keys, OwnershipListener listener) {
             this.kind = kind;
             this.keys = keys;
+            this.listener = listener;
         }
 
         /**

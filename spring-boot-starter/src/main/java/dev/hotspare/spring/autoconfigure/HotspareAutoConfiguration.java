@@ -65,6 +65,21 @@ public class HotspareAutoConfiguration {
         return new OwnedTaskScheduler(properties.getThreads(), Clock.systemUTC());
     }
 
+    /**
+     * This instance's place among the instances sharing the store ({@code hotspare.ownership.*}); holds no member on
+     * memory or when switched off.
+     *
+     * @param backend    the chosen store
+     * @param properties the {@code hotspare.*} properties
+     * @param tasks      the runtime's scheduler
+     * @return the ownership of this application, closed with the context
+     */
+    @Bean
+    public dev.hotspare.spring.internal.HotspareOwnership hotspareOwnership(Backend backend, HotspareProperties properties,
+                                                                          TaskScheduler tasks) {
+        return dev.hotspare.spring.internal.HotspareOwnership.of(backend, properties.getOwnership(), tasks);
+    }
+
     /** {@code hotspare.store=memory} (or unset): everything in memory. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnStore(HotspareProperties.Store.MEMORY)

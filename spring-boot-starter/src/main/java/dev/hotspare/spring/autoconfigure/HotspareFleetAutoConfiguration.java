@@ -43,11 +43,13 @@ public class HotspareFleetAutoConfiguration {
      * @param properties  the {@code hotspare.*} properties
      * @param kpis        every KPI listener bean
      * @param customizers the application's fleet customizers
+     * @param ownership   this instance's share of the schedulers, when instances divide them
      * @return the fleet
      */
     @Bean
     public Fleet hotspareFleet(TaskScheduler tasks, Backend backend, HotspareProperties properties,
-                               ObjectProvider<KpiListener> kpis, ObjectProvider<HotspareFleetCustomizer> customizers) {
+                               ObjectProvider<KpiListener> kpis, ObjectProvider<HotspareFleetCustomizer> customizers,
+                               dev.hotspare.spring.internal.HotspareOwnership ownership) {
         HotspareProperties.Fleet settings = properties.getFleet();
         check(settings);
         List<KpiListener> listeners = kpis.orderedStream().toList();
@@ -56,6 +58,7 @@ public class HotspareFleetAutoConfiguration {
                 .lockTtl(settings.getLockTtl()).syncPeriod(settings.getSyncPeriod()).pollInterval(settings.getPollInterval())
                 .replaceTimeout(settings.getReplaceTimeout()).lockWait(settings.getLockWait()).pingTimeout(settings.getPingTimeout());
         backend.configureFleet(builder);
+        ownership.member().ifPresent(builder::ownership);
         customizers.orderedStream().forEach(c -> c.customize(builder));
         return builder.build();
     }

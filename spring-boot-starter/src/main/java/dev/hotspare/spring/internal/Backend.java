@@ -62,6 +62,16 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * The lock store instances share, when this store is shared between processes (postgres, redis, kubernetes):
+     * the one the fleet's locks use, and where instances keep their membership leases.
+     *
+     * @return the shared lock store; empty in memory
+     */
+    default java.util.Optional<dev.hotspare.fleet.lock.spi.LockStore> sharedLockStore() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Gives the fleet's builder this store's adapters (everything it has no adapter for stays in memory).
      *
      * @param builder the fleet's builder

@@ -61,6 +61,7 @@ public final class KubernetesBackend implements Backend {
     private final InMemoryClaimStore claims = new InMemoryClaimStore();
     private final Map<String, GenericKubernetesResource> templates;
     private final List<AutoCloseable> opened = new CopyOnWriteArrayList<>();
+    private volatile dev.hotspare.fleet.lock.spi.LockStore lockStore;
     private volatile CustomResourceMemberDriver members;
 
     /**
@@ -197,7 +198,7 @@ public final class KubernetesBackend implements Backend {
         }
         opened.add(rooms);
         builder.schedulerStore(schedulers).memberDriver(rooms)
-                .lockStore(KubernetesLockStore.create(client, namespace, clock))
+                .lockStore(sharedLockStore().orElseThrow())
                 .usageMetrics(KubernetesUsageMetrics.create(client, prefix));
     }
 
@@ -259,5 +260,14 @@ public final class KubernetesBackend implements Backend {
             }
         }
         opened.clear();
+    }
+
+    @Override
+    public synchronized java.util.Optional<dev.hotspare.fleet.lock.spi.LockStore> sharedLockStore() {
+        // One lock store for the fleet's locks and the membership leases: one client, one fencing history.
+        if (lockStore == null) {
+            lockStore = KubernetesLockStore.create(client, namespace, clock);
+        }
+        return java.util.Optional.of(lockStore);
     }
 }

@@ -69,6 +69,7 @@ public final class PoolRegistrar implements BeanRegistrar {
                 Optional.ofNullable(context.beanProvider(ClaimStore.class).getIfUnique()),
                 Optional.ofNullable(context.beanProvider(MemberDriver.class).getIfUnique()),
                 context.bean(TaskScheduler.class), properties.getResyncPeriod(),
-                kpis.isEmpty() ? KpiListener.NONE : KpiListener.all(kpis), customizers);
+                kpis.isEmpty() ? KpiListener.NONE : KpiListener.all(kpis), customizers,
+                context.bean(HotspareOwnership.class).member());
     }
 }

@@ -1,6 +1,8 @@
 package dev.hotspare.spring.internal;
 
 import dev.hotspare.kpi.KpiListener;
+import dev.hotspare.ownership.runtime.OwnershipListener;
+import dev.hotspare.ownership.runtime.OwnershipMember;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.pool.spi.ClaimStore;
@@ -40,7 +42,8 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
     public record Entry(PoolSpec spec, PoolController controller, MemberDriver driver, ClaimStore claims) {
     }
 
-    private final Map<String, Entry> entries;
+    private volatile Map<String, Entry> entries;
+    private final Optional<OwnershipMember> ownership;
     private final TaskScheduler tasks;
     private final Duration retry;
     private volatile boolean running;
@@ -56,12 +59,25 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
      * @param resync      {@code hotspare.resync-period}
      * @param kpis        every KPI listener of the application (the Micrometer binder among them)
      * @param customizers the application's pool customizers, in order
+     * @param ownership   this instance's membership, when instances divide the pools between them
      * @throws HotspareConfigurationException when the store cannot run pools or a setting is out of range
      */
     public PoolRuntimes(Map<String, PoolSpec> specs, Backend backend, Optional<ClaimStore> claims,
                         Optional<MemberDriver> driver, TaskScheduler tasks, Duration resync, KpiListener kpis,
-                        List<HotsparePoolCustomizer> customizers) {
+                        List<HotsparePoolCustomizer> customizers, Optional<OwnershipMember> ownership) {
         Map<String, Entry> built = new LinkedHashMap<>();
+        this.ownership = specs.isEmpty() ? Optional.empty() : ownership;
+        // Each pool runs in the one live instance that owns it; a pool that changes owner gets a pass at once.
+        Optional<OwnershipMember.OwnedKeys> owned = this.ownership.map(member -> member.track("pool", specs::keySet,
+                new OwnershipListener() {
+                    @Override
+                    public void acquired(String kind, String key, long fencingToken, Duration waited) {
+                        Entry entry = entries == null ? null : entries.get(key);
+                        if (entry != null) {
+                            entry.controller().requestReconcile();
+                        }
+                    }
+                }));
         if (!specs.isEmpty()) {
             if (resync.isNegative() || resync.isZero()) {
                 throw new HotspareConfigurationException(HotspareProperties.PREFIX + ".resync-period", resync,
@@ -76,6 +92,7 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
             specs.forEach((name, spec) -> {
                 PoolController.Builder builder = PoolController.builder(spec, memberDriver, claimStore)
                         .scheduler(tasks).resyncPeriod(resync).kpis(kpis);
+                owned.ifPresent(pools -> builder.owned(() -> pools.fence(name).isPresent()));
                 customizers.forEach(c -> c.customize(name, builder));
                 built.put(name, new Entry(spec, builder.build(), memberDriver, claimStore));
             });
@@ -130,6 +147,7 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
     @Override
     public void start() {
         running = true;
+        ownership.ifPresent(OwnershipMember::start);
         entries.forEach((name, entry) -> start(name, entry, false));
         if (!entries.isEmpty()) {
             LOG.info("hotspare pools started: {}", entries.keySet());

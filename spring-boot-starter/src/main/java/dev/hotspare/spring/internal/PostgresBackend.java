@@ -34,6 +34,7 @@ public final class PostgresBackend implements Backend {
     private final TaskScheduler tasks;
     private final HotspareProperties.Memory memory;
     private final PostgresClaimStore claims;
+    private volatile dev.hotspare.fleet.lock.spi.LockStore lockStore;
     private volatile InMemoryMemberDriver members;
 
     /**
@@ -98,7 +99,7 @@ public final class PostgresBackend implements Backend {
     @Override
     public void configureFleet(Fleet.Builder builder) {
         builder.schedulerStore(new PostgresSchedulerStore(dataSource, schema))
-                .lockStore(new PostgresLockStore(dataSource, schema));
+                .lockStore(sharedLockStore().orElseThrow());
     }
 
     @Override
@@ -119,5 +120,14 @@ public final class PostgresBackend implements Backend {
     @Override
     public void close() {
         // The data source is the application's; the stores hold no connection between calls.
+    }
+
+    @Override
+    public synchronized java.util.Optional<dev.hotspare.fleet.lock.spi.LockStore> sharedLockStore() {
+        // One lock store for the fleet's locks and the membership leases: one client, one fencing history.
+        if (lockStore == null) {
+            lockStore = new PostgresLockStore(dataSource, schema);
+        }
+        return java.util.Optional.of(lockStore);
     }
 }

@@ -34,6 +34,7 @@ public final class RedisBackend implements Backend {
     private final RedisKeys keys;
     private final Duration healthTimeout;
     private final Supplier<MemberDriver> members;
+    private volatile dev.hotspare.fleet.lock.spi.LockStore lockStore;
 
     /**
      * Opens one connection on {@code client}.
@@ -93,7 +94,7 @@ public final class RedisBackend implements Backend {
 
     @Override
     public void configureFleet(Fleet.Builder builder) {
-        builder.lockStore(new RedisLockStore(connection, keys))
+        builder.lockStore(sharedLockStore().orElseThrow())
                 .roomStatusStore(new RedisRoomStatusStore(connection, keys))
                 .usageHistory(new RedisUsageHistory(connection, keys));
     }
@@ -120,5 +121,14 @@ public final class RedisBackend implements Backend {
     @Override
     public void close() {
         connection.close();
+    }
+
+    @Override
+    public synchronized java.util.Optional<dev.hotspare.fleet.lock.spi.LockStore> sharedLockStore() {
+        // One lock store for the fleet's locks and the membership leases: one client, one fencing history.
+        if (lockStore == null) {
+            lockStore = new RedisLockStore(connection, keys);
+        }
+        return java.util.Optional.of(lockStore);
     }
 }
