@@ -4,6 +4,8 @@ import dev.hotspare.fleet.RoomProtocol;
 import dev.hotspare.fleet.RoomState;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.spi.RoomObservation;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.redis.internal.KeyLayout;
 import dev.hotspare.redis.internal.RedisAccess;
@@ -19,8 +21,13 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -134,6 +141,28 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
         List<KeyValue<String, String>> values = redis.await("counts of " + scheduler,
                 redis.commands().hmget(keys.counts(scheduler), KeyLayout.COUNT_FIELDS.toArray(String[]::new)));
         return counts(values.stream().map(v -> v.getValueOrElse(null)).toList());
+    }
+
+    @Override
+    public RoomObservation observe(String scheduler, DeadRoomRules rules, Instant now) {
+        settled(scheduler);
+        // Every read is sent before any answer is awaited: Lettuce pipelines them, so a tick observes a scheduler's
+        // rooms in one round trip. All keys carry the scheduler's hash tag, so on Redis Cluster they share a slot.
+        Map<RoomStatus, CompletionStage<List<String>>> byStatus = new LinkedHashMap<>();
+        for (RoomStatus status : RoomObservation.OBSERVED) {
+            byStatus.put(status, redis.commands().zrange(keys.statusSet(scheduler, status), 0, -1));
+        }
+        CompletionStage<List<KeyValue<String, String>>> counted = redis.commands().hmget(keys.counts(scheduler),
+                KeyLayout.COUNT_FIELDS.toArray(String[]::new));
+        CompletionStage<List<String>> silent = redis.commands().zrangebyscore(keys.pings(scheduler), atOrBefore(rules.pingCutoff(now)));
+        Optional<CompletionStage<List<String>>> occupied = rules.occupiedCutoff(now)
+                .map(cutoff -> redis.commands().zrangebyscore(keys.occupied(scheduler), atOrBefore(cutoff)));
+        Map<String, RoomStatus> statuses = new LinkedHashMap<>();
+        byStatus.forEach((status, rooms) -> redis.await("list " + status + " rooms", rooms).forEach(room -> statuses.put(room, status)));
+        RoomStatusCounts counts = counts(redis.await("counts of " + scheduler, counted).stream().map(v -> v.getValueOrElse(null)).toList());
+        Set<String> dead = new LinkedHashSet<>(redis.await("rooms with ping at or before", silent));
+        occupied.ifPresent(rooms -> dead.addAll(redis.await("rooms occupied at or before", rooms)));
+        return new RoomObservation(statuses, counts, List.copyOf(dead));
     }
 
     @Override

@@ -18,6 +18,7 @@ import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.fleet.plan.FleetObservation;
 import dev.hotspare.fleet.plan.FleetPlan;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.spi.RoomObservation;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.pool.Member;
@@ -174,19 +175,18 @@ public final class Watcher {
         Instant now = context.tasks().clock().instant();
         SchedulerState state = SchedulerState.parse(record.state());
         List<Member> members = context.driver().list(scheduler);
-        Map<String, RoomStatus> statuses = new HashMap<>();
-        for (RoomStatus status : List.of(RoomStatus.CREATING, RoomStatus.READY, RoomStatus.OCCUPIED, RoomStatus.TERMINATING)) {
-            context.rooms().rooms(scheduler, status).forEach(room -> statuses.put(room, status));
-        }
-        List<String> dead = new ArrayList<>(context.rooms().deadRooms(scheduler,
-                FleetPlanner.deadRoomRules(config, context.pingTimeout()), now));
+        // One call for statuses, counts and dead rooms (one round trip on Redis): a tick observes a scheduler in four
+        // store calls — its record, its rooms' members, this, and its usage history.
+        RoomObservation observed = context.rooms().observe(scheduler, FleetPlanner.deadRoomRules(config, context.pingTimeout()), now);
+        Map<String, RoomStatus> statuses = new HashMap<>(observed.statuses());
+        List<String> dead = new ArrayList<>(observed.dead());
         boolean outdated = FleetPlanner.liveRooms(members).stream().anyMatch(m -> FleetPlanner.isOutdated(m, record.version()));
         if ((outdated && !replacing.get()) || (!dead.isEmpty() && !removing.get())) {
             held.downscale = held.scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
         }
         boolean autoscales = held.termination.isPresent() && !removing.get()
                 && state != SchedulerState.CREATING && state != SchedulerState.TERMINATING;
-        RoomStatusCounts counts = context.rooms().counts(scheduler);
+        RoomStatusCounts counts = observed.counts();
         FleetObservation observation = new FleetObservation(scheduler, config, record.version(), state,
                 record.lastScaleAt(), members, statuses, counts, dead,
                 autoscales ? AutoscalerTicks.recorded(context.planner().autoscaler(), context.usageHistory(), scheduler, config)

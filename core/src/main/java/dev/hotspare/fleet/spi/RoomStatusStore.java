@@ -11,6 +11,7 @@ import dev.hotspare.validation.ValidationException;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -248,6 +249,24 @@ public interface RoomStatusStore {
             throw new ValidationException(Problem.of("status", parsed.wireName(), RoomProtocol.rejection(room, parsed)));
         }
         return result;
+    }
+
+    /**
+     * Everything a watcher's tick reads of a scheduler's rooms, in one call: each room's status, the counts and the
+     * dead rooms. The default makes the individual reads; a networked store answers in one round trip (Redis
+     * pipelines the reads), so observing a scheduler costs the same whatever the number of statuses.
+     *
+     * @param scheduler the scheduler
+     * @param rules     the dead-room rules
+     * @param now       the time of the check
+     * @return the observation
+     */
+    default RoomObservation observe(String scheduler, DeadRoomRules rules, Instant now) {
+        Map<String, RoomStatus> statuses = new java.util.LinkedHashMap<>();
+        for (RoomStatus status : RoomObservation.OBSERVED) {
+            rooms(scheduler, status).forEach(room -> statuses.put(room, status));
+        }
+        return new RoomObservation(statuses, counts(scheduler), List.copyOf(deadRooms(scheduler, rules, now)));
     }
 
     /**

@@ -1,10 +1,15 @@
 package dev.hotspare.testkit.fleet;
 
+import java.util.Map;
+
+import dev.hotspare.fleet.spi.RoomObservation;
+
 import dev.hotspare.fleet.DeadRoomRules;
 import dev.hotspare.fleet.RoomProtocol;
 import dev.hotspare.fleet.RoomState;
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.spi.RoomObservation;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.RoomStatusStore.RoomUpdate;
 import dev.hotspare.validation.ValidationException;
@@ -17,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -441,5 +447,26 @@ public abstract class RoomStatusStoreContract {
         // per thread: 50 rooms; 10 terminating (i%5==0); of the other 40, i even -> occupied (20), odd -> ready (20)
         assertThat(store.counts(scheduler)).isEqualTo(new RoomStatusCounts(0, threads * 20, threads * 20, threads * 10));
         assertThat(store.rooms(scheduler, RoomStatus.READY)).hasSize(threads * 20);
+    }
+
+    @Test
+    void oneObservationAnswersWhatTheSeparateReadsAnswer() {
+        store.update(scheduler, "creating", RoomStatus.CREATING, at(90));
+        store.update(scheduler, "ready", RoomStatus.READY, at(95));
+        store.update(scheduler, "busy", RoomStatus.OCCUPIED, at(0));
+        store.update(scheduler, "busy", RoomStatus.OCCUPIED, at(99));
+        store.update(scheduler, "silent", RoomStatus.READY, at(1));
+        store.update(scheduler, "going", RoomStatus.TERMINATING, at(98));
+        DeadRoomRules rules = new DeadRoomRules(Duration.ofSeconds(30), Optional.of(Duration.ofSeconds(60)));
+
+        RoomObservation observed = store.observe(scheduler, rules, at(100));
+
+        assertThat(observed.statuses()).containsOnly(Map.entry("creating", RoomStatus.CREATING), Map.entry("ready", RoomStatus.READY),
+                Map.entry("silent", RoomStatus.READY), Map.entry("busy", RoomStatus.OCCUPIED), Map.entry("going", RoomStatus.TERMINATING));
+        assertThat(observed.counts()).isEqualTo(store.counts(scheduler)).isEqualTo(new RoomStatusCounts(1, 2, 1, 1));
+        assertThat(observed.dead()).containsExactlyInAnyOrderElementsOf(store.deadRooms(scheduler, rules, at(100)))
+                .containsExactlyInAnyOrder("silent", "busy");
+        assertThat(store.observe(scheduler + "-none", rules, at(100)))
+                .isEqualTo(new RoomObservation(Map.of(), RoomStatusCounts.ZERO, List.of()));
     }
 }
