@@ -3,6 +3,7 @@ package dev.hotspare.kpi;
 import dev.hotspare.fleet.lock.LockListener;
 import dev.hotspare.fleet.runtime.FleetListener;
 import dev.hotspare.internal.Listeners;
+import dev.hotspare.ownership.runtime.OwnershipListener;
 import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.runtime.PoolListener;
 import dev.hotspare.rollout.runtime.RolloutListener;
@@ -27,7 +28,7 @@ import java.util.List;
  *
  * <p>Every method has a no-op default, so an implementation overrides only what it records.
  */
-public interface KpiListener extends PoolListener, FleetListener, LockListener, RolloutListener {
+public interface KpiListener extends PoolListener, FleetListener, LockListener, RolloutListener, OwnershipListener {
 
     /** A listener that ignores everything (the default of every builder). */
     KpiListener NONE = new KpiListener() {

@@ -114,6 +114,8 @@ final class FleetApi extends Handler.Abstract {
      * would be a scheduler-store round trip. Only hits are kept, briefly, and a delete here drops its entry.
      */
     private final Cache<String, Boolean> knownSchedulers;
+    /** What {@code GET /ownership} answers: the live instances and what each owns, or that work is not divided. */
+    private volatile Supplier<Object> ownershipView = () -> Map.of("enabled", false);
 
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
@@ -164,11 +166,17 @@ final class FleetApi extends Handler.Abstract {
         route("GET", "/scheduler/{scheduler}/operations/{operation}", this::getOperation);
         route("DELETE", "/scheduler/{scheduler}/operations/{operation}", this::cancelOperation);
         route("DELETE", "/scheduler/{scheduler}/locks/{kind}", this::forceRelease);
+        route("GET", "/ownership", request -> Answer.ok(ownershipView.get()));
         route("GET", "/kpis", request -> Answer.ok(Map.of("meters", kpis.get())));
         route("GET", "/metrics", request -> new Answer(200, new PlainText(PROMETHEUS_CONTENT_TYPE, prometheus.get()
                 .orElseThrow(() -> new ApiException(404, "METRICS_NOT_ENABLED", "metrics not enabled", List.of(Problem.of(
                         "meterRegistry", "<not Prometheus>", "the service was given a registry without a Prometheus one; "
                                 + "read GET /kpis, or pass a PrometheusMeterRegistry")))))));
+    }
+
+    /** Sets what {@code GET /ownership} answers (the service does, once its fleet is built). */
+    void ownershipView(Supplier<Object> view) {
+        this.ownershipView = java.util.Objects.requireNonNull(view, "view");
     }
 
     // --- routing ------------------------------------------------------------------------------------------------

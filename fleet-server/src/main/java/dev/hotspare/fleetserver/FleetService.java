@@ -91,11 +91,16 @@ public final class FleetService implements AutoCloseable {
     private FleetService(Builder b) {
         this.settings = b;
         KpiListener kpis = new MicrometerKpis(b.meters);
-        this.fleet = Fleet.builder(b.tasks).schedulerStore(b.schedulers).roomStatusStore(b.rooms).usageHistory(b.usageHistory)
+        Fleet.Builder fleetBuilder = Fleet.builder(b.tasks).schedulerStore(b.schedulers).roomStatusStore(b.rooms).usageHistory(b.usageHistory)
                 .lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics).autoscaler(b.autoscaler)
                 .events(b.events).listener(kpis).lockListener(kpis).lockTtl(b.lockTtl).syncPeriod(b.syncPeriod)
                 .replaceTimeout(b.replaceTimeout).lockWait(b.lockWait).pollInterval(b.pollInterval)
-                .allocationTimeout(b.allocationTimeout).limits(b.limits).maxClockSkew(b.maxClockSkew).build();
+                .allocationTimeout(b.allocationTimeout).limits(b.limits).maxClockSkew(b.maxClockSkew);
+        if (b.instanceId != null) {
+            fleetBuilder.instanceId(b.instanceId).ownershipLeaseTtl(b.ownershipLeaseTtl).ownershipHeartbeat(b.ownershipHeartbeat)
+                    .ownershipListener(kpis);
+        }
+        this.fleet = fleetBuilder.build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
@@ -103,6 +108,18 @@ public final class FleetService implements AutoCloseable {
                 this::syncWorker, () -> KpiSnapshot.of(b.meters), () -> prometheusText(b.meters),
                 maxConcurrentRequests(b.maxThreads), b.tasks.clock(),
                 scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError));
+        this.api.ownershipView(() -> fleet.ownership().<Object>map(member -> {
+            dev.hotspare.ownership.runtime.OwnershipMember.View view = member.view();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("enabled", true);
+            body.put("instanceId", view.instanceId());
+            body.put("group", view.group());
+            body.put("running", view.running());
+            body.put("liveInstances", view.liveMembers());
+            body.put("owners", view.assignment());
+            body.put("held", view.held());
+            return body;
+        }).orElse(Map.of("enabled", false, "why", "this instance acts on every scheduler (in memory, or --ownership false)")));
     }
 
     /**
@@ -339,6 +356,9 @@ public final class FleetService implements AutoCloseable {
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private FleetLimits limits = FleetLimits.DEFAULT;
         private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
+        private String instanceId;
+        private Duration ownershipLeaseTtl = Duration.ofSeconds(15);
+        private Duration ownershipHeartbeat = Duration.ofSeconds(5);
         private String apiVersion = DEFAULT_API_VERSION;
         private Duration syncPeriod = Duration.ofSeconds(10);
         private Duration pollInterval = Duration.ofSeconds(1);
@@ -567,6 +587,22 @@ public final class FleetService implements AutoCloseable {
          * @param value the largest skew, zero or more
          * @return this builder
          */
+        /**
+         * Divides the schedulers with the other instances on the same lock store (Redis or PostgreSQL): this instance
+         * runs watchers only for the schedulers it owns (docs/operations.md). Off by default.
+         *
+         * @param instanceId this instance's id: one DNS-1123 label unique among the live instances
+         * @param leaseTtl   how long a dead instance's leases live
+         * @param heartbeat  how often leases are renewed and the schedulers divided again (under half the TTL)
+         * @return this builder
+         */
+        public Builder ownership(String instanceId, Duration leaseTtl, Duration heartbeat) {
+            this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
+            this.ownershipLeaseTtl = positive("ownershipLeaseTtl", leaseTtl);
+            this.ownershipHeartbeat = positive("ownershipHeartbeat", heartbeat);
+            return this;
+        }
+
         public Builder maxClockSkew(Duration value) {
             Objects.requireNonNull(value, "maxClockSkew");
             if (value.isNegative()) {

@@ -65,10 +65,24 @@ import java.util.function.Supplier;
  * @param namespacePrefix  prepended to the scheduler name to make its rooms' namespace
  * @param maxBodyBytes     the largest request body
  * @param limits           the bounds of what clients may ask for, and the timeouts that keep the service answering
+ * @param ownership        how instances divide the schedulers; empty when this instance acts on every scheduler (in
+ *                         memory, or {@code --ownership false})
  */
 public record FleetServiceSettings(String bindHost, int port, Optional<String> redisUri, Optional<String> jdbcUrl,
                                    Optional<String> jdbcUser, Optional<String> jdbcPassword, String jdbcSchema,
-                                   boolean kubernetes, String namespacePrefix, int maxBodyBytes, Limits limits) {
+                                   boolean kubernetes, String namespacePrefix, int maxBodyBytes, Limits limits,
+                                   Optional<Ownership> ownership) {
+
+    /**
+     * How this instance divides the schedulers with the others on the same stores (docs/operations.md).
+     *
+     * @param instanceId this instance's id among the live ones; empty: each service {@linkplain #open() opened} takes
+     *                   the host name, the process id and four random characters
+     * @param leaseTtl   how long a dead instance's leases live
+     * @param heartbeat  how often leases are renewed and the schedulers divided again
+     */
+    public record Ownership(Optional<String> instanceId, Duration leaseTtl, Duration heartbeat) {
+    }
 
     /**
      * The bounds and timeouts of a deployment (docs/operations.md).
@@ -102,7 +116,11 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         STATEMENT_TIMEOUT("--statement-timeout", "HOTSPARE_STATEMENT_TIMEOUT", "10"),
         MAX_CLOCK_SKEW("--max-clock-skew", "HOTSPARE_MAX_CLOCK_SKEW", "60"),
         MAX_ROOMS("--max-rooms", "HOTSPARE_MAX_ROOMS", String.valueOf(FleetLimits.DEFAULT.maxRooms())),
-        MAX_SCALE_STEP("--max-scale-step", "HOTSPARE_MAX_SCALE_STEP", String.valueOf(FleetLimits.DEFAULT.maxScaleStep()));
+        MAX_SCALE_STEP("--max-scale-step", "HOTSPARE_MAX_SCALE_STEP", String.valueOf(FleetLimits.DEFAULT.maxScaleStep())),
+        OWNERSHIP("--ownership", "HOTSPARE_OWNERSHIP", "auto"),
+        INSTANCE_ID("--instance-id", "HOTSPARE_INSTANCE_ID", ""),
+        OWNERSHIP_LEASE_TTL("--ownership-lease-ttl", "HOTSPARE_OWNERSHIP_LEASE_TTL", "15"),
+        OWNERSHIP_HEARTBEAT("--ownership-heartbeat", "HOTSPARE_OWNERSHIP_HEARTBEAT", "5");
 
         private final String flag;
         private final String variable;
@@ -222,14 +240,60 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             problems.add(Problem.of(r.source(Option.MAX_SCALE_STEP), String.valueOf(maxStep),
                     "must not exceed " + r.source(Option.MAX_ROOMS) + " (" + maxRooms + ")"));
         }
+        String ownershipMode = r.value(Option.OWNERSHIP);
+        boolean shared = redis.isPresent() || jdbc.isPresent();
+        boolean divide = false;
+        switch (ownershipMode) {
+            case "auto" -> divide = shared;
+            case "true" -> {
+                divide = true;
+                if (!shared) {
+                    problems.add(Problem.of(r.source(Option.OWNERSHIP), ownershipMode,
+                            "needs a lock store the instances share: give --redis-uri or --jdbc-url"));
+                }
+            }
+            case "false" -> divide = false;
+            default -> problems.add(Problem.of(r.source(Option.OWNERSHIP), ownershipMode, "must be auto, true or false"));
+        }
+        String instanceId = r.value(Option.INSTANCE_ID);
+        if (!instanceId.isEmpty()) {
+            Names.dns1123LabelProblem(instanceId).ifPresent(why -> problems.add(Problem.of(r.source(Option.INSTANCE_ID), instanceId, why)));
+        }
+        int leaseTtl = r.integer(Option.OWNERSHIP_LEASE_TTL, 3, 3_600, problems);
+        int heartbeat = r.integer(Option.OWNERSHIP_HEARTBEAT, 1, 1_800, problems);
+        if (heartbeat * 2 >= leaseTtl && problems.isEmpty()) {
+            problems.add(Problem.of(r.source(Option.OWNERSHIP_HEARTBEAT), String.valueOf(heartbeat),
+                    "must be under half of " + r.source(Option.OWNERSHIP_LEASE_TTL) + " (" + leaseTtl + ")"));
+        }
         if (!problems.isEmpty()) {
             throw new ValidationException(problems);
         }
+        Optional<Ownership> ownership = divide
+                ? Optional.of(new Ownership(Optional.of(instanceId).filter(id -> !id.isEmpty()),
+                Duration.ofSeconds(leaseTtl), Duration.ofSeconds(heartbeat)))
+                : Optional.empty();
         Limits limits = new Limits(maxThreads, Duration.ofSeconds(idle), Duration.ofSeconds(shutdown), Duration.ofSeconds(store),
                 Duration.ofSeconds(statement), Duration.ofSeconds(skew),
                 FleetLimits.DEFAULT.withMaxRooms(maxRooms).withMaxScaleStep(maxStep));
         return new FleetServiceSettings(bind, port, redis, jdbc, Optional.ofNullable(env.get(JDBC_USER_VARIABLE)).filter(s -> !s.isEmpty()),
-                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits);
+                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits, ownership);
+    }
+
+    /** The host name (a pod's name), the process id and four random characters, as one DNS-1123 label. */
+    static String defaultInstanceId() {
+        String host = System.getenv().getOrDefault("HOSTNAME", "");
+        if (host.isBlank()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                host = "fleet";
+            }
+        }
+        String label = host.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]", "-").replaceAll("^-+|-+$", "");
+        String suffix = "-" + ProcessHandle.current().pid() + "-"
+                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(36 * 36 * 36, 36 * 36 * 36 * 36), 36);
+        label = label.isEmpty() ? "fleet" : label;
+        return label.substring(0, Math.min(label.length(), 63 - suffix.length())).replaceAll("-+$", "") + suffix;
     }
 
     /** Flag, else variable, else default; {@link #source} says which one a bad value came from. */
@@ -284,7 +348,8 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                 + " locks=" + (redisUri.isPresent() ? "redis" : jdbcUrl.isPresent() ? "postgres" : "memory")
                 + " room-statuses=" + (redisUri.isPresent() ? "redis" : "memory")
                 + " usage-history=" + (redisUri.isPresent() ? "redis" : "memory")
-                + " rooms=" + (kubernetes ? "kubernetes" : "memory");
+                + " rooms=" + (kubernetes ? "kubernetes" : "memory")
+                + ownership.map(o -> " ownership=" + o.instanceId().orElse("on")).orElse(" ownership=off");
     }
 
     /**
@@ -387,6 +452,8 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                                 a.ports().entrySet().stream().sorted(Map.Entry.comparingByKey())
                                         .map(p -> new RoomAddresses.NamedPort(p.getValue(), p.getKey())).toList())));
             }
+            ownership.ifPresent(o -> builder.ownership(o.instanceId().orElseGet(FleetServiceSettings::defaultInstanceId),
+                    o.leaseTtl(), o.heartbeat()));
             opened.forEach(builder::onClose);
             tuning.accept(builder);
             return builder.build();

@@ -86,7 +86,7 @@ class FleetServiceEndToEndTest {
                 Option.PORT, "0", Option.REDIS_URI, TestRedis.uri(), Option.JDBC_URL, TestPostgres.jdbcUrl(),
                 Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true"), Map.of());
         assertThat(settings.describeStores())
-                .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes");
+                .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes ownership=on");
         Consumer<FleetService.Builder> fast = builder -> builder
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(300), 300)).build())
                 .syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))
@@ -120,6 +120,17 @@ class FleetServiceEndToEndTest {
         assertThat(status.path("state").asText()).isEqualTo("in-sync");
         assertThat(status.path("game").asText()).isEqualTo("pong");
         assertThat(rooms.mostPods()).as("two workers created the min rooms once").isEqualTo(4);
+        // The two instances divide the schedulers: each sees both, and exactly one of them holds this scheduler.
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            JsonNode one = http.get("/ownership").body();
+            JsonNode two = httpToSecond.get("/ownership").body();
+            assertThat(one.path("enabled").asBoolean()).isTrue();
+            assertThat(one.path("liveInstances")).hasSize(2);
+            assertThat(two.path("liveInstances")).hasSize(2);
+            long holders = java.util.stream.Stream.of(one, two).filter(view -> java.util.stream.StreamSupport.stream(
+                    view.path("held").path("scheduler").spliterator(), false).anyMatch(s -> s.asText().equals(scheduler))).count();
+            assertThat(holders).as("%s / %s", one, two).isEqualTo(1);
+        });
         assertThat(versions()).containsOnly("v1.0");
         List<String> pods = rooms.podNames();
         assertThat(http.get("/scheduler/" + scheduler + "/rooms?limit=10").body().path("rooms"))

@@ -22,7 +22,7 @@ class FleetServiceSettingsTest {
         assertThat(settings.jdbcUrl()).isEmpty();
         assertThat(settings.kubernetes()).isFalse();
         assertThat(settings.describeStores())
-                .isEqualTo("schedulers=memory locks=memory room-statuses=memory usage-history=memory rooms=memory");
+                .isEqualTo("schedulers=memory locks=memory room-statuses=memory usage-history=memory rooms=memory ownership=off");
     }
 
     @Test
@@ -38,7 +38,7 @@ class FleetServiceSettingsTest {
         assertThat(settings.jdbcPassword()).isEqualTo(Optional.of("pw"));
         assertThat(settings.kubernetes()).isTrue();
         assertThat(settings.describeStores())
-                .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes");
+                .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes ownership=on");
     }
 
     @Test

@@ -94,6 +94,19 @@ public final class MicrometerKpis implements KpiListener {
     /** Gauge: 1 for a rollout's current phase and 0 for every other, tags {@code rollout}, {@code phase}. */
     public static final String ROLLOUT_PHASE = "hotspare.rollout.phase";
 
+    /** Gauge: the keys this instance owns now, tag {@code kind} (scheduler, pool). */
+    public static final String OWNED = "hotspare.ownership.owned";
+    /**
+     * Counter: ownership changes seen by this instance, tags {@code kind} and {@code change} (acquired, handed_over,
+     * lost).
+     */
+    public static final String OWNERSHIP_CHANGES = "hotspare.ownership.changes";
+    /**
+     * Timer: how long a key this instance took had had no live owner (the time to re-own a dead instance's key; zero
+     * for a hand-over at once), tag {@code kind}.
+     */
+    public static final String REOWN_WAIT = "hotspare.ownership.reown.wait";
+
     private static final double[] PERCENTILES = {0.5, 0.95, 0.99};
 
     private final MeterRegistry registry;
@@ -190,6 +203,36 @@ public final class MicrometerKpis implements KpiListener {
     @Override
     public void leaseLost(LockId lock) {
         counter(LEASE_LOSSES, "Leases lost while held", "scheduler", lock.scheduler(), "kind", lock.kind().keySegment()).increment();
+    }
+
+    @Override
+    public void acquired(String kind, String key, long fencingToken, Duration waited) {
+        ownedGauge(kind).incrementAndGet();
+        counter(OWNERSHIP_CHANGES, "Ownership changes seen by this instance", "kind", kind, "change", "acquired").increment();
+        lockWaits.computeIfAbsent(List.of(REOWN_WAIT, kind), k -> Timer.builder(REOWN_WAIT)
+                .description("How long a key this instance took had had no live owner")
+                .tags(commonTags).tags("kind", kind).register(registry)).record(waited);
+    }
+
+    @Override
+    public void handedOver(String kind, String key) {
+        ownedGauge(kind).decrementAndGet();
+        counter(OWNERSHIP_CHANGES, "Ownership changes seen by this instance", "kind", kind, "change", "handed_over").increment();
+    }
+
+    @Override
+    public void lost(String kind, String key) {
+        ownedGauge(kind).decrementAndGet();
+        counter(OWNERSHIP_CHANGES, "Ownership changes seen by this instance", "kind", kind, "change", "lost").increment();
+    }
+
+    private AtomicInteger ownedGauge(String kind) {
+        return gauges.computeIfAbsent(List.of(OWNED, kind), key -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder(OWNED, value, AtomicInteger::get).description("Keys this instance owns now")
+                    .tags(commonTags).tags("kind", kind).strongReference(true).register(registry);
+            return value;
+        });
     }
 
     @Override

@@ -66,6 +66,24 @@ class MicrometerKpisTest {
     }
 
     @Test
+    void ownershipKeepsTheOwnedKeysTheChangesAndTheTimeToReOwn() {
+        kpis.acquired("scheduler", "pong", 1, Duration.ZERO);
+        kpis.acquired("scheduler", "ping", 4, Duration.ofSeconds(18));
+        kpis.acquired("pool", "ci", 2, Duration.ZERO);
+        kpis.handedOver("scheduler", "pong");
+
+        assertThat(registry.get(MicrometerKpis.OWNED).tags("kind", "scheduler").gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get(MicrometerKpis.OWNED).tags("kind", "pool").gauge().value()).isEqualTo(1.0);
+        assertThat(counter(MicrometerKpis.OWNERSHIP_CHANGES, "kind", "scheduler", "change", "acquired")).isEqualTo(2.0);
+        assertThat(counter(MicrometerKpis.OWNERSHIP_CHANGES, "kind", "scheduler", "change", "handed_over")).isEqualTo(1.0);
+        Timer reown = registry.get(MicrometerKpis.REOWN_WAIT).tags("kind", "scheduler").timer();
+        assertThat(reown.count()).isEqualTo(2);
+        assertThat(reown.max(TimeUnit.SECONDS)).isEqualTo(18.0);
+        kpis.lost("pool", "ci");
+        assertThat(registry.get(MicrometerKpis.OWNED).tags("kind", "pool").gauge().value()).isZero();
+    }
+
+    @Test
     void claimOutcomesAreCountedPerPoolAndOutcome() {
         kpis.claimEnded("ci", "a", ClaimOutcome.SERVED_HOT);
         kpis.claimEnded("ci", "b", ClaimOutcome.SERVED_HOT);

@@ -28,6 +28,7 @@ import org.springframework.core.env.Environment;
 import javax.sql.DataSource;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -72,12 +73,16 @@ public class HotspareAutoConfiguration {
      * @param backend    the chosen store
      * @param properties the {@code hotspare.*} properties
      * @param tasks      the runtime's scheduler
+     * @param kpis       every KPI listener bean, told of ownership changes
      * @return the ownership of this application, closed with the context
      */
     @Bean
     public dev.hotspare.spring.internal.HotspareOwnership hotspareOwnership(Backend backend, HotspareProperties properties,
-                                                                          TaskScheduler tasks) {
-        return dev.hotspare.spring.internal.HotspareOwnership.of(backend, properties.getOwnership(), tasks);
+                                                                          TaskScheduler tasks,
+                                                                          ObjectProvider<dev.hotspare.kpi.KpiListener> kpis) {
+        List<dev.hotspare.kpi.KpiListener> listeners = kpis.orderedStream().toList();
+        return dev.hotspare.spring.internal.HotspareOwnership.of(backend, properties.getOwnership(), tasks,
+                listeners.isEmpty() ? dev.hotspare.kpi.KpiListener.NONE : dev.hotspare.kpi.KpiListener.all(listeners));
     }
 
     /** {@code hotspare.store=memory} (or unset): everything in memory. */

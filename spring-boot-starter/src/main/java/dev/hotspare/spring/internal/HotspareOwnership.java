@@ -31,10 +31,12 @@ public final class HotspareOwnership implements AutoCloseable {
      * @param backend  the chosen store
      * @param settings {@code hotspare.ownership.*}
      * @param tasks    the runtime's scheduler
+     * @param listener told of every key taken, handed over or lost (the application's KPI listeners)
      * @return the ownership of this application
      * @throws HotspareConfigurationException naming every bad {@code hotspare.ownership.*} property
      */
-    public static HotspareOwnership of(Backend backend, HotspareProperties.Ownership settings, TaskScheduler tasks) {
+    public static HotspareOwnership of(Backend backend, HotspareProperties.Ownership settings, TaskScheduler tasks,
+                                       dev.hotspare.ownership.runtime.OwnershipListener listener) {
         if (!settings.isEnabled() || backend.sharedLockStore().isEmpty()) {
             return new HotspareOwnership(Optional.empty());
         }
@@ -42,7 +44,7 @@ public final class HotspareOwnership implements AutoCloseable {
         try {
             return new HotspareOwnership(Optional.of(OwnershipMember.builder(id).lockStore(backend.sharedLockStore().get())
                     .scheduler(tasks).group(settings.getGroup()).leaseTtl(settings.getLeaseTtl()).heartbeat(settings.getHeartbeat())
-                    .build()));
+                    .listener(listener).build()));
         } catch (ValidationException e) {
             List<Problem> named = e.problems().stream().map(p -> Problem.of(HotspareProperties.PREFIX + ".ownership."
                     + kebab(p.path()), p.value(), p.message())).toList();
