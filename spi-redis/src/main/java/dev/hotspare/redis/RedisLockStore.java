@@ -9,7 +9,6 @@ import dev.hotspare.redis.internal.Scripts;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 
@@ -138,7 +137,8 @@ public final class RedisLockStore implements LockStore {
             if (cursor.isFinished()) {
                 break;
             }
-            cursor = redis.await(what, redis.commands().scan(ScanCursor.of(cursor.getCursor()), match));
+            // The cursor itself goes back, not a copy of its value: on Redis Cluster it also says which node is next.
+            cursor = redis.await(what, redis.commands().scan(cursor, match));
         }
         // One pipelined batch: every GET goes out before the first reply is awaited. (Not MGET: on a cluster
         // the leases live in different slots.)
