@@ -131,7 +131,9 @@ class FleetPlannerTest {
     }
 
     @Test
-    void aCreatingSchedulerGetsItsMinRoomsAndBecomesInSync() {
+    void aCreatingSchedulersTickGivesItItsMinRoomsAndMakesItInSync() {
+        // Item 8 of issue 27, kept ▲: Maestro's watcher returns at once for a creating scheduler; here create only
+        // stores it, so the tick makes its min rooms (the autoscaler itself decides nothing while creating).
         Builder o = observe(config(3, 0, ScalingSpec.NONE, ScalingSpec.NONE), room("a", 30, "v1.0"));
         o.state = SchedulerState.CREATING;
 
