@@ -173,7 +173,8 @@ public final class Watcher {
         SchedulerState state = SchedulerState.parse(record.state());
         List<Member> members = context.driver().list(scheduler);
         Map<String, RoomStatus> statuses = new HashMap<>();
-        for (RoomStatus status : List.of(RoomStatus.CREATING, RoomStatus.READY, RoomStatus.OCCUPIED, RoomStatus.TERMINATING)) {
+        for (RoomStatus status : List.of(RoomStatus.CREATING, RoomStatus.READY, RoomStatus.OCCUPIED, RoomStatus.TERMINATING,
+                RoomStatus.ERROR)) {
             context.rooms().rooms(scheduler, status).forEach(room -> statuses.put(room, status));
         }
         List<String> dead = new ArrayList<>(context.rooms().deadRooms(scheduler,
