@@ -42,7 +42,8 @@ class PoolCommandsTest {
         assertThat(plan.at("/powerChanges/2/to").asText()).isEqualTo("HIBERNATING");
         assertThat(plan.at("/creates").size()).isEqualTo(2);
         assertThat(plan.at("/status/claimed").asInt()).isEqualTo(2);
-        assertThat(plan.at("/status/current").asInt()).isEqualTo(2);
+        // Counted as Hive counts it: before this pass's assignments, so ci-pool-a1 (assigned now) is still counted.
+        assertThat(plan.at("/status/current").asInt()).isEqualTo(3);
         assertThat(plan.at("/status/allCurrent").asBoolean()).isTrue();
         assertThat(plan.at("/reasons").size()).isZero();
         assertThat(plan.at("/orphans").size()).isZero();

@@ -60,8 +60,9 @@ class RolloutCliTest {
                 "group 2: !legacy,tier=edge", "nic-02 | nic-03", "device/nic-04: already at version 2.1.0",
                 "device/nic-06: not healthy", "op timeout",
                 "window estimate:      PT1H50M = nodes PT40M + services PT30M + devices PT40M in 4 round(s)",
-                "window:               FITS");
-        assertThat(out()).doesNotContain("refused", "warning");
+                "window:               FITS",
+                "warning: device(s) not healthy, skipped: nic-06; the rollout will end FAILED unless they recover before their group's turn");
+        assertThat(out()).doesNotContain("refused");
     }
 
     @Test
@@ -166,7 +167,9 @@ class RolloutCliTest {
         assertThat(steps.get(8).at("/state/droppedReports").asInt()).isEqualTo(1);
         assertThat(steps.get(14).at("/event/type").asText()).isEqualTo("SpecChanged");
         assertThat(steps.get(14).toString()).contains("SPEC_CHANGE_ACCEPTED", "maxFailures 1 -> 2");
-        assertThat(steps.get(16).at("/state/phase").asText()).isEqualTo("SUCCEEDED");
+        // As Venice: the unhealthy nic-06 was skipped, so the rollout ends FAILED once every stage is done.
+        assertThat(steps.get(16).at("/state/phase").asText()).isEqualTo("FAILED");
+        assertThat(steps.get(16).at("/state/reason").asText()).contains("1 device(s) were skipped as not healthy: device/nic-06");
         assertThat(steps.get(16).at("/state/targets/SKIPPED").asInt()).as("nic-04 at the version, nic-06 not healthy").isEqualTo(2);
     }
 

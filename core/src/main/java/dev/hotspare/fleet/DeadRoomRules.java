@@ -65,6 +65,9 @@ public record DeadRoomRules(Duration pingTimeout, Optional<Duration> occupiedTim
         if (room.status() == RoomStatus.TERMINATING) {
             return false;
         }
+        if (room.status() == RoomStatus.ERROR) {
+            return true; // Maestro 10 removes rooms in error as it removes expired ones.
+        }
         if (!room.lastPing().isAfter(pingCutoff(now))) {
             return true;
         }

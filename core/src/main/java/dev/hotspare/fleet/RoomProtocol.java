@@ -134,7 +134,7 @@ public final class RoomProtocol {
         int before = current.map(RoomState::runningMatches).orElse(0);
         int allocated = current.map(RoomState::allocatedSlots).orElse(0);
         allocated = Math.max(0, allocated - Math.max(0, runningMatches - before));
-        if (reported == RoomStatus.CREATING || reported == RoomStatus.TERMINATING) {
+        if (reported == RoomStatus.CREATING || reported == RoomStatus.TERMINATING || reported == RoomStatus.ERROR) {
             allocated = 0;
         } else if (reported == RoomStatus.ALLOCATED) {
             allocated = Math.max(1, allocated);
@@ -203,13 +203,13 @@ public final class RoomProtocol {
     }
 
     /**
-     * The matches {@code state} adds to its scheduler's running-match total: none while terminating.
+     * The matches {@code state} adds to its scheduler's running-match total: none while terminating or in error.
      *
      * @param state a room
      * @return its counted running matches
      */
     public static int countedMatches(RoomState state) {
-        return state.status() == RoomStatus.TERMINATING ? 0 : state.runningMatches();
+        return state.status() == RoomStatus.TERMINATING || state.status() == RoomStatus.ERROR ? 0 : state.runningMatches();
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  * The status of a game room: creating → ready ⇄ (allocated →) occupied → terminating → terminated (gone).
  * A room may be reported terminating from any status; nothing leaves terminating except removal. A ready room
  * handed out by the allocation call is {@code allocated} until it reports occupied (or its allocation times out
- * and it is ready again).
+ * and it is ready again). A room may report {@code error} (Maestro 10): it is counted in its own count, counts
+ * nowhere else (not capacity, no matches, no slots), is never allocated and is removed as dead rooms are.
  */
 public enum RoomStatus {
     /** The room is starting and has not reported ready yet. */
@@ -30,7 +31,12 @@ public enum RoomStatus {
     /** The room received a termination signal and is shutting down; it counts nowhere. */
     TERMINATING,
     /** The room is gone; reporting it removes every trace of the room. */
-    TERMINATED;
+    TERMINATED,
+    /**
+     * The room reported an error (Maestro 10's {@code error}): counted, never allocated, not capacity, and removed
+     * by the watcher as a dead room is.
+     */
+    ERROR;
 
     /**
      * The lower-case name used on the wire ({@code "ready"}).

@@ -13,12 +13,14 @@ package dev.hotspare.fleet;
  * @param runningMatches matches the non-terminating rooms last reported running (a room that reports no count runs
  *                       one match while occupied, none otherwise)
  * @param allocatedSlots match slots handed out by the allocation call and not yet reported running
+ * @param error          rooms in error (Maestro 10): counted here only — not in {@link #active()}, not in the match
+ *                       totals — and removed by the watcher as dead rooms are
  */
 public record RoomStatusCounts(int creating, int ready, int occupied, int terminating, int allocated,
-                               int runningMatches, int allocatedSlots) {
+                               int runningMatches, int allocatedSlots, int error) {
 
     /** No rooms at all. */
-    public static final RoomStatusCounts ZERO = new RoomStatusCounts(0, 0, 0, 0, 0, 0, 0);
+    public static final RoomStatusCounts ZERO = new RoomStatusCounts(0, 0, 0, 0, 0, 0, 0, 0);
 
     /**
      * Checks that no count is negative.
@@ -32,14 +34,32 @@ public record RoomStatusCounts(int creating, int ready, int occupied, int termin
      * @param runningMatches matches the non-terminating rooms last reported running (a room that reports no count
      *         runs one match while occupied, none otherwise)
      * @param allocatedSlots match slots handed out by the allocation call and not yet reported running
+     * @param error rooms in error
      */
     public RoomStatusCounts {
         if (creating < 0 || ready < 0 || occupied < 0 || terminating < 0 || allocated < 0 || runningMatches < 0
-                || allocatedSlots < 0) {
+                || allocatedSlots < 0 || error < 0) {
             throw new IllegalArgumentException("room counts must not be negative: creating=" + creating
                     + " ready=" + ready + " occupied=" + occupied + " terminating=" + terminating + " allocated="
-                    + allocated + " runningMatches=" + runningMatches + " allocatedSlots=" + allocatedSlots);
+                    + allocated + " runningMatches=" + runningMatches + " allocatedSlots=" + allocatedSlots
+                    + " error=" + error);
         }
+    }
+
+    /**
+     * Counts with no room in error.
+     *
+     * @param creating       rooms starting
+     * @param ready          rooms available
+     * @param occupied       rooms running a match
+     * @param terminating    rooms shutting down
+     * @param allocated      rooms handed out by the allocation call that have not reported their match running yet
+     * @param runningMatches matches the non-terminating rooms last reported running
+     * @param allocatedSlots match slots handed out by the allocation call and not yet reported running
+     */
+    public RoomStatusCounts(int creating, int ready, int occupied, int terminating, int allocated, int runningMatches,
+                            int allocatedSlots) {
+        this(creating, ready, occupied, terminating, allocated, runningMatches, allocatedSlots, 0);
     }
 
     /**
@@ -106,6 +126,7 @@ public record RoomStatusCounts(int creating, int ready, int occupied, int termin
             case ALLOCATED -> allocated;
             case OCCUPIED -> occupied;
             case TERMINATING -> terminating;
+            case ERROR -> error;
             case TERMINATED -> 0;
         };
     }
@@ -119,11 +140,12 @@ public record RoomStatusCounts(int creating, int ready, int occupied, int termin
      */
     public RoomStatusCounts plus(RoomStatus status, int delta) {
         return switch (status) {
-            case CREATING -> new RoomStatusCounts(creating + delta, ready, occupied, terminating, allocated, runningMatches, allocatedSlots);
-            case READY -> new RoomStatusCounts(creating, ready + delta, occupied, terminating, allocated, runningMatches, allocatedSlots);
-            case ALLOCATED -> new RoomStatusCounts(creating, ready, occupied, terminating, allocated + delta, runningMatches, allocatedSlots);
-            case OCCUPIED -> new RoomStatusCounts(creating, ready, occupied + delta, terminating, allocated, runningMatches, allocatedSlots);
-            case TERMINATING -> new RoomStatusCounts(creating, ready, occupied, terminating + delta, allocated, runningMatches, allocatedSlots);
+            case CREATING -> new RoomStatusCounts(creating + delta, ready, occupied, terminating, allocated, runningMatches, allocatedSlots, error);
+            case READY -> new RoomStatusCounts(creating, ready + delta, occupied, terminating, allocated, runningMatches, allocatedSlots, error);
+            case ALLOCATED -> new RoomStatusCounts(creating, ready, occupied, terminating, allocated + delta, runningMatches, allocatedSlots, error);
+            case OCCUPIED -> new RoomStatusCounts(creating, ready, occupied + delta, terminating, allocated, runningMatches, allocatedSlots, error);
+            case TERMINATING -> new RoomStatusCounts(creating, ready, occupied, terminating + delta, allocated, runningMatches, allocatedSlots, error);
+            case ERROR -> new RoomStatusCounts(creating, ready, occupied, terminating, allocated, runningMatches, allocatedSlots, error + delta);
             case TERMINATED -> this;
         };
     }
@@ -137,6 +159,6 @@ public record RoomStatusCounts(int creating, int ready, int occupied, int termin
      */
     public RoomStatusCounts plusMatches(int matches, int slots) {
         return new RoomStatusCounts(creating, ready, occupied, terminating, allocated, runningMatches + matches,
-                allocatedSlots + slots);
+                allocatedSlots + slots, error);
     }
 }

@@ -24,10 +24,11 @@ import java.util.Optional;
         @JsonSubTypes.Type(value = ClaimReason.PoolDeleting.class, name = "POOL_DELETING"),
         @JsonSubTypes.Type(value = ClaimReason.Queued.class, name = "QUEUED"),
         @JsonSubTypes.Type(value = ClaimReason.Assigning.class, name = "ASSIGNING"),
-        @JsonSubTypes.Type(value = ClaimReason.Assigned.class, name = "ASSIGNED")})
+        @JsonSubTypes.Type(value = ClaimReason.Assigned.class, name = "ASSIGNED"),
+        @JsonSubTypes.Type(value = ClaimReason.MemberDeleting.class, name = "MEMBER_DELETING")})
 public sealed interface ClaimReason permits ClaimReason.WaitingForResume, ClaimReason.Provisioning,
         ClaimReason.AtMaxSize, ClaimReason.MaxConcurrentExhausted, ClaimReason.AllBroken, ClaimReason.PoolDeleting,
-        ClaimReason.Queued, ClaimReason.Assigning, ClaimReason.Assigned {
+        ClaimReason.Queued, ClaimReason.Assigning, ClaimReason.Assigned, ClaimReason.MemberDeleting {
 
     /** The reason's type, one constant per record. */
     enum Kind {
@@ -48,7 +49,12 @@ public sealed interface ClaimReason permits ClaimReason.WaitingForResume, ClaimR
         /** A running member is free for it: the next pass assigns it. */
         ASSIGNING,
         /** It holds a member. */
-        ASSIGNED
+        ASSIGNED,
+        /**
+         * Its member is being deleted (Hive's {@code ClusterDeleting}): the claim is never served again and is
+         * released once the member is gone.
+         */
+        MEMBER_DELETING
     }
 
     /**
@@ -205,6 +211,34 @@ public sealed interface ClaimReason permits ClaimReason.WaitingForResume, ClaimR
         @Override
         public String text() {
             return broken + " unclaimed member(s) broken; they are replaced before the pool grows";
+        }
+    }
+
+    /**
+     * The member recorded on the claim is being deleted, as Hive's {@code ClusterDeleting}: the claim is never
+     * served again (no other member is handed to it) and is released ({@code MEMBER_GONE}) once the member is gone.
+     *
+     * @param member the member being deleted
+     */
+    record MemberDeleting(String member) implements ClaimReason {
+        /**
+         * Checks the field.
+         *
+         * @param member the member being deleted
+         * @throws NullPointerException if it is null
+         */
+        public MemberDeleting {
+            Objects.requireNonNull(member, "member");
+        }
+
+        @Override
+        public Kind kind() {
+            return Kind.MEMBER_DELETING;
+        }
+
+        @Override
+        public String text() {
+            return "member " + member + " is being deleted; the claim is not served again and ends when the member is gone";
         }
     }
 

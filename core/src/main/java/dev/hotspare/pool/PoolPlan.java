@@ -216,10 +216,12 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
      * @param deleting          members being deleted
      * @param pendingClaims     claims still waiting for a member
      * @param total             all members
-     * @param current           unclaimed members on the pool's template version
-     * @param stale             unclaimed members on another recorded template version
-     * @param unknown           unclaimed members with no recorded template version
-     * @param allCurrent        whether every unclaimed member is current (Hive's {@code AllClustersCurrent})
+     * @param current           unclaimed members on the pool's template version, counted as Hive does: after this
+     *                          plan's deletes and before its assignments
+     * @param stale             unclaimed members on another recorded template version (counted the same way)
+     * @param unknown           unclaimed members with no recorded template version (counted the same way)
+     * @param allCurrent        whether every unclaimed member is current (Hive's {@code AllClustersCurrent}); empty
+     *                          (Hive's Unknown) for a pool being deleted, where Hive never evaluates it
      * @param orphaned          claimed members whose claim is missing
      * @param emptyClaimRead    the claim store listed no live claim while members were claimed: this pass deleted no
      *                          orphaned member and changed no orphan mark
@@ -229,7 +231,7 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
      */
     public record Status(int size, int unclaimed, int provisioning, int standby, int running, int broken, int claimed,
                          int deleting, int pendingClaims, int total, int current, int stale, int unknown,
-                         boolean allCurrent, int orphaned, boolean emptyClaimRead, boolean poolDeleted,
+                         Optional<Boolean> allCurrent, int orphaned, boolean emptyClaimRead, boolean poolDeleted,
                          List<String> deletionWaitsFor) {
 
         /**
@@ -248,7 +250,8 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
          * @param current unclaimed members on the pool's template version
          * @param stale unclaimed members on another recorded template version
          * @param unknown unclaimed members with no recorded template version
-         * @param allCurrent whether every unclaimed member is current (Hive's {@code AllClustersCurrent})
+         * @param allCurrent whether every unclaimed member is current (Hive's {@code AllClustersCurrent}); empty for a
+         *         pool being deleted
          * @param orphaned claimed members whose claim is missing
          * @param emptyClaimRead the claim store listed no live claim while members were claimed: this pass deleted no
          * @param poolDeleted the pool is being deleted
@@ -257,6 +260,7 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
          */
         public Status {
             deletionWaitsFor = List.copyOf(deletionWaitsFor);
+            allCurrent = allCurrent == null ? Optional.empty() : allCurrent;
         }
     }
 }

@@ -463,9 +463,12 @@ public final class PoolPlanner {
                     : "resuming since " + m.observedPowerSince() + ", at least resumeTimeout " + spec.resumeTimeout().orElseThrow();
         }
 
-        /** A deleted pool: unclaimed members go within the budget, broken first; claimed ones stay until released. */
+        /**
+         * A deleted pool: unclaimed members go within the budget — provisioning (newest first), standby, running,
+         * and broken last, as Hive's deletion path; claimed ones stay until released.
+         */
         private void deleteUnclaimed() {
-            List<Member> order = new ArrayList<>(broken);
+            List<Member> order = new ArrayList<>();
             List<Member> provisioning = new ArrayList<>();
             List<Member> standby = new ArrayList<>();
             List<Member> running = new ArrayList<>();
@@ -481,6 +484,7 @@ public final class PoolPlanner {
             order.addAll(provisioning);
             order.addAll(standby);
             order.addAll(running);
+            order.addAll(broken);
             for (Member m : order) {
                 if (budget <= 0) {
                     return;
@@ -625,11 +629,18 @@ public final class PoolPlanner {
                     standby++;
                 }
             }
-            List<Member> unclaimedMembers = new ArrayList<>(broken);
-            Set<String> assignedNow = new HashSet<>();
-            assignments.forEach(a -> assignedNow.add(a.memberId()));
+            // Template currency as Hive counts it: over the unclaimed members after this pass's deletes and before
+            // its assignments (a member assigned by this pass still counts; one it deletes does not).
+            Set<String> deletedNow = new HashSet<>();
+            deletes.forEach(d -> deletedNow.add(d.memberId()));
+            List<Member> unclaimedMembers = new ArrayList<>();
+            for (Member m : broken) {
+                if (!deletedNow.contains(m.id())) {
+                    unclaimedMembers.add(m);
+                }
+            }
             for (Member m : eligible) {
-                if (!assignedNow.contains(m.id())) {
+                if (!deletedNow.contains(m.id())) {
                     unclaimedMembers.add(m);
                 }
             }
@@ -651,9 +662,11 @@ public final class PoolPlanner {
                     waitsFor.add(m.id());
                 }
             }
+            // Hive never evaluates AllClustersCurrent on the deletion path: it stays Unknown (empty).
+            Optional<Boolean> allCurrent = spec.deleted() ? Optional.empty() : Optional.of(stale == 0 && unknown == 0);
             return new PoolPlan.Status(spec.size(), unclaimed, provisioning, standby, running, broken.size(),
                     claimedCount, deleting, unassignedPending, members.length, current, stale, unknown,
-                    stale == 0 && unknown == 0, orphans.size(), emptyClaimRead, spec.deleted(), waitsFor);
+                    allCurrent, orphans.size(), emptyClaimRead, spec.deleted(), waitsFor);
         }
 
         private static Map<String, Claim> indexClaims(Claim[] claims) {

@@ -35,7 +35,8 @@ final class Grouping {
 
     /**
      * Why {@code target} is not upgraded at all, or empty if it is. Devices that are not admitted or not healthy
-     * are left out; nodes are not (their health is the precheck stage's business: it fails on them).
+     * are left out. With prechecks, a node that has not joined the cluster is left out of the node prechecks (and
+     * so of the upgrade), as Venice's; an unhealthy node is the precheck stage's business (it fails on it).
      */
     static Optional<String> skipReason(RolloutSpec spec, Target target) {
         if (target.kind() == TargetKind.NODE && !spec.upgradeControlPlane()) {
@@ -50,16 +51,41 @@ final class Grouping {
         if (target.kind() == TargetKind.DEVICE) {
             return target.unfitReason();
         }
+        if (spec.prechecks() && !target.admitted()) {
+            return Optional.of(NODE_NOT_JOINED);
+        }
         return Optional.empty();
     }
 
-    /** Nodes that fail the precheck stage before any precheck op runs: not admitted or not healthy, with why. */
-    static List<String> unfitNodes(Inventory inventory) {
+    /** Why a node that has not joined the cluster is left out of a rollout with prechecks. */
+    static final String NODE_NOT_JOINED = "not admitted to the cluster: left out of the node prechecks";
+
+    /** Why a device is skipped as unhealthy: such a skip makes the rollout end FAILED (Venice fails it as skipped). */
+    static final String DEVICE_NOT_HEALTHY = "not healthy";
+
+    /**
+     * Nodes that fail the precheck stage before any precheck op runs, with why: with prechecks, the admitted
+     * nodes that are not healthy (a node that has not joined is left out instead, see {@link #skipReason});
+     * without, every unfit node (only warned about).
+     */
+    static List<String> unfitNodes(RolloutSpec spec, Inventory inventory) {
         List<String> out = new ArrayList<>();
         for (Target node : inventory.ofKind(TargetKind.NODE)) {
+            if (spec.prechecks() && !node.admitted()) {
+                continue;
+            }
             node.unfitReason().ifPresent(why -> out.add("node " + node.name() + " is " + why));
         }
         return out;
+    }
+
+    /**
+     * Whether {@code record} is a device skipped because it is not healthy (and was never touched): the rollout
+     * then ends FAILED, as Venice's, even though every other device succeeded.
+     */
+    static boolean skippedAsUnhealthy(TargetRecord record) {
+        return record.target().kind() == TargetKind.DEVICE && record.status() == TargetStatus.SKIPPED
+                && record.attempts() == 0 && record.message().filter(DEVICE_NOT_HEALTHY::equals).isPresent();
     }
 
     /** EXPONENTIAL batch sizes for {@code devices} devices: 1, 2, 4, … capped at {@code maxParallel}. */

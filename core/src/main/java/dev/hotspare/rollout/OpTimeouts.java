@@ -11,9 +11,9 @@ import java.util.Optional;
  * their target's kind.
  *
  * <p>The device timeout, unless set, grows with the parallelism of the group the device is in, as the Venice
- * rollout controller's does: {@value #DEVICE_BASE_SECONDS} s, twice that from {@value #DOUBLE_FROM} devices at
- * once, three times from {@value #TRIPLE_FROM} (more devices upgrading at once share the same image servers
- * and links, so each takes longer).
+ * rollout controller's does: {@value #DEVICE_BASE_SECONDS} s times {@code floor(parallelism / }{@value #DEVICES_PER_STEP}{@code )},
+ * at least once and without a cap — 480 s up to 19 devices at once, 960 s from 20, 1,440 s at 30, 4,800 s at 100
+ * (more devices upgrading at once share the same image servers and links, so each takes longer).
  *
  * @param node     per node op; default 30 minutes
  * @param services the services op; default 30 minutes
@@ -29,10 +29,8 @@ public record OpTimeouts(Duration node, Duration services, Optional<Duration> de
     public static final int DEVICE_BASE_SECONDS = 480;
     /** Base of the scaled device timeout. */
     public static final Duration DEVICE_BASE = Duration.ofSeconds(DEVICE_BASE_SECONDS);
-    /** Parallelism from which the scaled device timeout doubles. */
-    public static final int DOUBLE_FROM = 20;
-    /** Parallelism from which the scaled device timeout triples. */
-    public static final int TRIPLE_FROM = 35;
+    /** Each full step of this many devices at once adds one {@link #DEVICE_BASE} to the scaled device timeout. */
+    public static final int DEVICES_PER_STEP = 10;
 
     /**
      * Normalises a null device timeout to empty.
@@ -73,13 +71,15 @@ public record OpTimeouts(Duration node, Duration services, Optional<Duration> de
     }
 
     /**
-     * The scaled device timeout for {@code parallelism} devices at once: 480 s, ×2 from 20, ×3 from 35.
+     * The scaled device timeout for {@code parallelism} devices at once, as Venice's: 480 s ×
+     * {@code max(1, floor(parallelism / 10))}, no cap (30 / 40 / 100 devices: 1,440 / 1,920 / 4,800 s).
      *
      * @param parallelism device ops at once
      * @return the timeout
      */
     public static Duration scaledDevice(int parallelism) {
-        int factor = parallelism >= TRIPLE_FROM ? 3 : parallelism >= DOUBLE_FROM ? 2 : 1;
+        // Venice multiplies by the integer quotient; below 10 devices that is 0, where it keeps the base.
+        int factor = Math.max(1, parallelism / DEVICES_PER_STEP);
         return DEVICE_BASE.multipliedBy(factor);
     }
 

@@ -199,18 +199,19 @@ public final class RolloutMachine {
         }
 
         /**
-         * Before any precheck op: every node must be admitted and healthy (the cluster upgrades its devices
-         * through them), else the precheck stage fails naming them.
+         * Before any precheck op: every node that joined the cluster must be healthy (the cluster upgrades its
+         * devices through them), else the precheck stage fails naming them. A node that has not joined is left
+         * out of the node prechecks (already SKIPPED), as Venice does.
          */
         private void checkNodeHealth() {
-            List<String> unfit = Grouping.unfitNodes(inventory);
+            List<String> unfit = Grouping.unfitNodes(spec, inventory);
             if (unfit.isEmpty()) {
                 return;
             }
             for (Target node : inventory.ofKind(TargetKind.NODE)) {
                 Optional<String> why = node.unfitReason();
                 TargetRecord r = targets.get(node.ref());
-                if (why.isPresent() && r != null && r.status() == TargetStatus.PENDING) {
+                if (node.admitted() && why.isPresent() && r != null && r.status() == TargetStatus.PENDING) {
                     targets.put(node.ref(), r.with(TargetStatus.FAILED, "precheck stage: " + why.get()));
                     emit(Notice.Kind.TARGET_FAILED, node.ref(), node.ref() + " " + why.get());
                 }
@@ -473,13 +474,12 @@ public final class RolloutMachine {
         private void failed(InFlightOp op, String message) {
             TargetRecord r = targets.get(op.target());
             if (op.kind() == OpKind.PRECHECK && op.target().kind() == TargetKind.DEVICE) {
-                // The device is left out; the other prechecks and the rollout go on (the failure counts
-                // against maxFailures, and the rollout ends FAILED once every stage is done).
+                // As Venice's: the device is left out and counted among the precheck failures (the state's
+                // precheckFailures), not among the failures compared with maxFailures; the other prechecks and
+                // the upgrade go on, and the rollout ends FAILED once every stage is done.
                 targets.put(op.target(), r.withFailedPrecheck("precheck failed: " + message));
-                deviceFailures++;
                 emit(Notice.Kind.TARGET_FAILED, op.target(), op.target() + " precheck failed: " + message
                         + "; left out of the upgrade");
-                checkFailureBudget();
                 return;
             }
             if (op.kind() == OpKind.PRECHECK) {
@@ -735,9 +735,17 @@ public final class RolloutMachine {
                 return false;
             }
             List<TargetRef> leftOut = targets.values().stream().filter(TargetRecord::failedPrecheck).map(TargetRecord::target).toList();
-            if (!leftOut.isEmpty()) {
-                finish(Phase.FAILED, "every stage finished, but " + leftOut.size() + " device(s) failed their precheck"
-                        + " and were left out of the upgrade: " + abbreviated(leftOut));
+            // As Venice's: a device skipped because it is unhealthy fails the rollout although nothing was tried on it.
+            List<TargetRef> unhealthy = targets.values().stream().filter(Grouping::skippedAsUnhealthy).map(TargetRecord::target).toList();
+            if (!leftOut.isEmpty() || !unhealthy.isEmpty()) {
+                List<String> why = new ArrayList<>();
+                if (!leftOut.isEmpty()) {
+                    why.add(leftOut.size() + " device(s) failed their precheck and were left out of the upgrade: " + abbreviated(leftOut));
+                }
+                if (!unhealthy.isEmpty()) {
+                    why.add(unhealthy.size() + " device(s) were skipped as not healthy: " + abbreviated(unhealthy));
+                }
+                finish(Phase.FAILED, "every stage finished, but " + String.join("; ", why));
                 return false;
             }
             String failures = deviceFailures == 0 ? "" : "; " + deviceFailures + " device failure(s) tolerated by maxFailures " + spec.maxFailures();

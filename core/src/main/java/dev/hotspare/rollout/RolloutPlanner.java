@@ -27,6 +27,7 @@ public final class RolloutPlanner {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(inventory, "inventory");
         List<RolloutPlan.Skipped> skipped = new ArrayList<>();
+        List<String> unhealthy = new ArrayList<>();
         List<Target> nodes = new ArrayList<>();
         List<Target> devices = new ArrayList<>();
         for (TargetKind kind : List.of(TargetKind.NODE, TargetKind.DEVICE)) {
@@ -34,6 +35,9 @@ public final class RolloutPlanner {
                 Optional<String> why = Grouping.skipReason(spec, t);
                 if (why.isPresent()) {
                     skipped.add(new RolloutPlan.Skipped(t.ref(), why.get()));
+                    if (kind == TargetKind.DEVICE && why.get().equals(Grouping.DEVICE_NOT_HEALTHY)) {
+                        unhealthy.add(t.name());
+                    }
                 } else if (kind == TargetKind.NODE) {
                     nodes.add(t);
                 } else {
@@ -57,7 +61,7 @@ public final class RolloutPlanner {
         List<String> warnings = new ArrayList<>();
         Duration prechecks = Duration.ZERO;
         int precheckRounds = 0;
-        List<String> unfitNodes = Grouping.unfitNodes(inventory);
+        List<String> unfitNodes = Grouping.unfitNodes(spec, inventory);
         if (spec.prechecks()) {
             unfitNodes.forEach(why -> warnings.add("the precheck stage will fail before any precheck op: " + why));
             if (!nodes.isEmpty()) {
@@ -77,6 +81,10 @@ public final class RolloutPlanner {
             }
         } else {
             unfitNodes.forEach(why -> warnings.add(why + "; prechecks are off, so nothing stops the rollout on it"));
+        }
+        if (!unhealthy.isEmpty()) {
+            warnings.add("device(s) not healthy, skipped: " + String.join(", ", unhealthy)
+                    + "; the rollout will end FAILED unless they recover before their group's turn");
         }
         spec.window().ifPresent(w -> stages.add(new RolloutPlan.Stage(RolloutPlan.StageKind.WAIT_FOR_WINDOW,
                 "wait for window start " + w.start(), List.of(), 0, List.of(), 0, Duration.ZERO, Duration.ZERO)));

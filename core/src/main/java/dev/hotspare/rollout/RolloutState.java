@@ -22,7 +22,8 @@ import java.util.Optional;
  * @param currentBatch   device names of the current EXPONENTIAL batch
  * @param targets        every target's record (nodes, the services op, devices), in kind then name order
  * @param inFlight       ops issued and not yet finished, in issue order
- * @param deviceFailures devices failed for good
+ * @param deviceFailures devices whose upgrade failed for good (compared with maxFailures; failed prechecks are not
+ *                       counted here but in {@link #precheckFailures()})
  * @param droppedReports reports dropped as stale, duplicate, unknown or mismatched
  * @param leader         the current leader node, if known
  * @param startedAt      when Start was applied
@@ -124,7 +125,8 @@ public record RolloutState(RolloutSpec spec, Inventory inventory, Phase phase, S
     }
 
     /**
-     * Devices left out of the upgrade because their precheck failed (or timed out).
+     * Devices left out of the upgrade because their precheck failed (or timed out): Venice's precheck-failure
+     * counter. They are not among {@link #deviceFailures()}, the failures compared with {@code maxFailures}.
      *
      * @return their records, in name order
      */

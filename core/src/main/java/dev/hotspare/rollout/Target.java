@@ -11,8 +11,9 @@ import java.util.Optional;
  * whether it is admitted to the cluster and healthy, as observed. Validated as part of its inventory.
  *
  * <p>A device that is not admitted or not healthy is skipped (with the reason) when the rollout is created or
- * the inventory changes. Nodes are checked when the precheck stage starts: one that is not admitted or not
- * healthy fails that stage, naming it.
+ * the inventory changes; a device skipped as not healthy (an unreachable device reports not healthy) makes the
+ * rollout end FAILED, as Venice's. With prechecks, a node that is not admitted (has not joined) is left out of
+ * the node prechecks, and a node that is not healthy fails the precheck stage when it starts, naming it.
  *
  * @param kind     NODE or DEVICE
  * @param name     a DNS-1123 label, unique per kind

@@ -27,7 +27,7 @@ class RoomProtocolTest {
         assertThat(RoomStatus.parse("ready")).isEqualTo(RoomStatus.READY);
         assertThat(RoomStatus.parse(" Occupied ")).isEqualTo(RoomStatus.OCCUPIED);
         assertThatThrownBy(() -> RoomStatus.parse("busy")).isInstanceOf(ValidationException.class)
-                .hasMessage("status: bad value 'busy': unknown room status; known statuses: creating, ready, allocated, occupied, terminating, terminated");
+                .hasMessage("status: bad value 'busy': unknown room status; known statuses: creating, ready, allocated, occupied, terminating, terminated, error");
     }
 
     @Test

@@ -60,7 +60,9 @@ class PoolPlannerTest {
             List<Member> members = List.of(running("r", 1), hibernating("s", 2), provisioning("p", 3), failed, deleting, held);
             PoolPlan.Status status = plan(spec().size(4).build(), members,
                     List.of(Claim.pending("claim-a", at(4), Optional.empty()).assigned("c", at(5))), 10).status();
-            assertThat(status).isEqualTo(new PoolPlan.Status(4, 4, 1, 1, 1, 1, 1, 1, 0, 6, 4, 0, 0, true, 0, false, false, List.of()));
+            // Template currency is counted after this pass's deletes: the failed member deleted now is not counted.
+            assertThat(status).isEqualTo(new PoolPlan.Status(4, 4, 1, 1, 1, 1, 1, 1, 0, 6, 3, 0, 0, Optional.of(true), 0, false,
+                    false, List.of()));
         }
 
         @Test
@@ -439,11 +441,31 @@ class PoolPlannerTest {
         @Test
         void aMemberWithNoRecordedTemplateVersionIsUnknownNotCurrent() {
             assertThat(unknown("u", 0).templateVersion()).isEqualTo(Member.UNKNOWN_TEMPLATE_VERSION);
-            PoolPlan.Status status = plan(spec().size(3).runningCount(0).build(),
+            // size 4: the pool grows this pass, so no member is replaced and all three are counted.
+            PoolPlan.Status status = plan(spec().size(4).runningCount(0).build(),
                     List.of(hibernating("a", 0), stale("b", 1), unknown("c", 2)), List.of(), 5).status();
             assertThat(List.of(status.current(), status.stale(), status.unknown())).containsExactly(1, 1, 1);
-            assertThat(status.allCurrent()).isFalse();
-            assertThat(plan(spec().size(1).runningCount(0).build(), List.of(hibernating("a", 0)), List.of(), 5).status().allCurrent()).isTrue();
+            assertThat(status.allCurrent()).contains(false);
+            assertThat(plan(spec().size(1).runningCount(0).build(), List.of(hibernating("a", 0)), List.of(), 5).status().allCurrent())
+                    .contains(true);
+        }
+
+        @Test
+        void templateCurrencyIsCountedAfterThisPassesDeletesAndBeforeItsAssignments() {
+            // Item 3 of issue 27, as Hive: a stale running member assigned by this pass still counts (not current) ...
+            Member staleRunning = new Member("s", at(0), "v0", MemberPhase.READY, DesiredPower.RUNNING, ObservedPower.RUNNING,
+                    at(0), Optional.of(at(0)), Optional.of(at(0)), Optional.empty(), Optional.empty());
+            PoolPlan assigning = plan(spec().size(1).runningCount(1).build(), List.of(staleRunning, running("a", 1)),
+                    List.of(Claim.pending("job", at(2), Optional.empty())), 5);
+            assertThat(assigning.assignments()).extracting(PoolPlan.Assignment::memberId).containsExactly("s");
+            assertThat(List.of(assigning.status().current(), assigning.status().stale())).containsExactly(1, 1);
+            assertThat(assigning.status().allCurrent()).contains(false);
+            // ... and a stale broken member deleted by this pass no longer does.
+            Member staleBroken = stale("f", 0).withPhase(MemberPhase.FAILED);
+            PoolPlan deleting = plan(spec().size(1).runningCount(0).build(), List.of(staleBroken, hibernating("a", 1)), List.of(), 5);
+            assertThat(deleting.deletes()).extracting(PoolPlan.Delete::memberId).containsExactly("f");
+            assertThat(List.of(deleting.status().current(), deleting.status().stale())).containsExactly(1, 0);
+            assertThat(deleting.status().allCurrent()).contains(true);
         }
 
         @Test
@@ -487,6 +509,26 @@ class PoolPlannerTest {
             assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::reason).containsExactly(new ClaimReason.PoolDeleting());
             assertThat(plan.status().poolDeleted()).isTrue();
             assertThat(plan.status().deletionWaitsFor()).containsExactly("c", "r", "s", "p");
+        }
+
+        @Test
+        void aDeletedPoolsTemplateCurrencyIsUnknownAsHiveNeverEvaluatesIt() {
+            // Item 2 of issue 27: every member current, yet allCurrent is Unknown (empty), not true.
+            PoolPlan plan = plan(deleted, List.of(hibernating("a", 0), running("b", 1)), List.of(), 5);
+            assertThat(plan.status().stale()).isZero();
+            assertThat(plan.status().unknown()).isZero();
+            assertThat(plan.status().allCurrent()).isEmpty();
+        }
+
+        @Test
+        void aDeletedPoolUnderMaxConcurrentDeletesBrokenMembersLast() {
+            // Item 4 of issue 27, as Hive: provisioning (newest first), standby, running, then broken.
+            PoolSpec one = deleted; // maxConcurrent 3, one member provisioning: a budget of 2 deletes
+            Member failed = hibernating("f", 0).withPhase(MemberPhase.FAILED);
+            List<Member> members = List.of(failed, running("r", 1), hibernating("s", 2), provisioning("p", 3));
+            assertThat(plan(one, members, List.of(), 5).deletes()).extracting(PoolPlan.Delete::memberId).containsExactly("p", "s");
+            assertThat(plan(deleted.toBuilder().maxConcurrent(10).build(), members, List.of(), 5).deletes())
+                    .extracting(PoolPlan.Delete::memberId).containsExactly("p", "s", "r", "f");
         }
 
         @Test

@@ -55,7 +55,7 @@ class PrechecksTest {
             assertThat(e.notice().kind()).isEqualTo(Notice.Kind.TARGET_FAILED);
             assertThat(e.notice().message()).isEqualTo("device/canary-01 precheck failed: agent reported failure; left out of the upgrade");
         });
-        assertThat(d.state.deviceFailures()).isEqualTo(1);
+        assertThat(d.state.deviceFailures()).as("a failed precheck is not an upgrade failure").isZero();
 
         d.succeed("canary-02");
         d.succeed("canary-03");
@@ -74,21 +74,29 @@ class PrechecksTest {
     }
 
     @Test
-    void precheckFailuresCountAgainstMaxFailuresAndHaltOncePastIt() {
+    void aFailedDevicePrecheckIsCountedAsAPrecheckFailureNotAgainstMaxFailuresTheOthersGoOnAndTheRolloutEndsFailed() {
+        // Item 12 of issue 27, as Venice: with the default maxFailures 0 a failed precheck neither halts nor
+        // stops the other prechecks; the device is left out and the rollout ends FAILED.
         MachineDriver d = new MachineDriver(spec().upgradeControlPlane(false).maxParallel(2).build(),
                 MachineDriver.inventory(0, groups("canary", 3)));
         d.feed(START);
         assertThat(d.issuedNames()).containsExactly("canary-01", "canary-02");
         d.report("canary-01", OpStatus.FAILED);
-        assertThat(d.noticeKinds()).contains(Notice.Kind.HALTING);
-        assertThat(d.issued()).as("halting: nothing new starts").isEmpty();
-        assertThat(d.state.phase()).isEqualTo(Phase.PRECHECKS);
+        assertThat(d.noticeKinds()).doesNotContain(Notice.Kind.HALTING);
+        assertThat(d.issuedNames()).as("the rest are still prechecked").containsExactly("canary-03");
+        assertThat(d.state.deviceFailures()).isZero();
+        assertThat(d.state.precheckFailures()).extracting(TargetRecord::target).containsExactly(TargetRef.device("canary-01"));
         d.succeed("canary-02");
+        d.succeed("canary-03");
+        assertThat(d.state.phase()).isEqualTo(Phase.DEVICES);
+        assertThat(d.issuedNames()).containsExactly("canary-02", "canary-03");
+        d.succeedAllInFlight();
         assertThat(d.state.phase()).isEqualTo(Phase.FAILED);
-        assertThat(d.state.reason()).contains("1 device failures exceed maxFailures 0");
-        TargetRecord untouched = d.state.record(TargetRef.device("canary-03")).orElseThrow();
-        assertThat(untouched.status()).isEqualTo(TargetStatus.PENDING);
-        assertThat(untouched.prechecked()).isFalse();
+        assertThat(d.state.reason()).contains("every stage finished, but 1 device(s) failed their precheck and were left "
+                + "out of the upgrade: device/canary-01");
+        assertThat(d.state.deviceFailures()).isZero();
+        assertThat(d.status(TargetRef.device("canary-02"))).isEqualTo(TargetStatus.SUCCEEDED);
+        assertThat(d.status(TargetRef.device("canary-03"))).isEqualTo(TargetStatus.SUCCEEDED);
     }
 
     @Test
@@ -151,7 +159,7 @@ class PrechecksTest {
     }
 
     @Test
-    void anUnhealthyOrUnadmittedNodeFailsThePrecheckStageByNameBeforeAnyPrecheckOp() {
+    void anUnhealthyNodeFailsThePrecheckStageByNameBeforeAnyPrecheckOp() {
         Inventory inventory = new Inventory(List.of(Target.node("node-1", "1.0"),
                 Target.node("node-2", "1.0").withHealth(true, false), Target.node("node-3", "1.0").withHealth(false, true),
                 Target.device("canary-01", "1.0", Map.of("tier", "canary"))));
@@ -160,10 +168,54 @@ class PrechecksTest {
         d.feed(START);
         assertThat(d.state.phase()).isEqualTo(Phase.FAILED);
         assertThat(d.issued()).isEmpty();
-        assertThat(d.state.reason()).contains("precheck stage failed: node node-2 is not healthy; node node-3 is not admitted to the cluster");
+        assertThat(d.state.reason()).contains("precheck stage failed: node node-2 is not healthy");
+        assertThat(d.state.reason().orElseThrow()).doesNotContain("node-3");
         assertThat(d.status(TargetRef.node("node-2"))).isEqualTo(TargetStatus.FAILED);
-        assertThat(d.status(TargetRef.node("node-3"))).isEqualTo(TargetStatus.FAILED);
+        assertThat(d.status(TargetRef.node("node-3"))).isEqualTo(TargetStatus.SKIPPED);
         assertThat(d.status(TargetRef.node("node-1"))).isEqualTo(TargetStatus.PENDING);
+    }
+
+    @Test
+    void aNodeThatHasNotJoinedTheClusterIsLeftOutOfTheNodePrechecksAndTheRolloutGoesOn() {
+        // Item 13 of issue 27, as Venice: the node is left out (SKIPPED, so not upgraded either), not a failure.
+        Target outsider = Target.node("node-2", "1.0").withHealth(false, true);
+        Inventory inventory = new Inventory(List.of(Target.node("node-1", "1.0"), outsider,
+                Target.device("canary-01", "1.0", Map.of("tier", "canary"))));
+        MachineDriver d = new MachineDriver(spec().build(), inventory);
+        assertThat(d.state.record(outsider.ref()).orElseThrow().message())
+                .contains("not admitted to the cluster: left out of the node prechecks");
+        d.feed(LEADER_1);
+        d.feed(START);
+        assertThat(d.state.phase()).isEqualTo(Phase.PRECHECKS);
+        assertThat(d.issuedNames()).containsExactly("node-1");
+        d.succeed("node-1");
+        d.succeed("canary-01");
+        assertThat(d.state.phase()).isEqualTo(Phase.NODES);
+        assertThat(d.issuedNames()).containsExactly("node-1");
+        d.succeed("node-1");
+        d.succeed("services");
+        d.succeed("canary-01");
+        assertThat(d.state.phase()).isEqualTo(Phase.SUCCEEDED);
+        assertThat(d.status(outsider.ref())).isEqualTo(TargetStatus.SKIPPED);
+        RolloutPlan plan = RolloutPlanner.plan(spec().build(), inventory);
+        assertThat(plan.skipped()).containsExactly(new RolloutPlan.Skipped(outsider.ref(),
+                "not admitted to the cluster: left out of the node prechecks"));
+        assertThat(plan.warnings()).isEmpty();
+    }
+
+    @Test
+    void anUnhealthyDeviceIsSkippedAndTheRolloutEndsFailed() {
+        // Item 14 of issue 27, as Venice: the device fails as skipped; the others are upgraded; the result is FAILURE.
+        Target sick = Target.device("canary-02", "1.0", Map.of("tier", "canary")).withHealth(true, false);
+        Inventory inventory = new Inventory(List.of(Target.device("canary-01", "1.0", Map.of("tier", "canary")), sick));
+        MachineDriver d = new MachineDriver(spec().prechecks(false).upgradeControlPlane(false).maxParallel(2).build(), inventory);
+        d.feed(START);
+        assertThat(d.issuedNames()).containsExactly("canary-01");
+        d.succeed("canary-01");
+        assertThat(d.state.phase()).isEqualTo(Phase.FAILED);
+        assertThat(d.state.reason()).contains("every stage finished, but 1 device(s) were skipped as not healthy: device/canary-02");
+        assertThat(d.status(sick.ref())).isEqualTo(TargetStatus.SKIPPED);
+        assertThat(d.status(TargetRef.device("canary-01"))).isEqualTo(TargetStatus.SUCCEEDED);
     }
 
     @Test

@@ -33,16 +33,21 @@ class TimeoutsAndParallelismTest {
     }
 
     @Test
-    void theDeviceTimeoutIs480SecondsDoubledFrom20AtOnceAndTripledFrom35() {
+    void deviceOperationTimeoutWithParallelismScalesTheBaseByTheTensOfMaxParallelWithoutACap() {
+        // Item 16 of issue 27: Venice's 480 s × floor(maxParallel / 10), never below the base, never capped.
         assertThat(OpTimeouts.scaledDevice(1)).isEqualTo(Duration.ofSeconds(480));
         assertThat(OpTimeouts.scaledDevice(19)).isEqualTo(Duration.ofSeconds(480));
         assertThat(OpTimeouts.scaledDevice(20)).isEqualTo(Duration.ofSeconds(960));
-        assertThat(OpTimeouts.scaledDevice(34)).isEqualTo(Duration.ofSeconds(960));
+        assertThat(OpTimeouts.scaledDevice(29)).isEqualTo(Duration.ofSeconds(960));
+        assertThat(OpTimeouts.scaledDevice(30)).isEqualTo(Duration.ofSeconds(1440));
         assertThat(OpTimeouts.scaledDevice(35)).isEqualTo(Duration.ofSeconds(1440));
+        assertThat(OpTimeouts.scaledDevice(40)).isEqualTo(Duration.ofSeconds(1920));
+        assertThat(OpTimeouts.scaledDevice(100)).isEqualTo(Duration.ofSeconds(4800));
         RolloutSpec.Builder base = RolloutSpec.builder("r1", "2.0").upgradeControlPlane(false);
-        assertThat(firstDeviceTimeout(base.maxParallel(19).build(), devices(40))).isEqualTo(Duration.ofMinutes(8));
-        assertThat(firstDeviceTimeout(base.maxParallel(20).build(), devices(40))).isEqualTo(Duration.ofMinutes(16));
-        assertThat(firstDeviceTimeout(base.maxParallel(35).build(), devices(40))).isEqualTo(Duration.ofMinutes(24));
+        assertThat(firstDeviceTimeout(base.maxParallel(19).build(), devices(100))).isEqualTo(Duration.ofSeconds(480));
+        assertThat(firstDeviceTimeout(base.maxParallel(30).build(), devices(100))).isEqualTo(Duration.ofSeconds(1440));
+        assertThat(firstDeviceTimeout(base.maxParallel(40).build(), devices(100))).isEqualTo(Duration.ofSeconds(1920));
+        assertThat(firstDeviceTimeout(base.maxParallel(100).build(), devices(100))).isEqualTo(Duration.ofSeconds(4800));
     }
 
     @Test
@@ -55,7 +60,7 @@ class TimeoutsAndParallelismTest {
         RolloutSpec scaled = Documents.read("{name: r1, targetVersion: '2.0', maxParallel: 35}", Documents.Format.YAML, RolloutSpec.class);
         assertThat(scaled.timeouts().device()).isEmpty();
         assertThat(RolloutPlanner.plan(scaled, devices(40)).stages()).filteredOn(s -> s.kind() == RolloutPlan.StageKind.DEVICE_GROUP)
-                .singleElement().satisfies(s -> assertThat(s.opTimeout()).isEqualTo(Duration.ofMinutes(24)));
+                .singleElement().satisfies(s -> assertThat(s.opTimeout()).isEqualTo(Duration.ofSeconds(1440)));
     }
 
     @Test
@@ -143,6 +148,25 @@ class TimeoutsAndParallelismTest {
     }
 
     @Test
+    void aWindowOfExactlyVenicesEstimateIsRefusedBecauseTheServicesOpCountsAgainstTheWindow() {
+        // Item 15 of issue 27, kept ▲: Venice's estimate leaves the services stage out (nodes + devices); hotspare
+        // counts it, since the leader rolls every service inside the window.
+        RolloutSpec.Builder base = RolloutSpec.builder("r1", "2.0").deviceGroup("tier", "canary").maxParallel(2)
+                .timeouts(new OpTimeouts(Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofMinutes(5)));
+        Inventory inventory = MachineDriver.inventory(2, Map.of("canary", 3));
+        Duration venice = Duration.ofMinutes(2 * 10 + 2 * 5);
+        RolloutSpec exact = base.window(MaintenanceWindow.between(T0, T0.plus(venice))).build();
+        RolloutPlan plan = RolloutPlanner.plan(exact, inventory);
+        assertThat(plan.estimate().window()).isEqualTo(venice.plusSeconds(1));
+        assertThat(plan.windowFit()).isEqualTo(RolloutPlan.WindowFit.TOO_SHORT);
+        assertThat(catchThrowableOfType(ValidationException.class, () -> RolloutPlanner.requireCreatable(exact, inventory))
+                .problems()).singleElement().satisfies(p -> assertThat(p.describe()).startsWith("window: bad value 'PT30M': "
+                        + "the worst case PT30M1S (nodes PT20M + services PT1S + devices PT10M in 2 round(s))"));
+        RolloutSpec withServices = base.window(MaintenanceWindow.between(T0, T0.plus(venice).plusSeconds(1))).build();
+        assertThat(RolloutPlanner.requireCreatable(withServices, inventory).windowFit()).isEqualTo(RolloutPlan.WindowFit.FITS);
+    }
+
+    @Test
     void thePlanSkipsUnfitDevicesAndWarnsOfUnfitNodes() {
         Inventory inventory = new Inventory(List.of(Target.node("node-1", "1.0").withHealth(true, false),
                 Target.device("d-01", "1.0", Map.of()).withHealth(false, true), Target.device("d-02", "1.0", Map.of()).withHealth(true, false),
@@ -150,8 +174,10 @@ class TimeoutsAndParallelismTest {
         RolloutPlan plan = RolloutPlanner.plan(RolloutSpec.builder("r1", "2.0").prechecks(true).build(), inventory);
         assertThat(plan.skipped()).containsExactly(new RolloutPlan.Skipped(TargetRef.device("d-01"), "not admitted to the cluster"),
                 new RolloutPlan.Skipped(TargetRef.device("d-02"), "not healthy"));
-        assertThat(plan.warnings()).containsExactly("the precheck stage will fail before any precheck op: node node-1 is not healthy");
+        String unhealthy = "device(s) not healthy, skipped: d-02; the rollout will end FAILED unless they recover before their group's turn";
+        assertThat(plan.warnings()).containsExactly(
+                "the precheck stage will fail before any precheck op: node node-1 is not healthy", unhealthy);
         assertThat(RolloutPlanner.plan(RolloutSpec.builder("r1", "2.0").build(), inventory).warnings())
-                .containsExactly("node node-1 is not healthy; prechecks are off, so nothing stops the rollout on it");
+                .containsExactly("node node-1 is not healthy; prechecks are off, so nothing stops the rollout on it", unhealthy);
     }
 }

@@ -639,6 +639,7 @@ final class FleetApi extends Handler.Abstract {
         body.put("roomsAtReady", status.rooms().ready());
         body.put("roomsAtTerminating", status.rooms().terminating());
         body.put("roomsAtAllocated", status.rooms().allocated());
+        body.put("roomsAtError", status.rooms().error());
         body.put("runningMatches", status.rooms().runningMatches());
         body.put("allocatedSlots", status.rooms().allocatedSlots());
         body.put("version", status.version().toString());

@@ -189,6 +189,19 @@ class FleetServiceRoutesTest {
     }
 
     @Test
+    void aRoomReportingErrorIsAcceptedAndRemovedAsADeadRoom() {
+        // Item 11 of issue 27: Maestro 10's error status is a known status; the status answer counts it in
+        // roomsAtError (exact counts are pinned by the store contract), and the watcher removes the room.
+        createPong();
+        String room = TestRooms.awaitRooms(service, "pong", 2).get(0);
+        long now = clock.instant().getEpochSecond();
+        assertSuccess(http.put("/scheduler/pong/rooms/" + room + "/status", "{\"timestamp\":" + now + ",\"status\":\"error\"}"), 200);
+        assertThat(http.get("/scheduler/pong").body().has("roomsAtError")).isTrue();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !TestRooms.ids(service, "pong").contains(room));
+        await().atMost(Duration.ofSeconds(30)).until(() -> http.get("/scheduler/pong").body().path("roomsAtError").asInt() == 0);
+    }
+
+    @Test
     void addressIsEmptyInMemoryAndUnknownRoomsAre404() {
         createPong();
         String room = TestRooms.awaitRooms(service, "pong", 1).get(0);

@@ -11,7 +11,7 @@ import dev.hotspare.validation.Names;
  * <pre>
  * {prefix}:{&lt;scheduler&gt;}:room:&lt;room&gt;          hash   status, s/n (last ping: epoch seconds, nanos), os/on (occupied since)
  * {prefix}:{&lt;scheduler&gt;}:rooms:&lt;status&gt;       zset   room names (score 0, so ordered by name)
- * {prefix}:{&lt;scheduler&gt;}:counts                 hash   creating/ready/occupied/terminating → count
+ * {prefix}:{&lt;scheduler&gt;}:counts                 hash   creating/ready/allocated/occupied/terminating/error → count
  * {prefix}:{&lt;scheduler&gt;}:pings                  zset   non-terminating rooms by last ping (epoch µs)
  * {prefix}:{&lt;scheduler&gt;}:occupied               zset   occupied rooms by occupied-since (epoch µs)
  * {prefix}:{&lt;scheduler&gt;}:metric:&lt;cpu|mem&gt;      zset   non-terminating rooms by recorded usage

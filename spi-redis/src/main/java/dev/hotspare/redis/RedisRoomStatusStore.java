@@ -162,6 +162,12 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
         RoomStatusCounts counts = counts(redis.await("counts of " + scheduler, counted).stream().map(v -> v.getValueOrElse(null)).toList());
         Set<String> dead = new LinkedHashSet<>(redis.await("rooms with ping at or before", silent));
         occupied.ifPresent(rooms -> dead.addAll(redis.await("rooms occupied at or before", rooms)));
+        // Rooms in error are removed as dead rooms are (Maestro 10), as the default deadRooms says.
+        statuses.forEach((room, status) -> {
+            if (status == RoomStatus.ERROR) {
+                dead.add(room);
+            }
+        });
         return new RoomObservation(statuses, counts, List.copyOf(dead));
     }
 

@@ -559,8 +559,9 @@ public final class Autoscaler {
     /**
      * Panic scale (opt-in with {@code autoscaling.enablePanicScale}): when a room has just reported
      * {@code occupied} and 100 · occupied &gt; A · limit for the first up trigger measuring room occupancy
-     * ({@code room} or {@code legacy}) with a limit, one scale-up by that trigger's delta. Pure; the caller
-     * holds the scheduler's panic lock so that concurrent reports scale once.
+     * ({@code room} or {@code legacy}) with a limit, one scale-up by that trigger's delta — with the older
+     * {@code {delta, trigger}} form, by the block's {@code delta}, as Maestro. Pure; the caller holds the
+     * scheduler's panic lock so that concurrent reports scale once.
      *
      * @param counts   the counts returned by the room status update that reported {@code reported}
      * @param reported the status just reported
@@ -595,7 +596,9 @@ public final class Autoscaler {
             if ((long) counts.occupied() * 100 <= (long) active * limit) {
                 return ScaleDecision.none(SchedulerState.IN_SYNC, "occupancy within limit " + limit + "%");
             }
-            int delta = clampUp(policy.get().delta(t, counts, context), a, active);
+            // The older {delta, trigger} form: Maestro's panic scale adds the block's delta, not the room formula's.
+            Optional<Integer> blockDelta = a.up().metricsTrigger().isEmpty() ? a.up().delta() : Optional.empty();
+            int delta = clampUp(blockDelta.orElseGet(() -> policy.get().delta(t, counts, context)), a, active);
             if (delta <= 0) {
                 return ScaleDecision.none(SchedulerState.IN_SYNC, "panic: the up delta is not positive");
             }

@@ -15,10 +15,13 @@ import java.util.List;
  * With M = running matches + allocated slots:
  * <pre>
  * desired rooms = ceil( ceil(M / (1 − readyTarget)) / maxMatchesPerRoom )
+ * free slots    = A · maxMatchesPerRoom − running matches
+ * scale down only when ceil(desired rooms · maxMatchesPerRoom · readyTarget) / free slots ≤ downThreshold
  * </pre>
- * in exact arithmetic (1 − 0.9 is 0.1, so one match at readyTarget 0.9 needs 10 slots). A target below the current
- * rooms A is acted on only when the free-slot ratio (A · maxMatchesPerRoom − M) / (A · maxMatchesPerRoom) is at or
- * below {@code downThreshold}.
+ * in exact arithmetic (1 − 0.9 is 0.1, so one match at readyTarget 0.9 needs 10 slots). The scale-down guard is
+ * Maestro's ({@code roomoccupancy/policy.go}): its current-state builder takes only running matches off the free
+ * slots (allocated slots stay free), and with no free slot there is no scale-down (Maestro's division gives
+ * +Inf or NaN, neither at or below the threshold).
  */
 public final class RoomOccupancyPolicy implements TargetPolicy {
 
@@ -41,12 +44,29 @@ public final class RoomOccupancyPolicy implements TargetPolicy {
         long slots = slotsFor(matches, readyTarget);
         int rooms = Math.toIntExact(ceilDiv(slots, maxMatches));
         long total = (long) counts.active() * maxMatches;
-        boolean mayScaleDown = total == 0 || BigDecimal.valueOf(total - matches)
-                .compareTo(downThreshold.multiply(BigDecimal.valueOf(total))) <= 0;
+        long free = total - counts.runningMatches();
+        long kept = keptFree(rooms, maxMatches, readyTarget);
+        // kept / free <= downThreshold, without dividing (free > 0).
+        boolean mayScaleDown = free > 0
+                && BigDecimal.valueOf(kept).compareTo(downThreshold.multiply(BigDecimal.valueOf(free))) <= 0;
         return new Target(rooms, mayScaleDown, matches + " matches need ceil(" + matches + " / (1 - "
                 + readyTarget.toPlainString() + ")) = " + slots + " slots = " + rooms + " rooms of " + maxMatches
-                + "; free slots " + (total - matches) + " of " + total
+                + "; ceil(" + rooms + " x " + maxMatches + " x " + readyTarget.toPlainString() + ") = " + kept
+                + " of " + free + " free slots"
                 + (mayScaleDown ? "" : ", above downThreshold " + downThreshold.toPlainString() + ": no scale-down"));
+    }
+
+    /**
+     * ceil(desiredRooms · maxMatchesPerRoom · readyTarget), exactly: the numerator of Maestro's scale-down guard.
+     *
+     * @param desiredRooms the rooms the policy wants
+     * @param maxMatches   slots per room
+     * @param readyTarget  the share of slots to keep free
+     * @return the slots the desired rooms keep free
+     */
+    static long keptFree(long desiredRooms, int maxMatches, BigDecimal readyTarget) {
+        return BigDecimal.valueOf(desiredRooms).multiply(BigDecimal.valueOf(maxMatches)).multiply(readyTarget)
+                .setScale(0, java.math.RoundingMode.CEILING).longValueExact();
     }
 
     /**

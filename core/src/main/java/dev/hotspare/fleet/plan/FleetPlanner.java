@@ -212,8 +212,10 @@ public final class FleetPlanner {
     }
 
     /**
-     * Rooms a manual scale-up of {@code amount} adds, clamped exactly as the autoscaler's scale-ups: never above
-     * {@code max} (when max &gt; 0) and never more than {@code maxScaleUpAmount} at once.
+     * Rooms a manual scale-up of {@code amount} adds, as Maestro's {@code SetScalingAmount}: clamped as the
+     * autoscaler's scale-ups (never above {@code max} when max &gt; 0, never more than {@code maxScaleUpAmount} at
+     * once) — and <em>raised</em> to {@code min − active} when it would end below min (as a BELOW_MIN scale-up,
+     * regardless of {@code maxScaleUpAmount}).
      *
      * @param autoscaling the scheduler's autoscaling section
      * @param active      its rooms now (creating + ready + allocated + occupied)
@@ -225,12 +227,16 @@ public final class FleetPlanner {
         if (autoscaling.isBounded()) {
             clamped = Math.min(clamped, autoscaling.max() - active);
         }
+        if (active + clamped < autoscaling.min()) {
+            clamped = autoscaling.min() - active;
+        }
         return Math.max(0, clamped);
     }
 
     /**
-     * Rooms a manual scale-down of {@code amount} removes at most: never below {@code min} (the READY rooms bound it
-     * further when they are known).
+     * Rooms a manual scale-down of {@code amount} removes at most, as Maestro's {@code SetScalingAmount}: never
+     * below {@code min}, and <em>raised</em> to {@code active − max} when it would end above max (max &gt; 0). The
+     * READY rooms bound it further when they are known.
      *
      * @param autoscaling the scheduler's autoscaling section
      * @param active      its rooms now
@@ -238,7 +244,11 @@ public final class FleetPlanner {
      * @return the most rooms to remove, 0 when at min
      */
     public static int manualScaleDown(Autoscaling autoscaling, int active, int amount) {
-        return Math.max(0, Math.min(amount, active - autoscaling.min()));
+        int count = amount;
+        if (autoscaling.isBounded() && active - count > autoscaling.max()) {
+            count = active - autoscaling.max();
+        }
+        return Math.max(0, Math.min(count, active - autoscaling.min()));
     }
 
     /**

@@ -287,7 +287,7 @@ public final class RoomService {
             case OCCUPIED -> Optional.of(FleetEvent.Type.ROOM_OCCUPIED);
             case TERMINATING -> Optional.of(FleetEvent.Type.ROOM_TERMINATING);
             case TERMINATED -> Optional.of(FleetEvent.Type.ROOM_TERMINATED);
-            case CREATING -> Optional.empty();
+            case CREATING, ERROR -> Optional.empty();
         };
     }
 }

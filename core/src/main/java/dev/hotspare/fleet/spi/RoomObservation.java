@@ -21,7 +21,7 @@ public record RoomObservation(Map<String, RoomStatus> statuses, RoomStatusCounts
 
     /** The statuses whose rooms a tick lists (terminated rooms are gone; allocated rooms are listed as ready). */
     public static final List<RoomStatus> OBSERVED = List.of(RoomStatus.CREATING, RoomStatus.READY, RoomStatus.OCCUPIED,
-            RoomStatus.TERMINATING);
+            RoomStatus.TERMINATING, RoomStatus.ERROR);
 
     public RoomObservation {
         statuses = Collections.unmodifiableMap(new LinkedHashMap<>(statuses));

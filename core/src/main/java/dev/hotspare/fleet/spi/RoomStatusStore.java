@@ -270,7 +270,8 @@ public interface RoomStatusStore {
     }
 
     /**
-     * Rooms dead at {@code now} under {@code rules}: silent too long, or occupied too long.
+     * Rooms dead at {@code now} under {@code rules}: silent too long, or occupied too long — and every room in
+     * {@link RoomStatus#ERROR}, which is removed as a dead room is (Maestro 10).
      *
      * @param scheduler the scheduler
      * @param rules     the dead-room rules
@@ -280,6 +281,7 @@ public interface RoomStatusStore {
     default Set<String> deadRooms(String scheduler, DeadRoomRules rules, Instant now) {
         Set<String> dead = new LinkedHashSet<>(roomsWithPingAtOrBefore(scheduler, rules.pingCutoff(now)));
         rules.occupiedCutoff(now).ifPresent(cutoff -> dead.addAll(roomsOccupiedAtOrBefore(scheduler, cutoff)));
+        dead.addAll(rooms(scheduler, RoomStatus.ERROR));
         return dead;
     }
 }

@@ -357,8 +357,12 @@ public final class PoolController implements AutoCloseable {
         Claim claim = found.get();
         Instant now = scheduler.clock().instant();
         if (claim.assignedMember().isPresent()) {
-            return Optional.of(new ClaimExplanation(pool, claim, new ClaimReason.Assigned(claim.assignedMember().get(),
-                    claim.assignedAt().orElseThrow(), claim.readyAt()), served.getOrDefault(claimName, ClaimStages.NONE)));
+            String holder = claim.assignedMember().get();
+            boolean deleting = driver.list(pool).stream()
+                    .anyMatch(m -> m.id().equals(holder) && m.phase() == MemberPhase.DELETING);
+            ClaimReason held = deleting ? new ClaimReason.MemberDeleting(holder)
+                    : new ClaimReason.Assigned(holder, claim.assignedAt().orElseThrow(), claim.readyAt());
+            return Optional.of(new ClaimExplanation(pool, claim, held, served.getOrDefault(claimName, ClaimStages.NONE)));
         }
         List<Member> members = unique(driver.list(pool));
         List<Claim> live = uniqueClaims(claims.live(pool));
@@ -639,7 +643,9 @@ public final class PoolController implements AutoCloseable {
     /**
      * Brings member and claim records back together before planning. Assignment writes the member first and the
      * claim second: a crash in between leaves a member naming a claim the store calls pending — record it on the
-     * claim, so the claim is not served twice. A claim record naming a member that names no claim (a store-side
+     * claim, so the claim is not served twice — also when that member is being deleted: as Hive records the
+     * deleting cluster on its claim, the claim then shows {@link ClaimReason.MemberDeleting} and is never served
+     * again (released once the member is gone). A claim record naming a member that names no claim (a store-side
      * assignment) — record it on the member. An assigned claim both records agree on but not marked ready — mark
      * it. Every repair that fails is logged and left to the next pass.
      */
@@ -653,7 +659,10 @@ public final class PoolController implements AutoCloseable {
         }
         for (int i = 0; i < members.size(); i++) {
             Member m = members.get(i);
-            if (m.phase() == MemberPhase.DELETING || m.isReleased()) {
+            if (m.isReleased()) {
+                continue;
+            }
+            if (m.phase() == MemberPhase.DELETING && m.claimName().isEmpty()) {
                 continue;
             }
             if (m.claimName().isPresent()) {

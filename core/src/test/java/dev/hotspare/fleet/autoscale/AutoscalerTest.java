@@ -385,6 +385,28 @@ class AutoscalerTest {
     }
 
     @Test
+    void panicScaleWithTheOlderDeltaAndTriggerFormAddsTheBlocksDelta() {
+        // Item 9 of issue 27, as Maestro: the panic scale-up is the up block's delta (10), not the room formula's.
+        ScalingSpec up = new ScalingSpec(List.of(), 300, Optional.of(10),
+                Optional.of(new dev.hotspare.fleet.LegacyTrigger(70, 600, 80, Optional.of(80))));
+        SchedulerConfig on = config(0, 0, up, ScalingSpec.NONE)
+                .withAutoscaling(new Autoscaling(0, 0, up, ScalingSpec.NONE, true));
+        RoomStatusCounts busy = RoomStatusCounts.of(0, 19, 81);
+        ScaleDecision panic = autoscaler.panicDecision(on, busy, RoomStatus.OCCUPIED, NOW);
+        assertThat(panic.reason()).isEqualTo(Reason.LIMIT);
+        assertThat(panic.delta()).isEqualTo(10).isNotEqualTo(RoomPolicy.roomDelta(81, 100, 70));
+        // Without a delta in the block, the room formula sizes it.
+        ScalingSpec noDelta = new ScalingSpec(List.of(), 300, Optional.empty(), up.trigger());
+        SchedulerConfig formula = config(0, 0, noDelta, ScalingSpec.NONE)
+                .withAutoscaling(new Autoscaling(0, 0, noDelta, ScalingSpec.NONE, true));
+        assertThat(autoscaler.panicDecision(formula, busy, RoomStatus.OCCUPIED, NOW).delta()).isEqualTo(RoomPolicy.roomDelta(81, 100, 70));
+        // Still clamped at max.
+        SchedulerConfig bounded = config(0, 0, up, ScalingSpec.NONE)
+                .withAutoscaling(new Autoscaling(0, 104, up, ScalingSpec.NONE, true));
+        assertThat(autoscaler.panicDecision(bounded, busy, RoomStatus.OCCUPIED, NOW).delta()).isEqualTo(4);
+    }
+
+    @Test
     void tickRecordsPointsThenDecides() {
         SchedulerConfig c = config(0, 0, ScalingSpec.of(0, MetricsTrigger.of("room", 70, 50, 20)), ScalingSpec.NONE);
         InMemoryUsageHistory history = new InMemoryUsageHistory();

@@ -73,17 +73,39 @@ class TargetPoliciesTest {
         assertThat(up.newState()).isEqualTo(SchedulerState.IN_SYNC);
         assertThat(up.explanation()).contains("24 matches need ceil(24 / (1 - 0.5)) = 48 slots = 12 rooms of 4");
 
-        // The matches end down to 8 in use: 16 slots, 4 rooms wanted. Free slots 32 of 40 = 0.8 > downThreshold 0.6:
-        // no scale-down yet.
-        ScaleDecision held = decide(c, rooms(0, 7, 0, 3, 8, 0));
+        // The rest of the worked example is item 5 of issue 27: roomOccupancyScaleDownGuardIsMaestros.
+    }
+
+    @Test
+    void roomOccupancyScaleDownGuardIsMaestros() {
+        // Item 5 of issue 27: scale down only when ceil(desired x maxMatches x readyTarget) / freeSlots <= downThreshold.
+        SchedulerConfig c = occupancy(2, 50, "0.5", "0.6", 4);
+        // 8 running on 10 rooms: 16 slots, 4 rooms wanted; ceil(4 x 4 x 0.5) = 8 of 32 free = 0.25 <= 0.6: down to 4.
+        ScaleDecision down = decide(c, rooms(0, 7, 0, 3, 8, 0));
+        assertThat(down.reason()).isEqualTo(Reason.POLICY);
+        assertThat(down.delta()).isEqualTo(-6);
+        assertThat(down.explanation()).contains("ceil(4 x 4 x 0.5) = 8 of 32 free slots");
+
+        // 16 running: 32 slots = 8 rooms wanted; ceil(8 x 4 x 0.5) = 16 of 24 free = 0.67 > 0.6: held.
+        ScaleDecision held = decide(c, rooms(0, 5, 0, 5, 16, 0));
         assertThat(held.reason()).isEqualTo(Reason.NONE);
         assertThat(held.newState()).isEqualTo(SchedulerState.IN_SYNC);
-        assertThat(held.explanation()).contains("no scale-down");
+        assertThat(held.explanation()).contains("16 of 24 free slots, above downThreshold 0.6: no scale-down");
 
-        // 16 in use: 32 slots = 8 rooms; free 24 of 40 = 0.6, at the threshold: scale down by 2 READY rooms.
-        ScaleDecision down = decide(c, rooms(0, 5, 0, 5, 16, 0));
+        // 12 running: 24 slots = 6 rooms; ceil(6 x 4 x 0.5) = 12 of 28 free = 0.43: down to 6.
+        assertThat(decide(c, rooms(0, 6, 0, 4, 12, 0)).delta()).isEqualTo(-4);
+    }
+
+    @Test
+    void freeSlotsOfRoomOccupancyTakeOffOnlyRunningMatchesNotAllocatedSlots() {
+        // Item 6 of issue 27: 10 rooms of 4, 8 running and 4 allocated: M = 12 wants 24 slots = 6 rooms;
+        // free slots are 40 - 8 = 32 (not 28): ceil(6 x 4 x 0.5) = 12 / 32 = 0.375 <= 0.4, so it scales down.
+        SchedulerConfig c = occupancy(2, 50, "0.5", "0.4", 4);
+        ScaleDecision down = decide(c, rooms(0, 5, 1, 4, 8, 4));
+        assertThat(down.explanation()).contains("12 of 32 free slots");
         assertThat(down.reason()).isEqualTo(Reason.POLICY);
-        assertThat(down.delta()).isEqualTo(-2);
+        assertThat(down.delta()).isEqualTo(-4);
+        // With the allocated slots taken off too, 12 / 28 = 0.43 > 0.4 would have held it.
     }
 
     @Test

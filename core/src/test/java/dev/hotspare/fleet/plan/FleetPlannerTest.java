@@ -131,7 +131,9 @@ class FleetPlannerTest {
     }
 
     @Test
-    void aCreatingSchedulerGetsItsMinRoomsAndBecomesInSync() {
+    void aCreatingSchedulersTickGivesItItsMinRoomsAndMakesItInSync() {
+        // Item 8 of issue 27, kept ▲: Maestro's watcher returns at once for a creating scheduler; here create only
+        // stores it, so the tick makes its min rooms (the autoscaler itself decides nothing while creating).
         Builder o = observe(config(3, 0, ScalingSpec.NONE, ScalingSpec.NONE), room("a", 30, "v1.0"));
         o.state = SchedulerState.CREATING;
 
@@ -210,6 +212,25 @@ class FleetPlannerTest {
         assertThat(FleetPlanner.manualReplicas(a, 9)).isEqualTo(6);
         assertThat(FleetPlanner.manualReplicas(a, 0)).isEqualTo(2);
         assertThat(FleetPlanner.manualReplicas(unbounded, 9)).isEqualTo(9);
+    }
+
+    @Test
+    void manualScalingRaisesAnAmountThatWouldEndBelowMinOrAboveMaxAsMaestrosSetScalingAmount() {
+        // Item 7 of issue 27: a scale-up ending below min becomes min - current; a scale-down ending above max
+        // becomes current - max.
+        Autoscaling a = new Autoscaling(5, 8, ScalingSpec.NONE, ScalingSpec.NONE, false);
+        assertThat(planner.manualScaleUp(a, 1, 1)).as("1 room, min 5: scaleup 1 adds 4").isEqualTo(4);
+        assertThat(planner.manualScaleUp(a, 1, 6)).as("ends within [min, max]: as asked").isEqualTo(6);
+        assertThat(planner.manualScaleUp(a, 6, 5)).as("still clamped at max").isEqualTo(2);
+        assertThat(FleetPlanner.manualScaleDown(a, 12, 1)).as("12 rooms, max 8: scaledown 1 removes 4").isEqualTo(4);
+        assertThat(FleetPlanner.manualScaleDown(a, 12, 5)).isEqualTo(5);
+        assertThat(FleetPlanner.manualScaleDown(a, 12, 9)).as("still never below min").isEqualTo(7);
+        Autoscaler capped = Autoscaler.builder().settings(new dev.hotspare.fleet.autoscale.AutoscalerSettings(
+                Duration.ofSeconds(10), 2)).build();
+        assertThat(new FleetPlanner(capped).manualScaleUp(a, 0, 1)).as("raised to min past maxScaleUpAmount, as BELOW_MIN")
+                .isEqualTo(5);
+        Autoscaling unbounded = new Autoscaling(0, 0, ScalingSpec.NONE, ScalingSpec.NONE, false);
+        assertThat(FleetPlanner.manualScaleDown(unbounded, 12, 1)).as("max 0 is no bound").isEqualTo(1);
     }
 
     @Test

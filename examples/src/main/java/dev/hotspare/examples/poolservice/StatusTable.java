@@ -42,7 +42,8 @@ final class StatusTable {
                 spec.hibernateAfter().map(DurationText::format).orElse("-"), s.unclaimed(), s.running(), s.standby(),
                 s.provisioning(), s.broken(), s.claimed(), s.deleting(), s.pendingClaims()));
         lines.add(String.format("templates: %d current, %d stale, %d unknown (%s)", s.current(), s.stale(), s.unknown(),
-                s.allCurrent() ? "all current" : "not all current: unknown ones are replaced first, then stale ones"));
+                s.allCurrent().map(all -> all ? "all current" : "not all current: unknown ones are replaced first, then stale ones")
+                        .orElse("currency unknown: the pool is being deleted")));
         lines.add(String.format("%-24s %-9s %-12s %-12s %-24s %-9s %s", "MEMBER", "CREATED", "PHASE", "DESIRED",
                 "OBSERVED", "SINCE", "CLAIM"));
         List<Member> ordered = new ArrayList<>(members);

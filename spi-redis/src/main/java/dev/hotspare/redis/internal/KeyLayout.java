@@ -18,15 +18,21 @@ import java.util.Optional;
 public final class KeyLayout {
 
     /**
-     * The status sets in the room scripts' order, {@code KEYS[9..13]}; a status's position here is also its code
+     * The status sets in the room scripts' order, {@code KEYS[9..14]}; a status's position here is also its code
      * (minus one) in the update script's reply, and its count's position in the counts the scripts return.
      */
     public static final List<RoomStatus> STATUS_SETS = List.of(RoomStatus.CREATING, RoomStatus.READY,
-            RoomStatus.ALLOCATED, RoomStatus.OCCUPIED, RoomStatus.TERMINATING);
+            RoomStatus.ALLOCATED, RoomStatus.OCCUPIED, RoomStatus.TERMINATING, RoomStatus.ERROR);
 
     /** The fields of the counts hash, in the order the scripts return them: the statuses, then matches and slots. */
     public static final List<String> COUNT_FIELDS = List.of("creating", "ready", "allocated", "occupied", "terminating",
-            "matches", "slots");
+            "error", "matches", "slots");
+
+    /** The position of the running-match total in {@link #COUNT_FIELDS}. */
+    public static final int MATCHES = COUNT_FIELDS.indexOf("matches");
+
+    /** The position of the allocated-slot total in {@link #COUNT_FIELDS}. */
+    public static final int SLOTS = COUNT_FIELDS.indexOf("slots");
 
     /** How many of the room scripts' KEYS belong to the scheduler; room hashes follow from this index on. */
     public static final int SCHEDULER_KEYS = 8 + STATUS_SETS.size();

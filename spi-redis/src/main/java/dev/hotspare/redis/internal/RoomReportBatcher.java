@@ -217,8 +217,8 @@ public final class RoomReportBatcher {
                         counts[next]++;
                     }
                 }
-                counts[5] += ((Long) reply.get(base + 2)).intValue();
-                counts[6] += ((Long) reply.get(base + 3)).intValue();
+                counts[KeyLayout.MATCHES] += ((Long) reply.get(base + 2)).intValue();
+                counts[KeyLayout.SLOTS] += ((Long) reply.get(base + 3)).intValue();
             }
             report.result.complete(new RoomUpdate(outcome,
                     previous < 0 ? Optional.empty() : Optional.of(indexed.get(previous)), counts(counts)));
@@ -228,11 +228,11 @@ public final class RoomReportBatcher {
     /**
      * Counts in the scripts' order ({@link KeyLayout#COUNT_FIELDS}).
      *
-     * @param c creating, ready, allocated, occupied, terminating, matches, slots
+     * @param c creating, ready, allocated, occupied, terminating, error, matches, slots
      * @return the counts
      */
     public static RoomStatusCounts counts(int[] c) {
-        return new RoomStatusCounts(c[0], c[1], c[3], c[4], c[2], c[5], c[6]);
+        return new RoomStatusCounts(c[0], c[1], c[3], c[4], c[2], c[6], c[7], c[5]);
     }
 
     /** One report waiting for its reply, with its script arguments already encoded (on the caller's thread). */

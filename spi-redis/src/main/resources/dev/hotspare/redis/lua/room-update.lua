@@ -4,14 +4,14 @@
 -- matches.
 -- The counts are read once and kept in Lua while the batch runs; the counts hash is written once at the end (the
 -- script is atomic, so nobody sees the counts hash and the sets disagree).
--- Reply, flat and all integers (cheap to build and to decode): the seven counts before the batch (creating, ready,
--- allocated, occupied, terminating, matches, slots), then four per report: outcome * 8 + previous status (0 none,
--- 1..5 creating, ready, allocated, occupied, terminating); the status after (0 gone or unchanged by a stale or
--- rejected report, 1..5); the change in counted running matches; the change in allocated slots. The client replays
--- the count changes from these.
-local statusCode = {creating = 1, ready = 2, allocated = 3, occupied = 4, terminating = 5}
+-- Reply, flat and all integers (cheap to build and to decode): the eight counts before the batch (creating, ready,
+-- allocated, occupied, terminating, error, matches, slots), then four per report: outcome * 8 + previous status (0
+-- none, 1..6 creating, ready, allocated, occupied, terminating, error); the status after (0 gone or unchanged by a
+-- stale or rejected report, 1..6); the change in counted running matches; the change in allocated slots. The
+-- client replays the count changes from these.
+local statusCode = {creating = 1, ready = 2, allocated = 3, occupied = 4, terminating = 5, error = 6}
 local outcomeCode = {APPLIED = 0, STALE = 8, REJECTED = 16}
-local fields = {'creating', 'ready', 'allocated', 'occupied', 'terminating', 'matches', 'slots'}
+local fields = {'creating', 'ready', 'allocated', 'occupied', 'terminating', 'error', 'matches', 'slots'}
 local stored = redis.call('HMGET', KEYS[COUNTS], unpack(fields))
 local reply = {}
 local delta = {}
@@ -20,7 +20,7 @@ for i, field in ipairs(fields) do
   delta[field] = 0
 end
 local function counted(status, matches)
-  if status and status ~= 'terminating' then return matches end
+  if status and not NO_MATCHES[status] then return matches end
   return 0
 end
 for i = FIRST_ROOM, #KEYS do
@@ -55,9 +55,9 @@ for i = FIRST_ROOM, #KEYS do
       dm, ds = -counted(previous, before), -allocatedBefore
     end
   else
-    -- Allocated slots become running matches as the count rises; creating and terminating drop them.
+    -- Allocated slots become running matches as the count rises; creating, terminating and error drop them.
     local allocated = math.max(0, allocatedBefore - math.max(0, running - before))
-    if status == 'creating' or status == 'terminating' then
+    if status == 'creating' or status == 'terminating' or status == 'error' then
       allocated = 0
     elseif status == 'allocated' then
       allocated = math.max(1, allocated)
@@ -112,7 +112,7 @@ for i = FIRST_ROOM, #KEYS do
   end
   delta.matches = delta.matches + dm
   delta.slots = delta.slots + ds
-  local base = 7 + (i - FIRST_ROOM) * 4
+  local base = #fields + (i - FIRST_ROOM) * 4
   reply[base + 1] = outcomeCode[outcome] + (previous and statusCode[previous] or 0)
   reply[base + 2] = after
   reply[base + 3] = dm

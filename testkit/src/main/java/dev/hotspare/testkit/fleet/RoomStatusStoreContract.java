@@ -273,6 +273,37 @@ public abstract class RoomStatusStoreContract {
     }
 
     @Test
+    void aRoomInErrorIsCountedNeverAllocatedAndRemovedAsADeadRoom() {
+        // Item 11 of issue 27: Maestro 10's error status.
+        store.update(scheduler, "ok", RoomStatus.READY, at(100));
+        store.update(scheduler, "bad", RoomStatus.OCCUPIED, at(100), 2);
+        assertThat(store.allocate(scheduler, 4, at(100))).contains("bad");
+        RoomUpdate u = store.ping(scheduler, "bad", "error", at(101), 2);
+        assertThat(u.outcome()).isEqualTo(RoomProtocol.Outcome.APPLIED);
+        assertThat(u.previous()).contains(RoomStatus.OCCUPIED);
+        assertThat(u.counts()).as("counted as error only: no capacity, matches or slots")
+                .isEqualTo(new RoomStatusCounts(0, 1, 0, 0, 0, 0, 0, 1));
+        assertThat(u.counts().active()).isEqualTo(1);
+        assertThat(store.counts(scheduler)).isEqualTo(u.counts());
+        assertThat(store.rooms(scheduler, RoomStatus.ERROR)).containsExactly("bad");
+        assertThat(store.room(scheduler, "bad").orElseThrow().allocatedSlots()).isZero();
+        assertThat(store.roomsWithFreeSlots(scheduler, 4, 10)).containsExactly("ok");
+        assertThat(store.allocate(scheduler, 4, at(102))).as("never allocated").contains("ok");
+        assertThat(store.allocate(scheduler, 4, at(102))).contains("ok");
+        DeadRoomRules rules = new DeadRoomRules(Duration.ofSeconds(30), Optional.empty());
+        assertThat(store.deadRooms(scheduler, rules, at(102))).as("dead however fresh its ping").containsExactly("bad");
+        assertThat(store.remove(scheduler, "bad")).isEqualTo(new RoomStatusCounts(0, 0, 0, 0, 1, 0, 2, 0));
+        store.update(scheduler, "gone", RoomStatus.ERROR, at(103));
+        store.update(scheduler, "gone", RoomStatus.TERMINATING, at(104));
+        assertThat(store.update(scheduler, "gone", RoomStatus.ERROR, at(105)).outcome())
+                .as("nothing leaves terminating, error included").isEqualTo(RoomProtocol.Outcome.REJECTED);
+        store.update(scheduler, "again", RoomStatus.ERROR, at(106));
+        store.removeScheduler(scheduler);
+        assertThat(store.counts(scheduler)).isEqualTo(RoomStatusCounts.ZERO);
+        assertThat(store.rooms(scheduler, RoomStatus.ERROR)).isEmpty();
+    }
+
+    @Test
     void allocationHandsOutTheMostUsedRoomsFreeSlotsFirstThenEmptyRoomsByName() {
         store.update(scheduler, "empty-b", RoomStatus.READY, at(0));
         store.update(scheduler, "empty-a", RoomStatus.READY, at(0));
@@ -457,15 +488,17 @@ public abstract class RoomStatusStoreContract {
         store.update(scheduler, "busy", RoomStatus.OCCUPIED, at(99));
         store.update(scheduler, "silent", RoomStatus.READY, at(1));
         store.update(scheduler, "going", RoomStatus.TERMINATING, at(98));
+        store.update(scheduler, "broken", RoomStatus.ERROR, at(99));
         DeadRoomRules rules = new DeadRoomRules(Duration.ofSeconds(30), Optional.of(Duration.ofSeconds(60)));
 
         RoomObservation observed = store.observe(scheduler, rules, at(100));
 
         assertThat(observed.statuses()).containsOnly(Map.entry("creating", RoomStatus.CREATING), Map.entry("ready", RoomStatus.READY),
-                Map.entry("silent", RoomStatus.READY), Map.entry("busy", RoomStatus.OCCUPIED), Map.entry("going", RoomStatus.TERMINATING));
-        assertThat(observed.counts()).isEqualTo(store.counts(scheduler)).isEqualTo(new RoomStatusCounts(1, 2, 1, 1));
+                Map.entry("silent", RoomStatus.READY), Map.entry("busy", RoomStatus.OCCUPIED), Map.entry("going", RoomStatus.TERMINATING),
+                Map.entry("broken", RoomStatus.ERROR));
+        assertThat(observed.counts()).isEqualTo(store.counts(scheduler)).isEqualTo(new RoomStatusCounts(1, 2, 1, 1, 0, 0, 0, 1));
         assertThat(observed.dead()).containsExactlyInAnyOrderElementsOf(store.deadRooms(scheduler, rules, at(100)))
-                .containsExactlyInAnyOrder("silent", "busy");
+                .containsExactlyInAnyOrder("silent", "busy", "broken");
         assertThat(store.observe(scheduler + "-none", rules, at(100)))
                 .isEqualTo(new RoomObservation(Map.of(), RoomStatusCounts.ZERO, List.of()));
     }

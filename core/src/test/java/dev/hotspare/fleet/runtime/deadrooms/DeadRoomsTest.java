@@ -48,4 +48,23 @@ class DeadRoomsTest {
         f.advance(Duration.ofSeconds(10));                // t = 40 s: occupied exactly 20 s
         assertThat(f.rooms()).as("occupied for exactly the occupied timeout: dead").doesNotContainAnyElementsOf(rooms);
     }
+
+    @Test
+    void aRoomReportingErrorIsCountedNeverAllocatedAndRemovedOnTheNextTickAsADeadRoom() {
+        // Item 11 of issue 27: Maestro 10's error status.
+        f.create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 2}\n");
+        f.fleet().start();
+        f.advance(Duration.ofSeconds(20));
+        List<String> rooms = f.rooms();
+        f.report(RoomStatus.READY);
+        String bad = rooms.get(0);
+        f.report(bad, RoomStatus.ERROR);
+        assertThat(f.status().rooms().error()).isEqualTo(1);
+        assertThat(f.status().rooms().active()).as("not capacity").isEqualTo(1);
+        assertThat(f.fleet().rooms().allocate("pong")).as("never allocated").contains(rooms.get(1));
+
+        f.advance(Duration.ofSeconds(10));                // the next tick
+        assertThat(f.rooms()).as("removed as a dead room, however fresh its report").doesNotContain(bad).contains(rooms.get(1));
+        assertThat(f.status().rooms().error()).isZero();
+    }
 }

@@ -55,6 +55,28 @@ class ManualScalingTest {
     }
 
     @Test
+    void aScaleDownWithMinZeroReportsTheClampedAmountOfRoomsRemovedNotTheRequestedOne() {
+        // Item 10 of issue 27, kept ▲: Maestro answers with the amount asked (5); the same 3 rooms go either way,
+        // and hotspare says how many did.
+        f.create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 0, max: 6}\n");
+        f.fleet().scaling().scaleUp("pong", 3);
+        f.advance(Duration.ofSeconds(5));
+        f.report(RoomStatus.READY);
+        CompletableFuture<Integer> removed = f.fleet().scaling().scaleDown("pong", 5);
+        f.advance(Duration.ofSeconds(10));
+        assertThat(removed).isCompletedWithValue(3);
+        assertThat(f.rooms()).isEmpty();
+    }
+
+    @Test
+    void aManualScaleUpThatWouldEndBelowMinIsRaisedToMin() {
+        // Item 7 of issue 27 on the runtime: 0 rooms, min 2, scaleup 1 creates 2 (Maestro's SetScalingAmount).
+        f.create(MIN_2_MAX_6);
+        assertThat(f.fleet().scaling().scaleUp("pong", 1)).isEqualTo(2);
+        assertThat(f.rooms()).hasSize(2);
+    }
+
+    @Test
     void replicasAreClampedToMinAndMax() {
         f.create(MIN_2_MAX_6);
         CompletableFuture<Integer> up = f.fleet().scaling().scaleTo("pong", 9);

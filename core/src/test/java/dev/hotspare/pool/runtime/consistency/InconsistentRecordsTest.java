@@ -1,6 +1,7 @@
 package dev.hotspare.pool.runtime.consistency;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimReason;
 import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
@@ -95,6 +96,29 @@ class InconsistentRecordsTest extends PoolRuntimeTest {
         assertThat(claims.find("ci", "b")).as("the member record wins; the other claim is released").isEmpty();
         assertThat(claims.find("ci", "a").orElseThrow().assignedMember()).contains("m");
         assertThat(driver.find("ci", "m").orElseThrow().phase()).isEqualTo(MemberPhase.READY);
+    }
+
+    @Test
+    void aPendingClaimWhoseMemberIsDeletingShowsClusterDeletingAndIsNeverServedAgain() {
+        // Item 1 of issue 27, as Hive: the deleting member is recorded on the claim, which shows MEMBER_DELETING
+        // (Hive's ClusterDeleting) and ends when the member is gone instead of getting a new member.
+        Instant claimedAt = time.now().minus(Duration.ofMinutes(1));
+        driver.restore("ci", running("m", Optional.of("job"), Optional.of(claimedAt)).withPhase(MemberPhase.DELETING));
+        claims.submit("ci", "job", Optional.empty(), time.now().minus(Duration.ofMinutes(5)));
+        start(PoolSpec.builder("ci").size(1).runningCount(1).build());
+
+        PoolPlan plan = controller.reconcile();
+
+        Claim job = claims.find("ci", "job").orElseThrow();
+        assertThat(job.assignedMember()).contains("m");
+        assertThat(job.readyAt()).as("never handed over").isEmpty();
+        assertThat(plan.status().pendingClaims()).isZero();
+        assertThat(controller.explain("job").orElseThrow().reason()).isEqualTo(new ClaimReason.MemberDeleting("m"));
+
+        time.advanceBy(Duration.ofHours(2));
+
+        assertThat(claims.find("ci", "job")).as("released once its member is gone, never served again").isEmpty();
+        assertThat(members()).isNotEmpty().allSatisfy(m -> assertThat(m.claimName()).isEmpty());
     }
 
     @Test
