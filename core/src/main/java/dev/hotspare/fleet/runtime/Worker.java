@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -56,6 +57,8 @@ public final class Worker {
     private final Cache<Watcher.ConfigKey, SchedulerConfig> configs;
     private final Map<String, Watcher> watchers = new TreeMap<>();
     private volatile Set<String> known = Set.of();
+    /** The version whose forwarders each scheduler has on this instance. */
+    private final Map<String, dev.hotspare.fleet.versions.SchedulerVersion> forwardersAt = new TreeMap<>();
     private final Runnable keysChanged;
     private TaskScheduler.Cancellable syncing;
     private boolean shuttingDown;
@@ -103,13 +106,14 @@ public final class Worker {
         if (shuttingDown) {
             return;
         }
-        Set<String> names;
+        List<SchedulerRecord> records;
         try {
-            names = context.schedulers().list().stream().map(SchedulerRecord::name).collect(Collectors.toSet());
+            records = context.schedulers().list();
         } catch (RuntimeException e) {
             LOG.warn("worker sync could not list schedulers; keeping the current watchers", e);
             return;
         }
+        Set<String> names = records.stream().map(SchedulerRecord::name).collect(Collectors.toSet());
         boolean changed = !names.equals(known);
         known = Set.copyOf(names);
         if (changed) {
@@ -120,11 +124,29 @@ public final class Worker {
                 return false;
             }
             watchers.get(name).stop();
+            return true;
+        });
+        forwardersAt.keySet().removeIf(name -> {
+            if (names.contains(name)) {
+                return false;
+            }
             context.events().clearSchedulerForwarders(name);
             configs.asMap().keySet().removeIf(key -> key.scheduler().equals(name));
             return true;
         });
-        for (String name : names) {
+        for (SchedulerRecord record : records) {
+            String name = record.name();
+            // Every instance serves the room routes of every scheduler, so each keeps every scheduler's forwarders,
+            // owned or not (the list read above carries the configs: no extra store call). The owner's watcher also
+            // configures them at its first tick of a new version.
+            if (!record.version().equals(forwardersAt.get(name))) {
+                try {
+                    context.events().useSchedulerForwarders(name, record.config().tree().path("forwarders"), context.plugins());
+                    forwardersAt.put(name, record.version());
+                } catch (RuntimeException e) {
+                    LOG.warn("scheduler {}: its forwarders cannot be configured; retrying at the next sync: {}", name, e.getMessage());
+                }
+            }
             if (!context.ownsNow(name)) {
                 continue;
             }
