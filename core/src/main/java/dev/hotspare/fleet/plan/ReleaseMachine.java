@@ -20,9 +20,9 @@ import java.util.Set;
  * the commands, so whoever loads the state next — this owner's next poll, or another instance after a crash —
  * continues from it.
  *
- * <p>On a {@link ReleaseEvent.Tick}, in this order: the deadline (TIMED_OUT); a room on the goal's major that
- * failed (ERROR); on a {@link ReleaseEvent.Resume}, the chunk in flight is completed from what is observed (missing new rooms
- * created, old rooms of the chunk still listed removed); rooms on the goal's major not ready yet mean the chunk is
+ * <p>On a {@link ReleaseEvent.Tick}, in this order: on a {@link ReleaseEvent.Resume}, the chunk in flight is first
+ * completed from what is observed (missing new rooms created, old rooms of the chunk still listed removed), as the
+ * previous owner would have; the deadline (TIMED_OUT); a room on the goal's major that failed (ERROR); rooms on the goal's major not ready yet mean the chunk is
  * still in flight; no room left on an older major means done; otherwise the next chunk starts: as many new rooms
  * as old rooms it removes, at most the chunk size (maxSurge of the rooms at the first tick, at least one).
  *
@@ -95,15 +95,10 @@ public final class ReleaseMachine {
         SchedulerVersion goal = state.goal();
         int chunkSize = state.chunkSize() > 0 ? state.chunkSize() : state.maxSurge().chunkSize(live.size());
         ReleaseState sized = with(state, chunkSize, state.chunk(), state.expectedNew());
-        if (!now.isBefore(state.deadline())) {
-            return fail(sized, ReleasePhase.TIMED_OUT, now);
-        }
         List<Member> onGoal = live.stream().filter(m -> !FleetPlanner.isOutdated(m, goal)).toList();
-        if (onGoal.stream().anyMatch(m -> m.phase() == MemberPhase.FAILED)) {
-            return fail(sized, ReleasePhase.ERROR, now);
-        }
         if (resumed) {
-            // The previous owner saved this chunk and may have died before (or while) creating and removing its rooms.
+            // The previous owner saved this chunk and may have died before (or while) creating and removing its rooms:
+            // that is done first, as it would have been, and only then is the chunk judged (next tick).
             List<ReleaseCommand> redo = new ArrayList<>();
             int missing = Math.min(state.chunk().size(), state.expectedNew() - onGoal.size());
             if (missing > 0) {
@@ -118,6 +113,12 @@ public final class ReleaseMachine {
             if (!redo.isEmpty()) {
                 return new ReleaseDecision(sized, redo);
             }
+        }
+        if (!now.isBefore(state.deadline())) {
+            return fail(sized, ReleasePhase.TIMED_OUT, now);
+        }
+        if (onGoal.stream().anyMatch(m -> m.phase() == MemberPhase.FAILED)) {
+            return fail(sized, ReleasePhase.ERROR, now);
         }
         if (onGoal.stream().anyMatch(m -> !ready(m))) {
             return new ReleaseDecision(sized, List.of()); // the chunk in flight is still starting
