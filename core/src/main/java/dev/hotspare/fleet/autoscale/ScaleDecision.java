@@ -35,8 +35,6 @@ public record ScaleDecision(int delta, Reason reason, Optional<TriggerRef> trigg
         LIMIT,
         /** A Maestro 10 policy ({@code autoscaling.policy}) named another number of rooms. */
         POLICY,
-        /** Maestro 10's rolling-update target: desired + maxSurge (capped at max) while rooms of an older major exist. */
-        ROLLING_UPDATE,
         /** Nothing to do (see the explanation: in sync, cooldown, metrics unavailable, scheduler busy). */
         NONE
     }

@@ -102,6 +102,15 @@ public final class FleetPlanner {
         return (int) Math.min(Integer.MAX_VALUE, target);
     }
 
+    /** Rooms to add to reach the rolling-update target, when it is above what the autoscaler adds; 0 otherwise. */
+    private int rollingUpdateScaleUp(FleetObservation o, ScaleDecision decision) {
+        int active = o.counts().active();
+        int desired = active + decision.delta();
+        int up = Math.min(rollingUpdateTarget(desired, o.config().autoscaling(), surgeOf(o.config(), desired)) - active,
+                autoscaler.settings().maxScaleUpAmount());
+        return up > Math.max(0, decision.delta()) ? up : 0;
+    }
+
     /**
      * The surge of {@code config} for {@code desired} rooms: its {@code maxSurge} (a percentage of the desired rooms,
      * rounded up, or a number of rooms); as in Maestro 10, a value that does not parse counts as 1.
@@ -210,18 +219,12 @@ public final class FleetPlanner {
         Autoscaler.Evaluation evaluation = autoscaler.evaluate(o.config(), snapshot, o.recordedUsage(), o.state(),
                 o.lastScaleAt(), o.now());
         ScaleDecision decision = evaluation.decision();
-        if (surgeWhileOutdated && !outdated.isEmpty()) {
-            int active = o.counts().active();
-            int target = rollingUpdateTarget(active + decision.delta(), o.config().autoscaling(),
-                    surgeOf(o.config(), active + decision.delta()));
-            int up = Math.min(target - active, autoscaler.settings().maxScaleUpAmount());
-            if (up > decision.delta()) {
-                decision = new ScaleDecision(up, ScaleDecision.Reason.ROLLING_UPDATE, Optional.empty(), SchedulerState.IN_SYNC,
-                        false, List.of(), "rolling update: " + (active + up) + " rooms while rooms of an older major exist");
-            }
-        }
         Optional<Scaling> scaling = Optional.empty();
-        if (decision.delta() > 0) {
+        int surge = surgeWhileOutdated && !outdated.isEmpty() ? rollingUpdateScaleUp(o, decision) : 0;
+        if (surge > 0) {
+            // Maestro 10's rolling-update target outranks the autoscaler's smaller wish while an older major exists.
+            scaling = Optional.of(new ScaleUp(surge, ScaleReason.AUTOSCALE));
+        } else if (decision.delta() > 0) {
             scaling = Optional.of(new ScaleUp(decision.delta(), ScaleReason.AUTOSCALE));
         } else if (decision.delta() < 0 && !decision.roomsToRemove().isEmpty()) {
             scaling = Optional.of(new ScaleDown(decision.roomsToRemove().stream().limit(-decision.delta()).toList(),
@@ -229,7 +232,7 @@ public final class FleetPlanner {
         }
         Optional<SchedulerState> newState = decision.newState() != o.state() ? Optional.of(decision.newState()) : Optional.empty();
         // A scale that cannot be applied is held back: the state says which way the fleet still wants to go.
-        SchedulerState held = decision.delta() > 0 ? SchedulerState.SUBDIMENSIONED
+        SchedulerState held = decision.delta() > 0 || surge > 0 ? SchedulerState.SUBDIMENSIONED
                 : decision.delta() < 0 ? SchedulerState.OVERDIMENSIONED : decision.newState();
         if (decision.delta() < 0 && scaling.isEmpty()) {
             newState = held != o.state() ? Optional.of(held) : Optional.empty();
