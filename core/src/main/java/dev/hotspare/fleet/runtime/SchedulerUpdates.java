@@ -16,6 +16,8 @@ import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.spi.VersionedRelease;
+import dev.hotspare.fleet.plan.ReleaseCommand;
+import dev.hotspare.fleet.plan.ReleaseMachine;
 import dev.hotspare.fleet.plan.ReleaseState;
 import dev.hotspare.fleet.versions.ChangeKind;
 import dev.hotspare.fleet.versions.ConfigDiff;
@@ -281,16 +283,24 @@ public final class SchedulerUpdates {
     }
 
     /**
-     * Marks the releases of {@code name} still {@link OperationStatus#IN_PROGRESS} that no persisted release is
-     * running as {@link OperationStatus#INTERRUPTED}: the caller holds CONFIG, so no operation of a live owner is
-     * running on the scheduler. Such a release was left by an owner that stopped between saving the version and
-     * saving its release, or by a version of hotspare that did not persist releases; a persisted release in
-     * progress is resumed instead (by the watcher).
+     * Settles the releases of {@code name} still {@link OperationStatus#IN_PROGRESS} that no live owner runs (the
+     * caller holds CONFIG, so none does): a finished persisted release gets the statuses its end implies (its owner
+     * stopped between saving the end and recording it); a persisted release in progress is left alone (the watcher
+     * resumes it); any other is marked {@link OperationStatus#INTERRUPTED} — left by an owner that stopped between
+     * saving the version and saving its release, or by a version of hotspare that did not persist releases.
      *
-     * @return how many releases were marked
+     * @return how many releases were marked INTERRUPTED
      */
     static int markInterrupted(SchedulerStore store, String name, HeldLock config) {
-        Optional<ReleaseState> running = store.loadRelease(name).map(VersionedRelease::state).filter(r -> !r.terminal());
+        Optional<ReleaseState> persisted = store.loadRelease(name).map(VersionedRelease::state);
+        for (ReleaseCommand command : persisted.map(ReleaseMachine::outcomes).orElse(List.of())) {
+            ReleaseCommand.SetReleaseStatus set = (ReleaseCommand.SetReleaseStatus) command;
+            if (store.release(name, set.version()).map(Release::status).orElse(null) == OperationStatus.IN_PROGRESS) {
+                config.ensureHeld();
+                store.setStatus(name, set.version(), RollingReplace.status(set.outcome()), config.fence());
+            }
+        }
+        Optional<ReleaseState> running = persisted.filter(r -> !r.terminal());
         int marked = 0;
         for (Release release : store.releases(name)) {
             boolean resumable = running.isPresent() && (release.version().equals(running.get().target())

@@ -48,10 +48,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * rooms, room statuses, dead rooms, usage, and which of TERMINATION and DOWNSCALE it could take — each tried
  * once, never queued: a busy lock means another worker is doing that step), asks the pure {@link FleetPlanner}
  * for the tick's {@link FleetPlan}, and applies it: room statuses registered and forgotten, the rolling replace of
- * outdated rooms in the config's maxSurge chunks (keeping DOWNSCALE to the end), dead rooms removed (keeping
+ * outdated rooms in the config's maxSurge chunks (a repair through the release machine, keeping DOWNSCALE to the end), dead rooms removed (keeping
  * DOWNSCALE until they are gone), timed-out allocations taken back, usage points recorded, rooms created or removed
  * through {@link RoomActions}, then the state (in-sync after a scale; the held state when the scale could not be
  * applied) and the last successful scale recorded. TERMINATION is let go at the end of the tick.
+ *
+ * <p>Before planning, a release another owner left in progress (saved by the {@link dev.hotspare.fleet.plan.ReleaseMachine}'s
+ * runner) is resumed under CONFIG and DOWNSCALE, and releases left without a saved state are marked INTERRUPTED.
  *
  * <p>Parsed configs come from the worker's Caffeine cache keyed by (scheduler, version). When the version
  * changes, the scheduler's events are routed to the forwarders its config's {@code forwarders} section names.
@@ -376,19 +379,13 @@ public final class Watcher {
                 releasePending = false;
                 return;
             }
-            RollingReplace.Ledger ledger = new RollingReplace.Ledger(context.schedulers(), scheduler, config.get(),
-                    context.events(), now.get().version());
             if (now.get().state().terminal()) {
-                for (ReleaseCommand command : ReleaseMachine.outcomes(now.get().state())) {
-                    ReleaseCommand.SetReleaseStatus set = (ReleaseCommand.SetReleaseStatus) command;
-                    if (statusOf(set.version()) == OperationStatus.IN_PROGRESS) {
-                        ledger.setStatus(set.version(), set.outcome());
-                    }
-                }
-                releasesChecked = true;
+                releasesChecked = true; // its statuses were settled just above
                 releasePending = false;
                 return;
             }
+            RollingReplace.Ledger ledger = new RollingReplace.Ledger(context.schedulers(), scheduler, config.get(),
+                    context.events(), now.get().version());
             Optional<HeldLock> downscale = scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
             if (downscale.isEmpty()) {
                 return;
