@@ -2,6 +2,7 @@ package dev.hotspare.fleet.runtime.rollingupdate;
 
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.MaxSurge;
+import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.plan.ReleasePhase;
 import dev.hotspare.fleet.plan.ReleaseState;
@@ -12,6 +13,7 @@ import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.memory.InMemorySchedulerStore;
+import dev.hotspare.pool.DesiredPower;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +59,10 @@ class PersistedReleaseTest {
 
     @Test
     void anUpdateWaitsForAReleaseLeftInProgressUntilTheWatcherHasResumedIt() {
+        // Two rooms on v1.0, ready; the owner died right after saving the release, before its first chunk.
+        f.driver().create("pong", "v1.0", DesiredPower.RUNNING);
+        f.driver().create("pong", "v1.0", DesiredPower.RUNNING);
+        f.advance(Duration.ofSeconds(10));
         leftBehind(ReleaseState.start(V2, Optional.of(SchedulerVersion.FIRST), MaxSurge.DEFAULT, Duration.ofMinutes(10), f.now()));
 
         assertThatThrownBy(() -> f.fleet().updates().updateImage("pong", Optional.of("pong:3")))
@@ -65,7 +71,10 @@ class PersistedReleaseTest {
         assertThat(store.releases("pong")).hasSize(2);
 
         f.fleet().start();
-        f.advance(Duration.ofMinutes(2));
+        for (int second = 0; second < 120; second++) {
+            f.advance(Duration.ofSeconds(1));
+            f.report(RoomStatus.READY);
+        }
 
         assertThat(store.loadRelease("pong").orElseThrow().state().phase()).isEqualTo(ReleasePhase.DEPLOYED);
         assertThat(store.releases("pong")).extracting(Release::status).containsExactly(OperationStatus.DEPLOYED, OperationStatus.DEPLOYED);
