@@ -3,11 +3,15 @@ package dev.hotspare.memory;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.plan.ReleaseState;
+import dev.hotspare.fleet.plan.ReleaseStateJson;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerNotFoundException;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.StaleReleaseException;
+import dev.hotspare.fleet.spi.VersionedRelease;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.validation.Names;
 
@@ -29,6 +33,8 @@ public final class InMemorySchedulerStore implements SchedulerStore {
     private final Map<String, SchedulerRecord> schedulers = new TreeMap<>();
     private final Map<String, TreeMap<SchedulerVersion, Release>> releases = new HashMap<>();
     private final Map<String, Long> newestAcceptedToken = new HashMap<>();
+    /** The release in flight per scheduler, as its JSON text (like PostgreSQL) and version. */
+    private final Map<String, Map.Entry<String, Long>> releaseStates = new HashMap<>();
 
     @Override
     public synchronized boolean create(String name, ConfigDocument config, String initialState, Instant now) {
@@ -142,7 +148,30 @@ public final class InMemorySchedulerStore implements SchedulerStore {
         accept(fence);
         schedulers.remove(name);
         releases.remove(name);
+        releaseStates.remove(name);
         return true;
+    }
+
+    @Override
+    public synchronized Optional<VersionedRelease> loadRelease(String name) {
+        Names.requireDns1123Label("name", name);
+        Map.Entry<String, Long> stored = releaseStates.get(name);
+        return stored == null ? Optional.empty()
+                : Optional.of(new VersionedRelease(ReleaseStateJson.read(stored.getKey()), stored.getValue()));
+    }
+
+    @Override
+    public synchronized long saveRelease(String name, ReleaseState state, long expectedVersion, Fence fence) {
+        Objects.requireNonNull(state, "state");
+        existing(name);
+        Map.Entry<String, Long> stored = releaseStates.get(name);
+        long current = stored == null ? 0 : stored.getValue();
+        if (current != expectedVersion) {
+            throw new StaleReleaseException(name, expectedVersion, current);
+        }
+        accept(fence);
+        releaseStates.put(name, Map.entry(ReleaseStateJson.write(state), current + 1));
+        return current + 1;
     }
 
     private SchedulerRecord existing(String name) {

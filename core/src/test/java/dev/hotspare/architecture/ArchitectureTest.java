@@ -67,6 +67,41 @@ class ArchitectureTest {
                 .because("kpi implements the features' listeners from above");
     }
 
+    /** The {@code RoomActions} methods that create or remove rooms (or write their statuses). */
+    static final java.util.Set<String> ROOM_CHANGES = java.util.Set.of("scaleUp", "scaleDown", "removeDead",
+            "createForRelease", "removeForRelease", "removeAll", "register", "forget", "expireAllocations");
+
+    /**
+     * Only the appliers change rooms: the watcher (plans) and the release runner it and updates share (release
+     * commands), a scheduler's deletion, and — until they become planner inputs — manual scaling and panic.
+     */
+    static ArchRule onlyAppliersChangeRooms(String actions, String... appliers) {
+        java.util.List<String> allowed = java.util.List.of(appliers);
+        DescribedPredicate<com.tngtech.archunit.core.domain.JavaClass> applier = new DescribedPredicate<>("an applier") {
+            @Override
+            public boolean test(com.tngtech.archunit.core.domain.JavaClass c) {
+                String top = c.getName().contains("$") ? c.getName().substring(0, c.getName().indexOf('$')) : c.getName();
+                return allowed.contains(c.getName()) || allowed.contains(top) || top.equals(actions);
+            }
+        };
+        DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> changesRooms =
+                new DescribedPredicate<>("a method of " + actions + " that creates or removes rooms") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaMethodCall call) {
+                        return call.getTargetOwner().getName().equals(actions) && ROOM_CHANGES.contains(call.getName());
+                    }
+                };
+        return noClasses().that(DescribedPredicate.not(applier)).should().callMethodWhere(changesRooms)
+                .because("rooms change only where a plan or a release command is applied");
+    }
+
+    @Test
+    void onlyTheWatcherTheReleaseRunnerDeleteManualScalingAndPanicChangeRooms() {
+        String runtime = "dev.hotspare.fleet.runtime.";
+        onlyAppliersChangeRooms(runtime + "RoomActions", runtime + "Watcher", runtime + "RollingReplace",
+                runtime + "SchedulerUpdates", runtime + "SchedulerScaling", runtime + "RoomService").check(CORE);
+    }
+
     @Test
     void noPackageCycles() {
         noPackageCycles("dev.hotspare").check(CORE);
@@ -101,5 +136,9 @@ class ArchitectureTest {
                 .isInstanceOf(AssertionError.class).hasMessageContaining("PlantedB");
         assertThatThrownBy(() -> nothingBelowKpiImportsIt("dev.hotspare.kpi").check(planted))
                 .isInstanceOf(AssertionError.class).hasMessageContaining("PlantedPoolPlanner");
+        JavaClasses rooms = new ClassFileImporter().importPackages(base);
+        String changes = base + ".PlantedRoomChanges";
+        assertThatThrownBy(() -> onlyAppliersChangeRooms(changes + "$Actions", changes + "$Applier").check(rooms))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("Bypass").hasMessageNotContaining("Applier.apply");
     }
 }

@@ -275,9 +275,10 @@ public final class FleetService implements AutoCloseable {
     /**
      * Stops gracefully within the shutdown timeout (default 30 s): stops accepting connections and answers new
      * requests 503, lets the requests in flight finish — rolling updates get half the grace period to finish, then
-     * are cancelled so that they roll back, and near its end whatever still runs stops where it is (its release is
-     * marked INTERRUPTED) — answers their clients, stops the worker (whose replaces and removals release their
-     * locks as they end), and closes what was registered with {@link Builder#onClose}.
+     * are cancelled so that they roll back, and near its end whatever still runs is handed over: it stops at its next
+     * poll, between two decisions, releases its locks and leaves its persisted release (replacing or rolling back)
+     * for the next instance to resume — answers their clients, stops the worker (whose replaces, removals and
+     * resumed releases release their locks as they end), and closes what was registered with {@link Builder#onClose}.
      */
     @Override
     public synchronized void close() {
@@ -294,7 +295,7 @@ public final class FleetService implements AutoCloseable {
                     LOG.info("shutting down: cancelling the rolling updates still running, so they roll back");
                     fleet.updates().cancelRunning();
                     TimeUnit.NANOSECONDS.sleep(grace * 2 / 5);
-                    LOG.warn("shutting down: grace period nearly over; stopping what still runs (marked INTERRUPTED)");
+                    LOG.warn("shutting down: grace period nearly over; handing what still runs over to the next instance");
                     fleet.updates().stopRunning();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

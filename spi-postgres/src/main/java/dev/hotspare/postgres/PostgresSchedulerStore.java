@@ -4,11 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.plan.ReleaseState;
+import dev.hotspare.fleet.plan.ReleaseStateJson;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerNotFoundException;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.StaleReleaseException;
+import dev.hotspare.fleet.spi.VersionedRelease;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Names;
@@ -47,7 +51,8 @@ public final class PostgresSchedulerStore implements SchedulerStore {
     /** Every statement this store runs, over one schema. */
     private record Sql(String insertScheduler, String insertRelease, String get, String list, String lockScheduler,
                        String updateVersion, String releases, String release, String setStatus, String setState,
-                       String setLastScaleAt, String delete, String acceptFence, String newestToken) {
+                       String setLastScaleAt, String delete, String acceptFence, String newestToken,
+                       String loadRelease, String insertReleaseState, String updateReleaseState) {
         static Sql in(String schema) {
             String s = schema + ".schedulers";
             String r = schema + ".scheduler_releases";
@@ -74,7 +79,11 @@ public final class PostgresSchedulerStore implements SchedulerStore {
                     "INSERT INTO " + f + " AS f (lock_key, newest_token) VALUES (?, ?) "
                             + "ON CONFLICT (lock_key) DO UPDATE SET newest_token = EXCLUDED.newest_token "
                             + "WHERE f.newest_token <= EXCLUDED.newest_token RETURNING newest_token",
-                    "SELECT newest_token FROM " + f + " WHERE lock_key = ?");
+                    "SELECT newest_token FROM " + f + " WHERE lock_key = ?",
+                    "SELECT version, state::text AS state FROM " + schema + ".scheduler_release_state WHERE scheduler = ?",
+                    "INSERT INTO " + schema + ".scheduler_release_state (scheduler, version, state) VALUES (?, 1, ?::jsonb)",
+                    "UPDATE " + schema + ".scheduler_release_state SET version = version + 1, state = ?::jsonb "
+                            + "WHERE scheduler = ? AND version = ?");
         }
     }
 
@@ -274,6 +283,45 @@ public final class PostgresSchedulerStore implements SchedulerStore {
                 ps.executeUpdate();
             }
             return true;
+        });
+    }
+
+    @Override
+    public Optional<VersionedRelease> loadRelease(String name) {
+        Names.requireDns1123Label("name", name);
+        return Jdbc.autoCommit(dataSource, STORE, "reading the release of scheduler " + name, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.loadRelease()), name); ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new VersionedRelease(ReleaseStateJson.read(rs.getString("state")), rs.getLong("version")))
+                        : Optional.empty();
+            }
+        });
+    }
+
+    @Override
+    public long saveRelease(String name, ReleaseState state, long expectedVersion, Fence fence) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(fence, "fence");
+        String json = ReleaseStateJson.write(state);
+        return Jdbc.inTransaction(dataSource, STORE, "saving the release of scheduler " + name, c -> {
+            // The scheduler row lock serialises every save of its release, so the version read below is the one updated.
+            lockExisting(c, name);
+            long stored = 0;
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.loadRelease()), name); ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    stored = rs.getLong("version");
+                }
+            }
+            if (stored != expectedVersion) {
+                throw new StaleReleaseException(name, expectedVersion, stored);
+            }
+            accept(c, fence);
+            try (PreparedStatement ps = expectedVersion == 0
+                    ? Jdbc.bind(c.prepareStatement(sql.insertReleaseState()), name, json)
+                    : Jdbc.bind(c.prepareStatement(sql.updateReleaseState()), json, name, expectedVersion)) {
+                ps.executeUpdate();
+            }
+            return expectedVersion + 1;
         });
     }
 

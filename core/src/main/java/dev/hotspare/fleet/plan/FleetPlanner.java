@@ -58,6 +58,7 @@ import java.util.TreeSet;
 public final class FleetPlanner {
 
     private final Autoscaler autoscaler;
+    private final boolean surgeWhileOutdated;
 
     /**
      * A planner deciding with {@code autoscaler} (its policies, settings and removal ranking).
@@ -65,7 +66,65 @@ public final class FleetPlanner {
      * @param autoscaler the autoscaler
      */
     public FleetPlanner(Autoscaler autoscaler) {
+        this(autoscaler, false);
+    }
+
+    private FleetPlanner(Autoscaler autoscaler, boolean surgeWhileOutdated) {
         this.autoscaler = Objects.requireNonNull(autoscaler, "autoscaler");
+        this.surgeWhileOutdated = surgeWhileOutdated;
+    }
+
+    /**
+     * This planner with Maestro 10's rolling-update target: while rooms of an older major exist, the autoscaler's
+     * desired count is raised to {@link #rollingUpdateTarget}, so that the fleet keeps its capacity while a release
+     * replaces rooms. Off by default: a release replaces rooms one for one, as Maestro 9 does.
+     *
+     * @return a planner with the option on
+     */
+    public FleetPlanner withSurgeWhileOutdated() {
+        return new FleetPlanner(autoscaler, true);
+    }
+
+    /**
+     * Maestro 10's desired rooms while a rolling update runs: {@code desired + surge}, capped at {@code max} when
+     * the scheduler is bounded; a surge of 0 or less counts as 1.
+     *
+     * @param desired     the rooms the autoscaler wants
+     * @param autoscaling the scheduler's autoscaling section (its max)
+     * @param surge       rooms of surge
+     * @return the rolling update's desired rooms, never below {@code desired}
+     */
+    public static int rollingUpdateTarget(int desired, Autoscaling autoscaling, int surge) {
+        long target = (long) desired + Math.max(1, surge);
+        if (autoscaling.isBounded()) {
+            target = Math.min(target, Math.max(desired, autoscaling.max()));
+        }
+        return (int) Math.min(Integer.MAX_VALUE, target);
+    }
+
+    /** Rooms to add to reach the rolling-update target, when it is above what the autoscaler adds; 0 otherwise. */
+    private int rollingUpdateScaleUp(FleetObservation o, ScaleDecision decision) {
+        int active = o.counts().active();
+        int desired = active + decision.delta();
+        int up = Math.min(rollingUpdateTarget(desired, o.config().autoscaling(), surgeOf(o.config(), desired)) - active,
+                autoscaler.settings().maxScaleUpAmount());
+        return up > Math.max(0, decision.delta()) ? up : 0;
+    }
+
+    /**
+     * The surge of {@code config} for {@code desired} rooms: its {@code maxSurge} (a percentage of the desired rooms,
+     * rounded up, or a number of rooms); as in Maestro 10, a value that does not parse counts as 1.
+     *
+     * @param config  the scheduler's config
+     * @param desired the rooms the autoscaler wants
+     * @return at least 1
+     */
+    public static int surgeOf(SchedulerConfig config, int desired) {
+        try {
+            return config.maxSurgeValue().chunkSize(desired);
+        } catch (RuntimeException invalid) {
+            return 1;
+        }
     }
 
     /**
@@ -161,7 +220,11 @@ public final class FleetPlanner {
                 o.lastScaleAt(), o.now());
         ScaleDecision decision = evaluation.decision();
         Optional<Scaling> scaling = Optional.empty();
-        if (decision.delta() > 0) {
+        int surge = surgeWhileOutdated && !outdated.isEmpty() ? rollingUpdateScaleUp(o, decision) : 0;
+        if (surge > 0) {
+            // Maestro 10's rolling-update target outranks the autoscaler's smaller wish while an older major exists.
+            scaling = Optional.of(new ScaleUp(surge, ScaleReason.AUTOSCALE));
+        } else if (decision.delta() > 0) {
             scaling = Optional.of(new ScaleUp(decision.delta(), ScaleReason.AUTOSCALE));
         } else if (decision.delta() < 0 && !decision.roomsToRemove().isEmpty()) {
             scaling = Optional.of(new ScaleDown(decision.roomsToRemove().stream().limit(-decision.delta()).toList(),
@@ -169,7 +232,7 @@ public final class FleetPlanner {
         }
         Optional<SchedulerState> newState = decision.newState() != o.state() ? Optional.of(decision.newState()) : Optional.empty();
         // A scale that cannot be applied is held back: the state says which way the fleet still wants to go.
-        SchedulerState held = decision.delta() > 0 ? SchedulerState.SUBDIMENSIONED
+        SchedulerState held = decision.delta() > 0 || surge > 0 ? SchedulerState.SUBDIMENSIONED
                 : decision.delta() < 0 ? SchedulerState.OVERDIMENSIONED : decision.newState();
         if (decision.delta() < 0 && scaling.isEmpty()) {
             newState = held != o.state() ? Optional.of(held) : Optional.empty();

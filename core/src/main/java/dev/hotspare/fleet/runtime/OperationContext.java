@@ -54,7 +54,7 @@ final class OperationContext {
     final dev.hotspare.fleet.FleetLimits limits;
     /** Cancel flags of the rolling updates running now (a shutdown cancels them). */
     final java.util.Set<AtomicBoolean> runningUpdates = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** Set once the owner stops for good: rollbacks stop too, and what they leave is marked INTERRUPTED. */
+    /** Set once the owner stops for good: running releases are handed over (they stop and stay saved for the next owner). */
     final AtomicBoolean stopping = new AtomicBoolean();
 
     OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,

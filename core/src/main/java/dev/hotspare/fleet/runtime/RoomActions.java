@@ -145,15 +145,25 @@ final class RoomActions {
     }
 
     /**
-     * One step of a rolling replace: a new room on {@code target} (registered creating), then the old one deleted
-     * (its status dropped). Returns the new room. The statuses follow the rooms at once, like every other scale: a
-     * deleted room's status left behind would still count as active until it was seen dead, and the autoscaler of
-     * the next tick would then remove live rooms to bring the inflated count under max.
+     * A release's new rooms on {@code version}, registered {@code creating}; returns them. The statuses follow the
+     * rooms at once, like every other scale: a deleted room's status left behind would still count as active until
+     * it was seen dead, and the autoscaler of the next tick would then remove live rooms to bring the inflated count
+     * under max. No scale event or KPI: a release keeps the number of rooms.
      */
-    String replace(String scheduler, SchedulerVersion target, String oldRoom) {
-        String created = createRoom(scheduler, target, tasks.clock().instant());
-        removeRoom(scheduler, oldRoom);
+    List<String> createForRelease(String scheduler, SchedulerVersion version, int count) {
+        Instant now = tasks.clock().instant();
+        List<String> created = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            created.add(createRoom(scheduler, version, now));
+        }
         return created;
+    }
+
+    /** A release's replaced rooms deleted, their statuses dropped (a room already gone is skipped). */
+    void removeForRelease(String scheduler, List<String> rooms) {
+        for (String room : rooms) {
+            removeRoom(scheduler, room);
+        }
     }
 
     /** Deletes every room of a scheduler that is being deleted; returns their names. */

@@ -14,6 +14,11 @@ import dev.hotspare.fleet.lock.WaitPolicy;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerRecord;
+import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.VersionedRelease;
+import dev.hotspare.fleet.plan.ReleaseCommand;
+import dev.hotspare.fleet.plan.ReleaseMachine;
+import dev.hotspare.fleet.plan.ReleaseState;
 import dev.hotspare.fleet.versions.ChangeKind;
 import dev.hotspare.fleet.versions.ConfigDiff;
 import dev.hotspare.fleet.versions.SchedulerVersion;
@@ -194,7 +199,11 @@ public final class SchedulerUpdates {
             SchedulerVersion saved;
             try (HeldLock scale = scope.tryAcquire(LockId.of(name, LockKind.SCALE)).orElseThrow(() -> c.locked(name, LockKind.SCALE))) {
                 current = c.store.get(name).orElseThrow(() -> c.notFound(name));
-                markInterrupted(c, name, config);
+                markInterrupted(c.store, name, config);
+                if (c.store.loadRelease(name).filter(r -> !r.state().terminal()).isPresent()) {
+                    // A release another owner left is resumed by the watcher; a new one must wait for it.
+                    throw c.locked(name, LockKind.CONFIG);
+                }
                 wanted = change.apply(current.config());
                 c.validate(wanted);
                 diff = ConfigDiff.between(current.config().tree(), wanted.tree());
@@ -223,8 +232,9 @@ public final class SchedulerUpdates {
             }
             AtomicBoolean cancel = new AtomicBoolean();
             c.runningUpdates.add(cancel);
-            CompletableFuture<OperationStatus> outcome = replaceUnderDownscale(name, saved, current.version(),
-                    current.config(), maxSurge, scope, config, cancel);
+            ReleaseState release = ReleaseState.start(saved, Optional.of(current.version()), maxSurge, c.replaceTimeout,
+                    c.tasks.clock().instant());
+            CompletableFuture<OperationStatus> outcome = replaceUnderDownscale(name, release, scope, config, cancel);
             outcome.whenComplete((status, error) -> c.runningUpdates.remove(cancel));
             return new UpdateHandle(saved, diff, outcome, () -> cancel.set(true));
         } catch (RuntimeException e) {
@@ -234,51 +244,36 @@ public final class SchedulerUpdates {
     }
 
     /**
-     * DOWNSCALE → rolling replace → (on failure: status, save the previous config as a new major, replace
-     * again) → release DOWNSCALE → record the outcome → release CONFIG (by closing the scope).
+     * Saves the release (so that a crash from here on is resumed by the next owner), takes DOWNSCALE and runs it
+     * through the {@link dev.hotspare.fleet.plan.ReleaseMachine} until it ends or is handed over; then releases
+     * DOWNSCALE and CONFIG (by closing the scope). Without DOWNSCALE the release fails at once: the previous
+     * config is saved again, and the rollback is left saved for the watcher to run once the lock is free.
      */
-    private CompletableFuture<OperationStatus> replaceUnderDownscale(String name, SchedulerVersion saved,
-                                                                     SchedulerVersion previousVersion, ConfigDocument previous,
-                                                                     MaxSurge maxSurge, LockScope scope, HeldLock config,
-                                                                     AtomicBoolean cancel) {
+    private CompletableFuture<OperationStatus> replaceUnderDownscale(String name, ReleaseState release, LockScope scope,
+                                                                     HeldLock config, AtomicBoolean cancel) {
         CompletableFuture<OperationStatus> outcome = new CompletableFuture<>();
+        long stored = c.store.loadRelease(name).map(VersionedRelease::version).orElse(0L);
+        RollingReplace.Ledger ledger = new RollingReplace.Ledger(c.store, name, config, c.events, stored);
+        try {
+            ledger.save(release);
+        } catch (RuntimeException e) {
+            scope.close();
+            throw e;
+        }
         scope.acquire(LockId.of(name, LockKind.DOWNSCALE), WaitPolicy.waitUpTo(c.lockWait)).whenComplete((downscale, error) -> {
             try {
                 if (error != null || downscale.isEmpty()) {
-                    c.store.setStatus(name, saved, OperationStatus.ERROR, config.fence());
-                    rollbackAfterFailure(name, previousVersion, previous, config);
-                    outcome.complete(OperationStatus.ERROR);
+                    RollingReplace failed = new RollingReplace(name, release, false, Optional.of(ledger), c.pollInterval,
+                            c.actions, () -> false, () -> true, () -> false);
+                    failed.start().whenComplete((status, e) -> outcome.complete(OperationStatus.ERROR));
                     return;
                 }
                 HeldLock down = downscale.get();
-                replace(name, saved, maxSurge, cancel::get, () -> config.isLost() || down.isLost()).thenAccept(status -> {
-                    try {
-                        if (status == OperationStatus.DEPLOYED) {
-                            down.release();
-                            c.store.setStatus(name, saved, status, config.fence());
-                            outcome.complete(status);
-                            return;
-                        }
-                        c.store.setStatus(name, saved, status, config.fence());
-                        SchedulerVersion restored = rollbackAfterFailure(name, previousVersion, previous, config);
-                        // A rollback is not cancelled, except by the owner stopping for good (its grace period over).
-                        replace(name, restored, maxSurge, c.stopping::get, () -> config.isLost() || down.isLost())
-                                .thenAccept(rollbackStatus -> {
-                                    try {
-                                        down.release();
-                                        c.store.setStatus(name, restored, rollbackStatus == OperationStatus.CANCELED
-                                                ? OperationStatus.INTERRUPTED : rollbackStatus, config.fence());
-                                    } finally {
-                                        outcome.complete(status);
-                                    }
-                                });
-                    } catch (RuntimeException e) {
-                        LOG.error("update of {} to {} failed while finishing", name, saved, e);
-                        outcome.complete(OperationStatus.ERROR);
-                    }
-                });
+                new RollingReplace(name, release, false, Optional.of(ledger), c.pollInterval, c.actions, cancel::get,
+                        () -> config.isLost() || down.isLost(), c.stopping::get).start()
+                        .whenComplete((status, e) -> outcome.complete(e == null ? status : OperationStatus.ERROR));
             } catch (RuntimeException e) {
-                LOG.error("update of {} to {} failed", name, saved, e);
+                LOG.error("update of {} to {} failed", name, release.target(), e);
                 outcome.complete(OperationStatus.ERROR);
             }
         });
@@ -288,19 +283,31 @@ public final class SchedulerUpdates {
     }
 
     /**
-     * Marks the releases of {@code name} still {@link OperationStatus#IN_PROGRESS} as
-     * {@link OperationStatus#INTERRUPTED}: the caller holds CONFIG, so no operation of a live owner is running on
-     * the scheduler, and an IN_PROGRESS release was left by an owner that stopped (crashed) before recording its
-     * outcome.
+     * Settles the releases of {@code name} still {@link OperationStatus#IN_PROGRESS} that no live owner runs (the
+     * caller holds CONFIG, so none does): a finished persisted release gets the statuses its end implies (its owner
+     * stopped between saving the end and recording it); a persisted release in progress is left alone (the watcher
+     * resumes it); any other is marked {@link OperationStatus#INTERRUPTED} — left by an owner that stopped between
+     * saving the version and saving its release, or by a version of hotspare that did not persist releases.
      *
-     * @return how many releases were marked
+     * @return how many releases were marked INTERRUPTED
      */
-    static int markInterrupted(OperationContext c, String name, HeldLock config) {
-        int marked = 0;
-        for (Release release : c.store.releases(name)) {
-            if (release.status() == OperationStatus.IN_PROGRESS) {
+    static int markInterrupted(SchedulerStore store, String name, HeldLock config) {
+        Optional<ReleaseState> persisted = store.loadRelease(name).map(VersionedRelease::state);
+        for (ReleaseCommand command : persisted.map(ReleaseMachine::outcomes).orElse(List.of())) {
+            ReleaseCommand.SetReleaseStatus set = (ReleaseCommand.SetReleaseStatus) command;
+            if (store.release(name, set.version()).map(Release::status).orElse(null) == OperationStatus.IN_PROGRESS) {
                 config.ensureHeld();
-                c.store.setStatus(name, release.version(), OperationStatus.INTERRUPTED, config.fence());
+                store.setStatus(name, set.version(), RollingReplace.status(set.outcome()), config.fence());
+            }
+        }
+        Optional<ReleaseState> running = persisted.filter(r -> !r.terminal());
+        int marked = 0;
+        for (Release release : store.releases(name)) {
+            boolean resumable = running.isPresent() && (release.version().equals(running.get().target())
+                    || release.version().equals(running.get().restored()));
+            if (release.status() == OperationStatus.IN_PROGRESS && !resumable) {
+                config.ensureHeld();
+                store.setStatus(name, release.version(), OperationStatus.INTERRUPTED, config.fence());
                 LOG.warn("scheduler {}: release {} was left in progress by an owner that stopped; marked INTERRUPTED",
                         name, release.version());
                 marked++;
@@ -318,34 +325,13 @@ public final class SchedulerUpdates {
     }
 
     /**
-     * Stops for good (a shutdown's last step, when its grace period is nearly over): running updates are cancelled
-     * and running rollbacks stop where they are, their versions marked {@link OperationStatus#INTERRUPTED}, their
-     * locks released.
+     * Hands the running releases over (a shutdown's last step, when its grace period is nearly over): each stops at
+     * its next poll, between two decisions, and releases its locks, leaving its persisted state — replacing or
+     * rolling back — for the next owner of the scheduler to resume. Their callers get the failure they roll back
+     * from, or {@link OperationStatus#INTERRUPTED} when they were still replacing.
      */
     public void stopRunning() {
         c.stopping.set(true);
-        cancelRunning();
-    }
-
-    /**
-     * Saves the previous config as a new major version (rooms come back to it), recording that it rolled back to
-     * {@code previousVersion}; returns that version.
-     */
-    private SchedulerVersion rollbackAfterFailure(String name, SchedulerVersion previousVersion, ConfigDocument previous,
-                                                  HeldLock config) {
-        config.ensureHeld();
-        SchedulerRecord current = c.store.get(name).orElseThrow(() -> c.notFound(name));
-        SchedulerVersion restored = current.version().nextMajor();
-        c.store.saveRollback(name, restored, previousVersion, previous, c.tasks.clock().instant(), config.fence());
-        c.events.publish(FleetEvent.scheduler(FleetEvent.Type.SCHEDULER_UPDATED, name, c.tasks.clock().instant(),
-                Map.of("version", restored.toString(), "change", "ROLLBACK", "rolledBackTo", previousVersion.toString())));
-        return restored;
-    }
-
-    private CompletableFuture<OperationStatus> replace(String name, SchedulerVersion target, MaxSurge maxSurge,
-                                                       java.util.function.BooleanSupplier cancelled,
-                                                       java.util.function.BooleanSupplier leaseLost) {
-        return new RollingReplace(name, target, maxSurge, c.replaceTimeout, c.pollInterval, c.actions, cancelled, leaseLost).start();
     }
 
     /**

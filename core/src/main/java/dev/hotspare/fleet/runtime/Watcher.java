@@ -19,6 +19,11 @@ import dev.hotspare.fleet.plan.FleetObservation;
 import dev.hotspare.fleet.plan.FleetPlan;
 import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.spi.RoomObservation;
+import dev.hotspare.fleet.plan.ReleaseCommand;
+import dev.hotspare.fleet.plan.ReleaseMachine;
+import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.VersionedRelease;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.pool.Member;
@@ -44,10 +49,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * rooms, room statuses, dead rooms, usage, and which of TERMINATION and DOWNSCALE it could take — each tried
  * once, never queued: a busy lock means another worker is doing that step), asks the pure {@link FleetPlanner}
  * for the tick's {@link FleetPlan}, and applies it: room statuses registered and forgotten, the rolling replace of
- * outdated rooms in the config's maxSurge chunks (keeping DOWNSCALE to the end), dead rooms removed (keeping
+ * outdated rooms in the config's maxSurge chunks (a repair through the release machine, keeping DOWNSCALE to the end), dead rooms removed (keeping
  * DOWNSCALE until they are gone), timed-out allocations taken back, usage points recorded, rooms created or removed
  * through {@link RoomActions}, then the state (in-sync after a scale; the held state when the scale could not be
  * applied) and the last successful scale recorded. TERMINATION is let go at the end of the tick.
+ *
+ * <p>Before planning, a release another owner left in progress (saved by the {@link dev.hotspare.fleet.plan.ReleaseMachine}'s
+ * runner) is resumed under CONFIG and DOWNSCALE, and releases left without a saved state are marked INTERRUPTED.
  *
  * <p>Parsed configs come from the worker's Caffeine cache keyed by (scheduler, version). When the version
  * changes, the scheduler's events are routed to the forwarders its config's {@code forwarders} section names.
@@ -68,8 +76,12 @@ public final class Watcher {
     private TaskScheduler.Cancellable ticking;
     private volatile boolean stopped;
     private SchedulerVersion lastVersion;
-    /** Whether releases left IN_PROGRESS by a stopped owner were looked for since the version last changed. */
-    private boolean releasesChecked;
+    /** Whether releases left by a stopped owner were looked for since the version last changed (or a resume ended). */
+    private volatile boolean releasesChecked;
+    /** A persisted release in progress that this watcher has not resumed yet: no repair replace meanwhile. */
+    private volatile boolean releasePending;
+    /** A release this watcher resumed is running. */
+    private final AtomicBoolean resuming = new AtomicBoolean();
     private volatile Optional<String> lastError = Optional.empty();
     private boolean failedThisTick;
 
@@ -101,7 +113,7 @@ public final class Watcher {
 
     /** Whether an asynchronous step (a replace or a removal) is still running. */
     boolean busy() {
-        return replacing.get() || removing.get();
+        return replacing.get() || removing.get() || resuming.get();
     }
 
     /** One tick; public for tests and for callers driving watchers themselves. */
@@ -127,7 +139,7 @@ public final class Watcher {
         }
         lastVersion = record.version();
         if (!releasesChecked) {
-            step("mark interrupted releases", this::markInterruptedReleases);
+            step("resume releases", this::resumeReleases);
         }
         SchedulerConfig config = configs.get(new ConfigKey(scheduler, record.version()),
                 key -> context.parse(record.config()));
@@ -181,7 +193,8 @@ public final class Watcher {
         Map<String, RoomStatus> statuses = new HashMap<>(observed.statuses());
         List<String> dead = new ArrayList<>(observed.dead());
         boolean outdated = FleetPlanner.liveRooms(members).stream().anyMatch(m -> FleetPlanner.isOutdated(m, record.version()));
-        if ((outdated && !replacing.get()) || (!dead.isEmpty() && !removing.get())) {
+        boolean replacingNow = replacing.get() || resuming.get() || releasePending;
+        if ((outdated && !replacingNow) || (!dead.isEmpty() && !removing.get())) {
             held.downscale = held.scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
         }
         boolean autoscales = held.termination.isPresent() && !removing.get()
@@ -192,7 +205,7 @@ public final class Watcher {
                 autoscales ? AutoscalerTicks.recorded(context.planner().autoscaler(), context.usageHistory(), scheduler, config)
                         : UsageWindows.EMPTY,
                 autoscales ? resourceUsage(config) : Map.of(),
-                held.termination.isPresent(), held.downscale.isPresent(), replacing.get(), removing.get(), now);
+                held.termination.isPresent(), held.downscale.isPresent(), replacingNow, removing.get(), now);
         return context.planner().plan(observation);
     }
 
@@ -332,33 +345,74 @@ public final class Watcher {
     }
 
     /**
-     * Marks releases left IN_PROGRESS by an owner that stopped (crashed) as INTERRUPTED, under CONFIG: holding it
-     * means no live owner is running an operation on the scheduler. CONFIG busy (an update runs, or a dead owner's
-     * lease has not run out yet) means: look again next tick.
+     * Looks after the releases another owner left (it crashed, shut down, or lost its lease), under CONFIG: holding
+     * it means no live owner is running an operation on the scheduler. A persisted release in progress is
+     * <b>resumed</b> here (under CONFIG and DOWNSCALE, through the same {@link RollingReplace} an update uses, its
+     * first decision a {@link dev.hotspare.fleet.plan.ReleaseEvent.Resume}); the statuses a finished release implies
+     * are recorded again in case its owner stopped before recording them; a release left IN_PROGRESS with no
+     * persisted state is marked INTERRUPTED. A lock busy (an update runs, or a dead owner's lease has not run out yet)
+     * means: look again next tick.
      */
-    private void markInterruptedReleases() {
-        List<dev.hotspare.fleet.spi.Release> inProgress = context.schedulers().releases(scheduler).stream()
-                .filter(r -> r.status() == dev.hotspare.fleet.spi.OperationStatus.IN_PROGRESS).toList();
-        if (inProgress.isEmpty()) {
+    private void resumeReleases() {
+        if (resuming.get()) {
+            return;
+        }
+        Optional<VersionedRelease> persisted = context.schedulers().loadRelease(scheduler);
+        boolean inProgress = persisted.isPresent() && !persisted.get().state().terminal();
+        boolean outcomesMissing = persisted.isPresent() && ReleaseMachine.outcomes(persisted.get().state()).stream()
+                .anyMatch(command -> statusOf(((ReleaseCommand.SetReleaseStatus) command).version()) == OperationStatus.IN_PROGRESS);
+        boolean legacy = context.schedulers().releases(scheduler).stream().anyMatch(r -> r.status() == OperationStatus.IN_PROGRESS);
+        releasePending = inProgress;
+        if (!inProgress && !outcomesMissing && !legacy) {
             releasesChecked = true;
             return;
         }
-        try (LockScope scope = context.locks().newScope()) {
+        LockScope scope = context.locks().newScope();
+        boolean handedToRelease = false;
+        try {
             Optional<HeldLock> config = scope.tryAcquire(LockId.of(scheduler, LockKind.CONFIG));
             if (config.isEmpty()) {
                 return;
             }
-            for (dev.hotspare.fleet.spi.Release release : context.schedulers().releases(scheduler)) {
-                if (release.status() == dev.hotspare.fleet.spi.OperationStatus.IN_PROGRESS) {
-                    config.get().ensureHeld();
-                    context.schedulers().setStatus(scheduler, release.version(), dev.hotspare.fleet.spi.OperationStatus.INTERRUPTED,
-                            config.get().fence());
-                    LOG.warn("scheduler {}: release {} was left in progress by an owner that stopped; marked INTERRUPTED",
-                            scheduler, release.version());
-                }
+            SchedulerUpdates.markInterrupted(context.schedulers(), scheduler, config.get());
+            Optional<VersionedRelease> now = context.schedulers().loadRelease(scheduler);
+            if (now.isEmpty()) {
+                releasesChecked = true;
+                releasePending = false;
+                return;
             }
-            releasesChecked = true;
+            if (now.get().state().terminal()) {
+                releasesChecked = true; // its statuses were settled just above
+                releasePending = false;
+                return;
+            }
+            RollingReplace.Ledger ledger = new RollingReplace.Ledger(context.schedulers(), scheduler, config.get(),
+                    context.events(), now.get().version());
+            Optional<HeldLock> downscale = scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
+            if (downscale.isEmpty()) {
+                return;
+            }
+            LOG.info("scheduler {}: resuming release {} in phase {} left by another owner", scheduler,
+                    now.get().state().target(), now.get().state().phase());
+            resuming.set(true);
+            handedToRelease = true;
+            HeldLock down = downscale.get();
+            new RollingReplace(scheduler, now.get().state(), true, Optional.of(ledger), context.pollInterval(),
+                    context.actions(), () -> false, () -> config.get().isLost() || down.isLost(), () -> stopped).start()
+                    .whenComplete((status, error) -> {
+                        scope.close();
+                        resuming.set(false);
+                        releasesChecked = false; // handed over again, or done: the next tick looks once more
+                    });
+        } finally {
+            if (!handedToRelease) {
+                scope.close();
+            }
         }
+    }
+
+    private OperationStatus statusOf(SchedulerVersion version) {
+        return context.schedulers().release(scheduler, version).map(Release::status).orElse(OperationStatus.DEPLOYED);
     }
 
     private Map<ResourceMetric, UsageReading> resourceUsage(SchedulerConfig config) {

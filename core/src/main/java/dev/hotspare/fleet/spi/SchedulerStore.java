@@ -3,6 +3,7 @@ package dev.hotspare.fleet.spi;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.plan.ReleaseState;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.spi.StoreUnavailableException;
 
@@ -24,6 +25,10 @@ import java.util.Optional;
  *       remembers the newest token it accepted and rejects a write with an older token with
  *       {@link StaleFenceException}, applying nothing. Tokens of different lock keys are not compared.</li>
  *   <li>Writes to a scheduler that does not exist throw {@link SchedulerNotFoundException}.</li>
+ *   <li><b>The release in flight</b> ({@link #saveRelease}, {@link #loadRelease}): at most one
+ *       {@link ReleaseState} per scheduler, saved with an expected version (0: none stored yet) and given back
+ *       equal; a save whose expected version is not the stored one throws {@link StaleReleaseException} and
+ *       changes nothing. It is deleted with the scheduler.</li>
  *   <li>When the backend cannot answer, methods throw {@link StoreUnavailableException}.</li>
  * </ul>
  * The store does not interpret the configuration; it is stored as a {@link ConfigDocument}. Thread-safe.
@@ -142,4 +147,25 @@ public interface SchedulerStore {
      * @return false if it did not exist
      */
     boolean delete(String name, Fence fence);
+
+    /**
+     * The scheduler's persisted release (the latest one, finished or not), if one was saved.
+     *
+     * @param name the scheduler
+     * @return the release and its stored version; empty if none was saved or the scheduler does not exist
+     */
+    Optional<VersionedRelease> loadRelease(String name);
+
+    /**
+     * Saves the scheduler's release if the stored version is {@code expectedVersion} (0: no release stored);
+     * a new release replaces a finished one by passing the finished one's version.
+     *
+     * @param name            the scheduler
+     * @param state           the release
+     * @param expectedVersion the version the caller read, 0 when none was stored
+     * @param fence           the writer's fencing token
+     * @return the new stored version ({@code expectedVersion + 1})
+     * @throws StaleReleaseException if the stored version differs
+     */
+    long saveRelease(String name, ReleaseState state, long expectedVersion, Fence fence);
 }

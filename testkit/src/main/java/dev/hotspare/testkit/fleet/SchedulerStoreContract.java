@@ -3,7 +3,12 @@ package dev.hotspare.testkit.fleet;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.MaxSurge;
+import dev.hotspare.fleet.plan.ReleasePhase;
+import dev.hotspare.fleet.plan.ReleaseState;
 import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.spi.StaleReleaseException;
+import dev.hotspare.fleet.spi.VersionedRelease;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerNotFoundException;
 import dev.hotspare.fleet.spi.SchedulerRecord;
@@ -15,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -239,6 +245,55 @@ public abstract class SchedulerStoreContract {
         assertThatThrownBy(() -> store.setLastScaleAt(name, T0, fence(1))).isInstanceOf(SchedulerNotFoundException.class);
         assertThatThrownBy(() -> store.setStatus(name, SchedulerVersion.FIRST, OperationStatus.DEPLOYED, fence(1)))
                 .isInstanceOf(SchedulerNotFoundException.class);
+    }
+
+    /** A release in flight, with every optional part present, as the machine would save it mid-rollback. */
+    protected static ReleaseState rollingBack() {
+        return new ReleaseState(new SchedulerVersion(2, 0), Optional.of(SchedulerVersion.FIRST), ReleasePhase.ROLLING_BACK,
+                MaxSurge.rooms(3), Duration.ofMinutes(5), T0.plusSeconds(301), 3, List.of("room-a", "room-b"), 2,
+                Optional.of(ReleasePhase.TIMED_OUT), Optional.empty());
+    }
+
+    @Test
+    void aReleaseIsSavedWithAnExpectedVersionAndReadBackEqual() {
+        store.create(name, config("a"), "in-sync", T0);
+        assertThat(store.loadRelease(name)).isEmpty();
+        ReleaseState started = ReleaseState.start(new SchedulerVersion(2, 0), Optional.of(SchedulerVersion.FIRST),
+                MaxSurge.DEFAULT, Duration.ofMinutes(5), T0);
+
+        assertThat(store.saveRelease(name, started, 0, fence(1))).isEqualTo(1);
+        assertThat(store.loadRelease(name)).contains(new VersionedRelease(started, 1));
+        assertThat(store.saveRelease(name, rollingBack(), 1, fence(1))).isEqualTo(2);
+        assertThat(store.loadRelease(name)).contains(new VersionedRelease(rollingBack(), 2));
+    }
+
+    @Test
+    void aReleaseSaveWithAnotherExpectedVersionIsRefusedAndChangesNothing() {
+        store.create(name, config("a"), "in-sync", T0);
+        ReleaseState started = ReleaseState.start(new SchedulerVersion(2, 0), Optional.of(SchedulerVersion.FIRST),
+                MaxSurge.DEFAULT, Duration.ofMinutes(5), T0);
+        store.saveRelease(name, started, 0, fence(1));
+
+        assertThatThrownBy(() -> store.saveRelease(name, rollingBack(), 0, fence(1)))
+                .isInstanceOf(StaleReleaseException.class).hasMessageContaining(name);
+        assertThatThrownBy(() -> store.saveRelease(name, rollingBack(), 2, fence(1))).isInstanceOf(StaleReleaseException.class);
+        store.setLastScaleAt(name, T0, fence(5));
+        assertThatThrownBy(() -> store.saveRelease(name, rollingBack(), 1, fence(4))).isInstanceOf(StaleFenceException.class);
+        assertThat(store.loadRelease(name)).contains(new VersionedRelease(started, 1));
+    }
+
+    @Test
+    void aReleaseGoesWithItsSchedulerAndNeedsOne() {
+        ReleaseState started = ReleaseState.start(new SchedulerVersion(2, 0), Optional.of(SchedulerVersion.FIRST),
+                MaxSurge.DEFAULT, Duration.ofMinutes(5), T0);
+        assertThatThrownBy(() -> store.saveRelease(name, started, 0, fence(1))).isInstanceOf(SchedulerNotFoundException.class);
+        store.create(name, config("a"), "in-sync", T0);
+        store.saveRelease(name, started, 0, fence(1));
+
+        store.delete(name, fence(2));
+        store.create(name, config("a"), "in-sync", T0);
+
+        assertThat(store.loadRelease(name)).isEmpty();
     }
 
     @Test
