@@ -114,12 +114,14 @@ final class FleetApi extends Handler.Abstract {
      * would be a scheduler-store round trip. Only hits are kept, briefly, and a delete here drops its entry.
      */
     private final Cache<String, Boolean> knownSchedulers;
+    private final Authenticator authenticator;
 
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
              int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged,
              Supplier<Object> kpis, Supplier<Optional<String>> prometheus, int maxConcurrentRequests, java.time.Clock clock,
-             java.util.function.Function<String, Optional<String>> workerErrors) {
+             java.util.function.Function<String, Optional<String>> workerErrors, Authenticator authenticator) {
+        this.authenticator = authenticator;
         this.kpis = kpis;
         this.operationLog = new OperationLog(clock);
         this.prometheus = prometheus;
@@ -199,7 +201,7 @@ final class FleetApi extends Handler.Abstract {
 
     private static final Map<String, Object> SUCCESS = Map.of("success", true);
 
-    private record Route(String method, List<String> pattern, Action action) {
+    private record Route(String method, List<String> pattern, Authenticator.Access access, Action action) {
         Optional<Map<String, String>> match(List<String> segments) {
             if (segments.size() != pattern.size()) {
                 return Optional.empty();
@@ -218,7 +220,22 @@ final class FleetApi extends Handler.Abstract {
     }
 
     private void route(String method, String path, Action action) {
-        routes.add(new Route(method, segments(path), action));
+        routes.add(new Route(method, segments(path), access(path), action));
+    }
+
+    /**
+     * Who a route is for: the health probe is public; a room's reports take its own token; its address, its own
+     * or an admin one; everything else (schedulers, operations, locks, scaling, releases, allocation, room
+     * lists, KPIs and metrics) an admin token.
+     */
+    private static Authenticator.Access access(String path) {
+        if (path.equals("/healthcheck")) {
+            return Authenticator.Access.PUBLIC;
+        }
+        if (path.startsWith("/scheduler/{scheduler}/rooms/{room}/")) {
+            return path.endsWith("/address") ? Authenticator.Access.ROOM_OR_ADMIN : Authenticator.Access.ROOM;
+        }
+        return Authenticator.Access.ADMIN;
     }
 
     private static List<String> segments(String path) {
@@ -231,6 +248,18 @@ final class FleetApi extends Handler.Abstract {
      */
     @Override
     public boolean handle(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+        Optional<String> ambiguous = ambiguousPath(request.getHttpURI().getPath());
+        if (ambiguous.isPresent()) {
+            // Before any route, the in-flight limit or authentication: Jetty resolves "..", so without this
+            // DELETE /scheduler/s/operations/.. would reach DELETE /scheduler/s, past a gateway rule that only
+            // lets operations be cancelled.
+            Exchange exchange = new Exchange(request, response, new byte[0]);
+            respond(exchange, error(ApiException.badRequest("BAD_PATH", "ambiguous path", Problem.of("path",
+                    abbreviate(ambiguous.get()), "dot segments ('.', '..'), empty segments ('//'), encoded '.', '/' or "
+                            + "'\\' and ';' parameters are refused; send the path as docs/fleet-service.md writes it")), exchange),
+                    callback);
+            return true;
+        }
         String path = request.getHttpURI().getDecodedPath();
         if (path != null && UNLIMITED.contains(path)) {
             return admitted(request, response, callback);
@@ -250,6 +279,28 @@ final class FleetApi extends Handler.Abstract {
             inFlight.release();
             throw e;
         }
+    }
+
+    /**
+     * The raw (still encoded) path when it could mean two things: a dot segment, an empty segment, an encoded
+     * dot, slash or backslash, a backslash, or a {@code ;} parameter (all of which Jetty resolves or strips before
+     * the decoded path a route sees). A trailing slash is allowed, as before.
+     */
+    static Optional<String> ambiguousPath(String raw) {
+        if (raw == null || raw.isEmpty()) {
+            return Optional.empty();
+        }
+        String lower = raw.toLowerCase(Locale.ROOT);
+        if (lower.contains("//") || lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c")
+                || lower.contains("\\") || lower.contains(";")) {
+            return Optional.of(raw);
+        }
+        for (String segment : raw.split("/")) {
+            if (segment.equals(".") || segment.equals("..")) {
+                return Optional.of(raw);
+            }
+        }
+        return Optional.empty();
     }
 
     private boolean admitted(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
@@ -329,6 +380,8 @@ final class FleetApi extends Handler.Abstract {
                 continue;
             }
             if (route.method().equals(method)) {
+                authenticator.check(route.access(), Optional.ofNullable(exchange.request().getHeaders().get(HttpHeader.AUTHORIZATION)),
+                        params.get().getOrDefault("scheduler", ""), params.get().getOrDefault("room", ""));
                 return route.action().handle(new Request(exchange, params.get(), query(exchange.request().getHttpURI().getQuery())));
             }
             allowed.add(route.method());
@@ -476,6 +529,7 @@ final class FleetApi extends Handler.Abstract {
                             + (timestamp > 100_000_000_000L ? " (this looks like milliseconds)" : "")));
         }
         String scheduler = existingScheduler(request);
+        existingRoom(scheduler, request.param("room"));
         // Maestro's timestamps are whole seconds, while the service registers a new room as creating at the
         // instant it made it: a report counts as made at the end of its second, so a room's first ping in the
         // second it was created is not taken for stale. Reports within one second apply in arrival order.
@@ -503,6 +557,7 @@ final class FleetApi extends Handler.Abstract {
                     ? f.getValue().asText() : f.getValue().toString()));
         }
         String scheduler = existingScheduler(request);
+        existingRoom(scheduler, request.param("room"));
         List<EventDispatcher.Delivery> failed = await(roomService.playerEvent(scheduler, request.param("room"), event,
                 Instant.ofEpochSecond(timestamp), details));
         if (!failed.isEmpty()) {
@@ -527,11 +582,7 @@ final class FleetApi extends Handler.Abstract {
 
     private Answer address(Request request) {
         String scheduler = existingScheduler(request);
-        String room = request.param("room");
-        if (driver.find(scheduler, room).isEmpty()) {
-            throw new ApiException(404, "ROOM_NOT_FOUND", "room not found",
-                    List.of(Problem.of("room", room, "scheduler '" + scheduler + "' has no such room")));
-        }
+        String room = existingRoom(scheduler, request.param("room"));
         Optional<RoomAddresses.Address> address = addresses.find(scheduler, room);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("host", address.map(RoomAddresses.Address::host).orElse(""));
@@ -814,6 +865,26 @@ final class FleetApi extends Handler.Abstract {
         return scheduler;
     }
 
+    /**
+     * {@code room} when the scheduler's driver has it (in any phase, so a room being deleted can still report
+     * terminating); otherwise 404 ROOM_NOT_FOUND. Room routes check this so that a report for a room the service
+     * never created is never recorded, listed, allocated or counted towards {@code min}.
+     */
+    private String existingRoom(String scheduler, String room) {
+        boolean found;
+        try {
+            found = driver.find(scheduler, room).isPresent();
+        } catch (ValidationException e) {
+            // A name the driver cannot even hold (not a DNS label for pods): no such room either.
+            found = false;
+        }
+        if (!found) {
+            throw new ApiException(404, "ROOM_NOT_FOUND", "room not found",
+                    List.of(Problem.of("room", room, "scheduler '" + scheduler + "' has no such room")));
+        }
+        return room;
+    }
+
     private static ApiException notFound(String scheduler) {
         return new ApiException(404, ErrorCode.SCHEDULER_NOT_FOUND.name(), message(ErrorCode.SCHEDULER_NOT_FOUND),
                 List.of(Problem.of("scheduler", scheduler, "no scheduler of this name exists")));
@@ -969,7 +1040,8 @@ final class FleetApi extends Handler.Abstract {
         body.put("error", api.error());
         body.put("description", api.description());
         body.put("success", false);
-        return new Answer(api.status(), body);
+        return new Answer(api.status(), body, api.status() == 401
+                ? Map.of(HttpHeader.WWW_AUTHENTICATE.asString(), "Bearer realm=\"hotspare\"") : Map.of());
     }
 
     private void respond(Exchange exchange, Answer answer, Callback callback) {

@@ -51,7 +51,11 @@ public final class FleetServerMain {
             Map.entry(Option.STATEMENT_TIMEOUT, new String[]{"SECONDS", "PostgreSQL statement timeout", ""}),
             Map.entry(Option.MAX_CLOCK_SKEW, new String[]{"SECONDS", "How far ahead of this server's clock a room report's timestamp may be", ""}),
             Map.entry(Option.MAX_ROOMS, new String[]{"COUNT", "Most rooms per scheduler (autoscaling.min/max, replicas)", ""}),
-            Map.entry(Option.MAX_SCALE_STEP, new String[]{"COUNT", "Most rooms one scale step adds or removes (scaleup, scaledown, delta)", ""})));
+            Map.entry(Option.MAX_SCALE_STEP, new String[]{"COUNT", "Most rooms one scale step adds or removes (scaleup, scaledown, delta)", ""}),
+            Map.entry(Option.ADMIN_TOKEN_FILE, new String[]{"FILE", "Admin bearer tokens, one per line (# comments); several for rotation",
+                    "; also " + FleetServiceSettings.ADMIN_TOKENS_VARIABLE + ", comma-separated"}),
+            Map.entry(Option.ROOM_TOKEN_KEY_FILE, new String[]{"FILE", "Secret (at least 32 bytes) room tokens derive from; the same on every instance; required with --kubernetes", ""}),
+            Map.entry(Option.INSECURE_NO_AUTH, new String[]{null, "Turn authentication off (warns every minute); never on a shared network", ""})));
 
     /** Width of help lines; longer descriptions wrap under their column. */
     private static final int HELP_WIDTH = 100;
@@ -163,7 +167,7 @@ public final class FleetServerMain {
                 continue;
             }
             if (value == null) {
-                if (option == Option.KUBERNETES) {
+                if (option == Option.KUBERNETES || option == Option.INSECURE_NO_AUTH) {
                     value = "true";
                 } else if (i + 1 < args.length) {
                     value = args[++i];
@@ -186,7 +190,7 @@ public final class FleetServerMain {
         out.println("Bad flags or values: exit status 2; a store that cannot be reached or a port in use: 1.");
         for (Option option : Option.values()) {
             String[] help = HELP.get(option);
-            String source = option == Option.KUBERNETES ? option.variable() + "=true"
+            String source = option == Option.KUBERNETES || option == Option.INSECURE_NO_AUTH ? option.variable() + "=true"
                     : option.variable() + (option.defaultValue().isEmpty() ? "" : "; default " + option.defaultValue());
             printFlag(out, option.flag() + (help[0] == null ? "" : " " + help[0]), help[1] + " (" + source + help[2] + ").");
         }

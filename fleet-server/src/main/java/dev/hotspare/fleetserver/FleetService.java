@@ -84,6 +84,8 @@ public final class FleetService implements AutoCloseable {
     private final Builder settings;
     private final Fleet fleet;
     private final FleetApi api;
+    private final Authenticator authenticator;
+    private dev.hotspare.time.TaskScheduler.Cancellable insecureWarning;
     private Server server;
     private ServerConnector connector;
     private boolean closed;
@@ -98,11 +100,13 @@ public final class FleetService implements AutoCloseable {
                 .allocationTimeout(b.allocationTimeout).limits(b.limits).maxClockSkew(b.maxClockSkew).build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
+        this.authenticator = b.insecureNoAuth ? Authenticator.disabled(b.roomTokenKey) : Authenticator.of(b.adminTokens, b.roomTokenKey);
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
                 this::syncWorker, () -> KpiSnapshot.of(b.meters), () -> prometheusText(b.meters),
                 maxConcurrentRequests(b.maxThreads), b.tasks.clock(),
-                scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError));
+                scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError),
+                authenticator);
     }
 
     /**
@@ -161,9 +165,43 @@ public final class FleetService implements AutoCloseable {
                     e instanceof java.io.IOException io ? io : new java.io.IOException(e.getMessage(), e));
         }
         fleet.start();
+        if (!authenticator.enabled()) {
+            // Said at start and every minute after, so that no one runs an open service without seeing it.
+            warnInsecure();
+            insecureWarning = settings.tasks.scheduleAtFixedRate(Duration.ofMinutes(1), Duration.ofMinutes(1), FleetService::warnInsecure);
+        }
         // DEBUG: the program prints its own "listening" line with the stores; one line is enough at INFO.
         LOG.debug("fleet service listening on {}", address());
         return this;
+    }
+
+    private static void warnInsecure() {
+        LOG.warn("authentication is OFF (insecure no-auth): anyone who can reach this port can change every scheduler "
+                + "and speak for every room; see SECURITY.md");
+    }
+
+    /**
+     * The token {@code room} of {@code scheduler} must send on its reports ({@code Authorization: Bearer ...}),
+     * when the driver has that room. A Kubernetes room finds it in its pod as {@code HOTSPARE_ROOM_TOKEN}; a room
+     * of the in-memory driver, or a program embedding the service, reads it here.
+     *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @return the room's token, or empty when the driver has no such room
+     */
+    public Optional<String> roomToken(String scheduler, String room) {
+        Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(room, "room");
+        return settings.driver.find(scheduler, room).map(found -> authenticator.roomToken(scheduler, room));
+    }
+
+    /**
+     * Whether requests must carry tokens (false only after {@link Builder#insecureNoAuth()}).
+     *
+     * @return whether requests must carry tokens
+     */
+    public boolean authenticationEnabled() {
+        return authenticator.enabled();
     }
 
     private void syncWorker() {
@@ -268,6 +306,9 @@ public final class FleetService implements AutoCloseable {
             return;
         }
         closed = true;
+        if (insecureWarning != null) {
+            insecureWarning.cancel();
+        }
         if (server != null) {
             long started = System.nanoTime();
             long grace = settings.shutdownTimeout.toNanos();
@@ -347,6 +388,9 @@ public final class FleetService implements AutoCloseable {
         private Duration lockTtl = LockManager.DEFAULT_TTL;
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         private MeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        private List<String> adminTokens = List.of();
+        private boolean insecureNoAuth;
+        private byte[] roomTokenKey = randomKey();
 
         private Builder(TaskScheduler tasks) {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
@@ -665,8 +709,76 @@ public final class FleetService implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The bearer tokens admin routes accept (several at once, so one can be replaced without downtime: add the
+         * new one, move the clients, drop the old one). Each at least
+         * {@value Authenticator#MIN_ADMIN_TOKEN_LENGTH} characters with no white space. Required unless
+         * {@link #insecureNoAuth()}.
+         *
+         * @param tokens the admin tokens
+         * @return this builder
+         */
+        public Builder adminTokens(java.util.Collection<String> tokens) {
+            List<String> copy = List.copyOf(tokens);
+            for (int i = 0; i < copy.size(); i++) {
+                String token = copy.get(i);
+                if (token.length() < Authenticator.MIN_ADMIN_TOKEN_LENGTH || token.chars().anyMatch(Character::isWhitespace)) {
+                    // The value is a secret: only its length is said.
+                    throw new IllegalArgumentException("adminTokens[" + i + "]: bad value '<redacted, " + token.length()
+                            + " characters>': must be at least " + Authenticator.MIN_ADMIN_TOKEN_LENGTH
+                            + " characters with no white space");
+                }
+            }
+            this.adminTokens = copy;
+            return this;
+        }
+
+        /**
+         * The secret room tokens are derived from (at least {@value Authenticator#MIN_ROOM_KEY_BYTES} bytes;
+         * default a random key made when the builder is). Instances that share stores, and a service that restarts
+         * while its rooms live on (Kubernetes), must be given the same key, or the rooms' tokens stop being valid.
+         *
+         * @param key the key
+         * @return this builder
+         */
+        public Builder roomTokenKey(byte[] key) {
+            if (key.length < Authenticator.MIN_ROOM_KEY_BYTES) {
+                throw new IllegalArgumentException("roomTokenKey: bad value '<redacted, " + key.length + " bytes>': must be at least "
+                        + Authenticator.MIN_ROOM_KEY_BYTES + " bytes");
+            }
+            this.roomTokenKey = key.clone();
+            return this;
+        }
+
+        /**
+         * Turns authentication off: every route answers anyone, and the service logs a warning at start and every
+         * minute while it runs. For a laptop or a test, never for a network others can reach.
+         *
+         * @return this builder
+         */
+        public Builder insecureNoAuth() {
+            this.insecureNoAuth = true;
+            return this;
+        }
+
+        /**
+         * The service, not yet started.
+         *
+         * @return the service
+         * @throws IllegalStateException when authentication is on and no admin token was given
+         */
         public FleetService build() {
+            if (!insecureNoAuth && adminTokens.isEmpty()) {
+                throw new IllegalStateException("adminTokens: bad value '<none>': authentication is on by default; give at least "
+                        + "one admin token, or turn authentication off with insecureNoAuth()");
+            }
             return new FleetService(this);
+        }
+
+        private static byte[] randomKey() {
+            byte[] key = new byte[Authenticator.MIN_ROOM_KEY_BYTES];
+            new java.security.SecureRandom().nextBytes(key);
+            return key;
         }
 
         private static Duration positive(String field, Duration value) {

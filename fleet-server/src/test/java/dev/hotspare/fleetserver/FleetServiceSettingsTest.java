@@ -15,7 +15,7 @@ class FleetServiceSettingsTest {
 
     @Test
     void withNothingGivenEverythingIsInMemoryOnLocalhost8080() {
-        FleetServiceSettings settings = FleetServiceSettings.defaults();
+        FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(), Map.of("HOTSPARE_ADMIN_TOKENS", "0123456789abcdef0123"));
         assertThat(settings.bindHost()).isEqualTo("127.0.0.1");
         assertThat(settings.port()).isEqualTo(8080);
         assertThat(settings.redisUri()).isEmpty();
@@ -29,7 +29,7 @@ class FleetServiceSettingsTest {
     void environmentVariablesApplyAndFlagsWinOverThem() {
         Map<String, String> env = Map.of("HOTSPARE_PORT", "9000", "HOTSPARE_REDIS_URI", "redis://cache:6379/0",
                 "HOTSPARE_JDBC_URL", "jdbc:postgresql://db:5432/fleet", "HOTSPARE_JDBC_USER", "fleet", "HOTSPARE_JDBC_PASSWORD", "pw",
-                "HOTSPARE_KUBERNETES", "true");
+                "HOTSPARE_KUBERNETES", "true", "HOTSPARE_INSECURE_NO_AUTH", "true");
         FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(Option.PORT, "9100"), env);
         assertThat(settings.port()).isEqualTo(9100);
         assertThat(settings.redisUri()).contains("redis://cache:6379/0");
@@ -43,7 +43,7 @@ class FleetServiceSettingsTest {
 
     @Test
     void aBadEnvironmentValueNamesTheVariable() {
-        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(), Map.of("HOTSPARE_PORT", "-1", "HOTSPARE_KUBERNETES", "yes")))
+        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(), Map.of("HOTSPARE_PORT", "-1", "HOTSPARE_KUBERNETES", "yes", "HOTSPARE_INSECURE_NO_AUTH", "true")))
                 .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems())
                         .extracting(p -> p.describe())
                         .containsExactly("HOTSPARE_PORT: bad value '-1': must be an integer in 0..65535",
