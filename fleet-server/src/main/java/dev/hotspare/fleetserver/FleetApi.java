@@ -115,13 +115,17 @@ final class FleetApi extends Handler.Abstract {
      */
     private final Cache<String, Boolean> knownSchedulers;
     private final Authenticator authenticator;
+    /** The longest a player event waits for forwarders with {@code forwardResponse: true}. */
+    private final Duration forwardResponseWait;
 
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
              int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged,
              Supplier<Object> kpis, Supplier<Optional<String>> prometheus, int maxConcurrentRequests, java.time.Clock clock,
-             java.util.function.Function<String, Optional<String>> workerErrors, Authenticator authenticator) {
+             java.util.function.Function<String, Optional<String>> workerErrors, Authenticator authenticator,
+             Duration forwardResponseWait) {
         this.authenticator = authenticator;
+        this.forwardResponseWait = forwardResponseWait;
         this.kpis = kpis;
         this.operationLog = new OperationLog(clock);
         this.prometheus = prometheus;
@@ -382,7 +386,10 @@ final class FleetApi extends Handler.Abstract {
             if (route.method().equals(method)) {
                 authenticator.check(route.access(), Optional.ofNullable(exchange.request().getHeaders().get(HttpHeader.AUTHORIZATION)),
                         params.get().getOrDefault("scheduler", ""), params.get().getOrDefault("room", ""));
-                return route.action().handle(new Request(exchange, params.get(), query(exchange.request().getHttpURI().getQuery())));
+                Request parsed = new Request(exchange, params.get(), query(exchange.request().getHttpURI().getQuery()));
+                // Checked before the route acts: an update must not be saved and then answered 400.
+                waitParameter(parsed);
+                return route.action().handle(parsed);
             }
             allowed.add(route.method());
         }
@@ -407,7 +414,12 @@ final class FleetApi extends Handler.Abstract {
             int eq = pair.indexOf('=');
             String key = eq < 0 ? pair : pair.substring(0, eq);
             String value = eq < 0 ? "" : pair.substring(eq + 1);
-            out.put(decode(key), decode(value));
+            String name = decode(key);
+            if (out.put(name, decode(value)) != null) {
+                // Which one would win depends on the reader (a gateway may check the first, a route read the last).
+                throw ApiException.badRequest("BAD_QUERY", "bad query parameter",
+                        Problem.of(abbreviate(name), abbreviate(raw), "given more than once; send each query parameter once"));
+            }
         }
         return out;
     }
@@ -522,12 +534,7 @@ final class FleetApi extends Handler.Abstract {
         long timestamp = requiredLong(body, "timestamp");
         String status = requiredText(body, "status");
         Optional<Integer> runningMatches = optionalInt(body, "runningMatches");
-        if (timestamp < 0 || timestamp > MAX_TIMESTAMP) {
-            // Beyond this, stores cannot hold the instant (Redis scores are microseconds in a double).
-            throw ApiException.unprocessable("INVALID_ARGUMENT", "invalid request", Problem.of("timestamp", timestamp,
-                    "must be seconds since the epoch, 0.." + MAX_TIMESTAMP
-                            + (timestamp > 100_000_000_000L ? " (this looks like milliseconds)" : "")));
-        }
+        checkTimestamp(timestamp);
         String scheduler = existingScheduler(request);
         existingRoom(scheduler, request.param("room"));
         // Maestro's timestamps are whole seconds, while the service registers a new room as creating at the
@@ -542,11 +549,23 @@ final class FleetApi extends Handler.Abstract {
         return Answer.ok(SUCCESS);
     }
 
+    /** Seconds since the epoch within what stores can hold; the clock-skew bound is the room service's. */
+    private static void checkTimestamp(long timestamp) {
+        if (timestamp < 0 || timestamp > MAX_TIMESTAMP) {
+            // Beyond this, stores cannot hold the instant (Redis scores are microseconds in a double).
+            throw ApiException.unprocessable("INVALID_ARGUMENT", "invalid request", Problem.of("timestamp", timestamp,
+                    "must be seconds since the epoch, 0.." + MAX_TIMESTAMP
+                            + (timestamp > 100_000_000_000L ? " (this looks like milliseconds)" : "")));
+        }
+    }
+
     /** Maestro's player events: forwarded to the scheduler's forwarders; their failure is answered when they ask. */
     private Answer playerEvent(Request request) throws Exception {
         JsonNode body = request.json(Set.of("timestamp", "event", "metadata"));
         long timestamp = requiredLong(body, "timestamp");
         String event = requiredText(body, "event");
+        // Checked as a ping's is: a forwarder must not be handed milliseconds, a negative or a future time.
+        checkTimestamp(timestamp);
         JsonNode metadata = body.path("metadata");
         if (!metadata.isMissingNode() && !metadata.isNull() && !metadata.isObject()) {
             throw wrongType("metadata", metadata, "must be an object");
@@ -558,8 +577,19 @@ final class FleetApi extends Handler.Abstract {
         }
         String scheduler = existingScheduler(request);
         existingRoom(scheduler, request.param("room"));
-        List<EventDispatcher.Delivery> failed = await(roomService.playerEvent(scheduler, request.param("room"), event,
-                Instant.ofEpochSecond(timestamp), details));
+        CompletableFuture<List<EventDispatcher.Delivery>> deliveries = roomService.playerEvent(scheduler, request.param("room"),
+                event, Instant.ofEpochSecond(timestamp), details);
+        List<EventDispatcher.Delivery> failed;
+        try {
+            // Bounded whatever the forwarders' timeout and retries add up to: a room's request is not held longer.
+            failed = deliveries.get(forwardResponseWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } catch (TimeoutException e) {
+            throw new ApiException(502, "FORWARD_TIMEOUT", "a forwarder did not answer in time", List.of(Problem.of("forwarders",
+                    forwardResponseWait, "no answer within this cap on a forwarded response; the event stays published and "
+                            + "its deliveries go on in the background")));
+        }
         if (!failed.isEmpty()) {
             throw new ApiException(502, "FORWARD_FAILED", "a forwarder failed", failed.stream()
                     .map(d -> Problem.of("forwarder", d.forwarder(), d.error().orElse("failed"))).toList());
@@ -596,6 +626,9 @@ final class FleetApi extends Handler.Abstract {
     }
 
     private Answer roomsByMetric(Request request) {
+        if (request.hasQuery("page") || request.hasQuery("pageSize")) {
+            return listRooms(request);
+        }
         String metric = request.query("metric").orElse("room");
         if (!RoomStatusStore.ORDERING_METRICS.contains(metric)) {
             throw ApiException.badRequest("INVALID_METRIC", "invalid metric",
@@ -619,6 +652,61 @@ final class FleetApi extends Handler.Abstract {
         return Answer.ok(Map.of("rooms", rooms.roomsOrderedByMetric(scheduler, metric, limit)));
     }
 
+    /** Largest page of {@code GET /scheduler/{s}/rooms?page=}. */
+    static final int MAX_PAGE_SIZE = 1_000;
+
+    /**
+     * Every room the scheduler's driver has, by name, a page at a time: its status (from its reports; {@code
+     * creating} until it pings), version, driver phase, last ping, matches and allocated slots.
+     */
+    private Answer listRooms(Request request) {
+        int page = pageParameter(request, "page", 1, Integer.MAX_VALUE, 1);
+        int pageSize = pageParameter(request, "pageSize", 1, MAX_PAGE_SIZE, 100);
+        String scheduler = existingScheduler(request);
+        List<dev.hotspare.pool.Member> members = driver.list(scheduler).stream()
+                .sorted(java.util.Comparator.comparing(dev.hotspare.pool.Member::id)).toList();
+        long from = (long) (page - 1) * pageSize;
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = (int) Math.min(from, members.size()); i < members.size() && out.size() < pageSize; i++) {
+            dev.hotspare.pool.Member member = members.get(i);
+            Optional<dev.hotspare.fleet.RoomState> state = rooms.room(scheduler, member.id());
+            Map<String, Object> room = new LinkedHashMap<>();
+            room.put("id", member.id());
+            room.put("status", state.map(r -> r.status().wireName()).orElse("creating"));
+            room.put("version", member.templateVersion());
+            room.put("phase", member.phase().name().toLowerCase(Locale.ROOT));
+            state.ifPresent(r -> {
+                room.put("lastPing", r.lastPing().getEpochSecond());
+                room.put("runningMatches", r.runningMatches());
+                room.put("allocatedSlots", r.allocatedSlots());
+            });
+            out.add(room);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("rooms", out);
+        body.put("page", page);
+        body.put("pageSize", pageSize);
+        body.put("total", members.size());
+        return Answer.ok(body);
+    }
+
+    private static int pageParameter(Request request, String name, int min, int max, int fallback) {
+        Optional<String> text = request.query(name);
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int value = Integer.parseInt(text.get());
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw ApiException.badRequest("INVALID_PAGE", "invalid page", Problem.of(name, abbreviate(text.get()),
+                "must be an integer in " + min + ".." + max));
+    }
+
     // --- schedulers -----------------------------------------------------------------------------------------------
 
     private Answer create(Request request) throws IOException {
@@ -635,6 +723,8 @@ final class FleetApi extends Handler.Abstract {
         knownSchedulers.invalidate(request.param("scheduler"));
         AUDIT.info("scheduler {} deleted by {}", request.param("scheduler"), request.who());
         operationLog.forget(request.param("scheduler"));
+        // This instance's worker stops watching it now, and its meters go with it (other instances at their sync).
+        schedulersChanged.run();
         return Answer.ok(SUCCESS);
     }
 
@@ -775,7 +865,7 @@ final class FleetApi extends Handler.Abstract {
                 handle.diff().kind().name().toLowerCase(Locale.ROOT), operation.id, request.who());
         handle.outcome().whenComplete((status, error) -> AUDIT.info("scheduler {} {} to {} ended {} (operation {})",
                 scheduler, kind, handle.version(), error == null ? status : OperationStatus.ERROR, operation.id));
-        if (request.query("wait").filter(w -> w.isEmpty() || w.equalsIgnoreCase("true")).isPresent()) {
+        if (waitParameter(request)) {
             finished(scheduler, handle);
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -784,6 +874,19 @@ final class FleetApi extends Handler.Abstract {
         body.put("operationId", operation.id);
         body.put("status", operation.status().name().toLowerCase(Locale.ROOT));
         return Answer.ok(body);
+    }
+
+    /** {@code ?wait=}: absent or {@code false} answers now, {@code true} after the rolling replace; nothing else. */
+    private static boolean waitParameter(Request request) {
+        Optional<String> wait = request.query("wait");
+        if (wait.isEmpty() || wait.get().equals("false")) {
+            return false;
+        }
+        if (wait.get().equals("true")) {
+            return true;
+        }
+        throw ApiException.badRequest("INVALID_WAIT", "invalid wait", Problem.of("wait", abbreviate(wait.get()),
+                "must be true or false"));
     }
 
     private Answer listOperations(Request request) {

@@ -78,6 +78,12 @@ public final class FleetService implements AutoCloseable {
     /** How long a silent connection is kept by default. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
+    /** Counter: events dropped because the dispatcher's or a forwarder's queue was full (docs/kpis.md). */
+    public static final String EVENTS_DROPPED = "hotspare.fleet.events.dropped";
+
+    /** The longest a player event waits for its forwarded answers by default (then 502 FORWARD_TIMEOUT). */
+    public static final Duration DEFAULT_FORWARD_RESPONSE_WAIT = Duration.ofSeconds(10);
+
     /** The Maestro API version this service implements, sent as {@code X-Maestro-Version}. */
     public static final String DEFAULT_API_VERSION = "9.6.1";
 
@@ -93,6 +99,9 @@ public final class FleetService implements AutoCloseable {
     private FleetService(Builder b) {
         this.settings = b;
         KpiListener kpis = new MicrometerKpis(b.meters);
+        // Events the dispatcher or a forwarder's own queue dropped (docs/fleet.md: "dropped and counted").
+        io.micrometer.core.instrument.FunctionCounter.builder(EVENTS_DROPPED, b.events, EventDispatcher::dropped)
+                .description("Events dropped because a forwarding queue was full").register(b.meters);
         this.fleet = Fleet.builder(b.tasks).schedulerStore(b.schedulers).roomStatusStore(b.rooms).usageHistory(b.usageHistory)
                 .lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics).autoscaler(b.autoscaler)
                 .events(b.events).listener(kpis).lockListener(kpis).lockTtl(b.lockTtl).syncPeriod(b.syncPeriod)
@@ -106,7 +115,7 @@ public final class FleetService implements AutoCloseable {
                 this::syncWorker, () -> KpiSnapshot.of(b.meters), () -> prometheusText(b.meters),
                 maxConcurrentRequests(b.maxThreads), b.tasks.clock(),
                 scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError),
-                authenticator);
+                authenticator, b.forwardResponseWait);
     }
 
     /**
@@ -389,6 +398,7 @@ public final class FleetService implements AutoCloseable {
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         private MeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         private List<String> adminTokens = List.of();
+        private Duration forwardResponseWait = DEFAULT_FORWARD_RESPONSE_WAIT;
         private boolean insecureNoAuth;
         private byte[] roomTokenKey = randomKey();
 
@@ -462,10 +472,10 @@ public final class FleetService implements AutoCloseable {
         }
 
         /**
-         * Creates and deletes rooms (default in memory: rooms are ready at once).
+         * Creates and deletes rooms (default in memory: a room is {@code creating} until it pings, as on Kubernetes).
          *
          * @param value the registry
-         * @return creates and deletes rooms (default in memory: rooms are ready at once)
+         * @return this builder
          */
         public Builder memberDriver(MemberDriver value) {
             this.driver = Objects.requireNonNull(value, "memberDriver");
@@ -706,6 +716,23 @@ public final class FleetService implements AutoCloseable {
          */
         public Builder shutdownTimeout(Duration value) {
             this.shutdownTimeout = positive("shutdownTimeout", value);
+            return this;
+        }
+
+        /**
+         * The longest a player event waits for the answers of forwarders with {@code forwardResponse: true}
+         * (default {@link FleetService#DEFAULT_FORWARD_RESPONSE_WAIT}, at most 60 s); after it the route answers
+         * 502 FORWARD_TIMEOUT and the deliveries go on in the background.
+         *
+         * @param value the cap
+         * @return this builder
+         */
+        public Builder forwardResponseWait(Duration value) {
+            positive("forwardResponseWait", value);
+            if (value.compareTo(Duration.ofSeconds(60)) > 0) {
+                throw new IllegalArgumentException("forwardResponseWait: bad value '" + value + "': must be at most PT60S");
+            }
+            this.forwardResponseWait = value;
             return this;
         }
 

@@ -114,6 +114,7 @@ public final class Worker {
             watchers.get(name).stop();
             context.events().clearSchedulerForwarders(name);
             configs.asMap().keySet().removeIf(key -> key.scheduler().equals(name));
+            context.listener().schedulerRemoved(name);
             return true;
         });
         for (String name : names) {
