@@ -61,7 +61,7 @@ class CliBadInputTest {
                   "claimClass": {"name": "urgent", "priority": 1.5}}]}
                 """);
         assertBadInput(run("plan", "--pool", "../docs/examples/pool.yaml", "--state", state.toString(), "--now", "2026-01-01T12:00:00Z"),
-                "bad value '1.5': must be a whole number");
+                "claims[0].claimClass.priority: bad value '1.5': expected a whole number");
     }
 
     @Test

@@ -432,7 +432,8 @@ public final class Documents {
             if (fraction.find()) {
                 return List.of(Problem.of(path, fraction.group(1), "must be a whole number"));
             }
-            if (mismatch.getTargetType() != null && message.startsWith("Cannot ")) {
+            String raw = mismatch.getOriginalMessage();
+            if (mismatch.getTargetType() != null && raw != null && raw.startsWith("Cannot ")) {
                 // Jackson's text names the Java type ("Cannot deserialize value of type `dev.hotspare...`"): say
                 // what was expected in the document's terms instead.
                 return List.of(Problem.of(path, "<invalid>", "expected " + describeType(mismatch.getTargetType())));
@@ -536,6 +537,10 @@ public final class Documents {
         String line = newline < 0 ? message : message.substring(0, newline);
         if (line.startsWith("Trailing token")) {
             return "more than one document, or something after the document; send exactly one";
+        }
+        if (line.startsWith("Cannot construct instance of") || line.startsWith("Cannot deserialize value of type")) {
+            // Jackson names the Java type it wanted; say what the document should hold instead.
+            return line.matches("^Cannot [a-z ]+ `[^`]*\\[\\]`.*") ? "expected a list" : "not a value of the expected kind";
         }
         line = WRAPPED_IO.matcher(line).replaceAll("");
         line = EXCEPTION_NAME.matcher(line).replaceAll("");

@@ -67,7 +67,10 @@ class DocumentsStrictnessTest {
         }
         assertThat(messages).hasSize(8).allSatisfy(m -> assertThat(m).doesNotContain("java.", "com.fasterxml", "org.yaml",
                 "Exception", "Event(", "`").doesNotContain("\n"));
-        assertThat(messages.get(0)).contains("more than one document");
+        assertThat(messages.get(0)).contains("not valid YAML or JSON: expected '<document start>'");
+        assertThatThrownBy(() -> Documents.read("{\"a\":1} {\"b\":2}", Documents.Format.JSON, JsonNode.class))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems().get(0).describe())
+                        .contains("more than one document, or something after the document").doesNotContain("com.fasterxml", "`"));
         assertThat(messages.get(2)).contains("a construct that is not supported");
         assertThat(messages.get(4)).contains("line 2 is longer than 65536 characters, the longest line");
         assertThat(messages.get(6)).contains("line 2 is longer than 65536 characters");

@@ -55,7 +55,9 @@ public final class FleetServerMain {
             Map.entry(Option.ADMIN_TOKEN_FILE, new String[]{"FILE", "Admin bearer tokens, one per line (# comments); several for rotation",
                     "; also " + FleetServiceSettings.ADMIN_TOKENS_VARIABLE + ", comma-separated"}),
             Map.entry(Option.ROOM_TOKEN_KEY_FILE, new String[]{"FILE", "Secret (at least 32 bytes) room tokens derive from; the same on every instance; required with --kubernetes", ""}),
-            Map.entry(Option.INSECURE_NO_AUTH, new String[]{null, "Turn authentication off (warns every minute); never on a shared network", ""})));
+            Map.entry(Option.INSECURE_NO_AUTH, new String[]{null, "Turn authentication off (warns every minute); never on a shared network", ""}),
+            Map.entry(Option.TLS_CERT, new String[]{"FILE", "PEM certificate chain: serve HTTPS (with --tls-key)", ""}),
+            Map.entry(Option.TLS_KEY, new String[]{"FILE", "PEM private key, unencrypted PKCS#8 (with --tls-cert)", ""})));
 
     /** Width of help lines; longer descriptions wrap under their column. */
     private static final int HELP_WIDTH = 100;
@@ -140,7 +142,7 @@ public final class FleetServerMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stop.run();
         }, "fleet-service-shutdown-hook"));
-        out.println("fleet-service listening on http://" + service.address().getHostString() + ":" + service.port()
+        out.println("fleet-service listening on " + service.scheme() + "://" + service.address().getHostString() + ":" + service.port()
                 + " (" + settings.describeStores() + "); stop with SIGTERM or Ctrl-C");
         out.flush();
         stopped.await();

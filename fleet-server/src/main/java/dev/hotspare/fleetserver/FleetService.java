@@ -151,7 +151,21 @@ public final class FleetService implements AutoCloseable {
         http.setSendServerVersion(false);
         http.setSendDateHeader(true);
         http.setRequestHeaderSize(MAX_HEADER_BYTES);
-        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        if (settings.tls != null) {
+            // TLS from the PEM files: HTTP/1.1 over TLS on the same port; any host name may be asked for (clients
+            // reach the service by IP or by a name the certificate may not list).
+            org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+            ssl.setKeyStore(settings.tls);
+            ssl.setKeyStorePassword(new String(PemKeyStore.PASSWORD));
+            org.eclipse.jetty.server.SecureRequestCustomizer secure = new org.eclipse.jetty.server.SecureRequestCustomizer();
+            secure.setSniHostCheck(false);
+            http.addCustomizer(secure);
+            connector = new ServerConnector(server, 1, 1,
+                    new org.eclipse.jetty.server.SslConnectionFactory(ssl, org.eclipse.jetty.http.HttpVersion.HTTP_1_1.asString()),
+                    new HttpConnectionFactory(http));
+        } else {
+            connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        }
         connector.setHost(settings.bind.getHostString());
         connector.setPort(settings.bind.getPort());
         // A client that stops sending (half a request) or reading is dropped after this long; it holds no thread
@@ -202,6 +216,15 @@ public final class FleetService implements AutoCloseable {
         Objects.requireNonNull(scheduler, "scheduler");
         Objects.requireNonNull(room, "room");
         return settings.driver.find(scheduler, room).map(found -> authenticator.roomToken(scheduler, room));
+    }
+
+    /**
+     * {@code https} when the service was given a certificate ({@link Builder#tls}), else {@code http}.
+     *
+     * @return the URL scheme clients use
+     */
+    public String scheme() {
+        return settings.tls != null ? "https" : "http";
     }
 
     /**
@@ -401,6 +424,8 @@ public final class FleetService implements AutoCloseable {
         private Duration forwardResponseWait = DEFAULT_FORWARD_RESPONSE_WAIT;
         private boolean insecureNoAuth;
         private byte[] roomTokenKey = randomKey();
+        /** The TLS key and certificate chain, when the service speaks HTTPS. */
+        private java.security.KeyStore tls;
 
         private Builder(TaskScheduler tasks) {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
@@ -774,6 +799,20 @@ public final class FleetService implements AutoCloseable {
                         + Authenticator.MIN_ROOM_KEY_BYTES + " bytes");
             }
             this.roomTokenKey = key.clone();
+            return this;
+        }
+
+        /**
+         * Serves HTTPS (TLS through Jetty) with the certificate chain and unencrypted PKCS#8 private key in these
+         * PEM files (default: plain HTTP). The files are read now; a bad one is named with what is wrong.
+         *
+         * @param certificate the certificate chain, the server's certificate first
+         * @param key         its private key
+         * @return this builder
+         * @throws dev.hotspare.validation.ValidationException naming the file and what is wrong with it
+         */
+        public Builder tls(java.nio.file.Path certificate, java.nio.file.Path key) {
+            this.tls = PemKeyStore.load(Objects.requireNonNull(certificate, "certificate"), Objects.requireNonNull(key, "key"));
             return this;
         }
 

@@ -78,8 +78,11 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
      * @param insecureNoAuth whether authentication is off ({@code --insecure-no-auth})
      * @param adminTokens    the bearer tokens admin routes accept
      * @param roomTokenKey   the secret room tokens are derived from, when given (else random per process)
+     * @param tlsCertificate the PEM certificate chain for HTTPS ({@code --tls-cert}), when given
+     * @param tlsKey         its PEM private key ({@code --tls-key}), when given
      */
-    public record Security(boolean insecureNoAuth, List<String> adminTokens, Optional<String> roomTokenKey) {
+    public record Security(boolean insecureNoAuth, List<String> adminTokens, Optional<String> roomTokenKey,
+                           Optional<java.nio.file.Path> tlsCertificate, Optional<java.nio.file.Path> tlsKey) {
         /** Copies the list. */
         public Security {
             adminTokens = List.copyOf(adminTokens);
@@ -88,7 +91,7 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         @Override
         public String toString() {
             return "Security[insecureNoAuth=" + insecureNoAuth + ", adminTokens=" + adminTokens.size() + " redacted, roomTokenKey="
-                    + (roomTokenKey.isPresent() ? "redacted" : "random") + "]";
+                    + (roomTokenKey.isPresent() ? "redacted" : "random") + ", tls=" + tlsCertificate.isPresent() + "]";
         }
     }
 
@@ -127,7 +130,9 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         MAX_SCALE_STEP("--max-scale-step", "HOTSPARE_MAX_SCALE_STEP", String.valueOf(FleetLimits.DEFAULT.maxScaleStep())),
         ADMIN_TOKEN_FILE("--admin-token-file", "HOTSPARE_ADMIN_TOKEN_FILE", ""),
         ROOM_TOKEN_KEY_FILE("--room-token-key-file", "HOTSPARE_ROOM_TOKEN_KEY_FILE", ""),
-        INSECURE_NO_AUTH("--insecure-no-auth", "HOTSPARE_INSECURE_NO_AUTH", "false");
+        INSECURE_NO_AUTH("--insecure-no-auth", "HOTSPARE_INSECURE_NO_AUTH", "false"),
+        TLS_CERT("--tls-cert", "HOTSPARE_TLS_CERT", ""),
+        TLS_KEY("--tls-key", "HOTSPARE_TLS_KEY", "");
 
         private final String flag;
         private final String variable;
@@ -306,7 +311,22 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                     + " and authentication on, every instance needs the same room-token key: give a file holding at least "
                     + Authenticator.MIN_ROOM_KEY_BYTES + " bytes"));
         }
-        return new Security(insecure, tokens, key);
+        Optional<String> cert = r.optional(Option.TLS_CERT);
+        Optional<String> tlsKey = r.optional(Option.TLS_KEY);
+        if (cert.isPresent() != tlsKey.isPresent()) {
+            Option missing = cert.isPresent() ? Option.TLS_KEY : Option.TLS_CERT;
+            problems.add(Problem.of(missing.flag(), Problem.MISSING, "--tls-cert and --tls-key go together"));
+        } else if (cert.isPresent()) {
+            try {
+                PemKeyStore.load(java.nio.file.Path.of(cert.get()), java.nio.file.Path.of(tlsKey.get()));
+            } catch (ValidationException e) {
+                problems.addAll(e.problems().stream().map(p -> Problem.of(r.source(p.path().equals("--tls-cert") ? Option.TLS_CERT
+                        : Option.TLS_KEY), p.value(), p.message())).toList());
+            } catch (java.nio.file.InvalidPathException e) {
+                problems.add(Problem.of(r.source(Option.TLS_CERT), cert.get(), "not a file path"));
+            }
+        }
+        return new Security(insecure, tokens, key, cert.map(java.nio.file.Path::of), tlsKey.map(java.nio.file.Path::of));
     }
 
     private static void adminToken(String source, String token, List<String> tokens, List<Problem> problems) {
@@ -420,6 +440,9 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                 builder.insecureNoAuth();
             } else {
                 builder.adminTokens(security.adminTokens());
+            }
+            if (security.tlsCertificate().isPresent()) {
+                builder.tls(security.tlsCertificate().get(), security.tlsKey().orElseThrow());
             }
             Optional<byte[]> roomKey = security.roomTokenKey().map(k -> k.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             roomKey.ifPresent(builder::roomTokenKey);

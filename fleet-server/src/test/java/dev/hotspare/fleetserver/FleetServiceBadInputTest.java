@@ -138,4 +138,16 @@ class FleetServiceBadInputTest {
         assertThat(http.get("/kpis").raw()).doesNotContain("gone-");
         assertThat(http.get("/metrics").raw()).contains("hotspare_fleet_events_dropped_total 0.0");
     }
+
+    @Test
+    void parseErrorsAreOneLineWithoutJavaNamesAndTheLineLimitIsSaid() {
+        assertThat(http.post("/scheduler", PONG).status()).isEqualTo(201);
+        // Two JSON documents for a JSON route, a YAML complex key, a line over 64 KiB inside the 1 MiB body limit.
+        assertError(http.put("/scheduler/pong/min", "{\"min\": 2} {\"min\": 3}"), 400, "BAD_JSON", "more than one document");
+        assertError(http.post("/scheduler", "name: other\n? [a, b]\n: x\n"), 400, "BAD_JSON", "a construct that is not supported");
+        assertError(http.post("/scheduler", "name: other\ngame: pong\nimage: " + "x".repeat(900_000) + "\n"), 400, "BAD_JSON",
+                "line 3 is longer than 65536 characters, the longest line a YAML or JSON document may have here");
+        assertError(http.post("/scheduler", "name: other\n# " + "c".repeat(70_000) + "\ngame: pong\n"), 400, "BAD_JSON",
+                "line 2 is longer than 65536 characters");
+    }
 }

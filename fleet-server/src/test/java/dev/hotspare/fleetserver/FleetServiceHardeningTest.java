@@ -145,7 +145,7 @@ class FleetServiceHardeningTest {
         Http http = new Http(start(b -> { }).port());
         assertError(http.post("/scheduler", "name: pong\ngame: &g pong\nimage: *g\n"), 400, "BAD_JSON", "is not accepted");
         assertError(http.post("/scheduler", PONG + "image: pong:2\n"), 400, "BAD_JSON", "Duplicate field 'image'");
-        assertError(http.post("/scheduler", PONG + "---\nname: other\n"), 400, "BAD_JSON", "Trailing token");
+        assertError(http.post("/scheduler", PONG + "---\nname: other\n"), 400, "BAD_JSON", "more than one document");
         assertError(http.post("/scheduler", "{\"name\":\"pong\",\"game\":\"pong\",\"image\":\"pong:1\"} trailing"), 400, "BAD_JSON", "");
         assertError(http.put("/scheduler/pong/rooms/r1/ping", "{\"timestamp\": 1, \"status\": \"ready\", \"status\": \"occupied\"}"),
                 400, "BAD_JSON", "Duplicate field 'status'");

@@ -240,6 +240,23 @@ class FleetServiceSecurityTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("roomTokenKey").hasMessageContaining("32 bytes");
     }
 
+    @Test
+    void withoutAuthenticationTheServiceSaysSoAtStartAndEveryMinute() {
+        dev.hotspare.time.VirtualTimeScheduler time = new dev.hotspare.time.VirtualTimeScheduler(
+                new dev.hotspare.time.VirtualClock(Instant.parse("2026-01-01T00:00:00Z")));
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        // slf4j-simple writes to whatever System.err is when it logs.
+        System.setErr(new java.io.PrintStream(log, true, StandardCharsets.UTF_8));
+        try (FleetService service = FleetService.builder(time).insecureNoAuth().shutdownTimeout(Duration.ofSeconds(1)).build().start()) {
+            time.advanceBy(Duration.ofMinutes(3));
+        } finally {
+            System.setErr(original);
+        }
+        String text = log.toString(StandardCharsets.UTF_8);
+        assertThat(text.lines().filter(line -> line.contains("authentication is OFF")).count()).as(text).isEqualTo(4);
+    }
+
     private static <T> List<T> concat(List<T> a, List<T> b) {
         List<T> all = new ArrayList<>(a);
         all.addAll(b);
