@@ -367,7 +367,7 @@ final class FleetApi extends Handler.Abstract {
             return request.getMethod().toUpperCase(Locale.ROOT);
         }
 
-        /** The decoded path; Jetty has already refused paths with bad or ambiguous escapes. */
+        /** The decoded path: Jetty has refused bad escapes, and {@code ambiguousPath} dot and empty segments. */
         String path() {
             String path = request.getHttpURI().getDecodedPath();
             return path == null ? "/" : path;
@@ -675,6 +675,7 @@ final class FleetApi extends Handler.Abstract {
             room.put("status", state.map(r -> r.status().wireName()).orElse("creating"));
             room.put("version", member.templateVersion());
             room.put("phase", member.phase().name().toLowerCase(Locale.ROOT));
+            room.put("createdAt", member.createdAt().getEpochSecond());
             state.ifPresent(r -> {
                 room.put("lastPing", r.lastPing().getEpochSecond());
                 room.put("runningMatches", r.runningMatches());

@@ -40,11 +40,11 @@ class FleetServiceRoomListTest {
         assertThat(all.status()).as(all.raw()).isEqualTo(200);
         assertThat(all.body().path("total").asInt()).isEqualTo(3);
         assertThat(all.body().path("rooms")).extracting(r -> r.path("id").asText()).containsExactlyElementsOf(rooms);
-        // Nothing pinged yet: creating, no last ping.
+        // Nothing pinged yet: creating (an in-memory room too), with the time it was created.
         for (JsonNode room : all.body().path("rooms")) {
             assertThat(room.path("status").asText()).isEqualTo("creating");
             assertThat(room.path("version").asText()).isEqualTo("v1.0");
-            assertThat(room.has("lastPing")).isFalse();
+            assertThat(room.path("createdAt").asLong()).isPositive();
         }
 
         long now = Instant.now().getEpochSecond();
