@@ -15,19 +15,27 @@ def req(method, path, body=None, timeout=120):
     return code, time.monotonic() - t0
 redis = subprocess.Popen([os.environ.get("REDIS_SERVER", "redis-server"), "--port", str(RPORT), "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
 time.sleep(0.5)
-svc = subprocess.Popen(["java", "-jar", JAR, "--port", str(PORT), "--redis-uri", f"redis://127.0.0.1:{RPORT}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+# No authentication: a local measurement (the server warns about it every minute).
+svc = subprocess.Popen(["java", "-jar", JAR, "--port", str(PORT), "--redis-uri", f"redis://127.0.0.1:{RPORT}", "--insecure-no-auth"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 for line in svc.stdout:
     if "listening" in line: break
 pid = svc.pid
 print(f"[{LABEL}] threads at rest: {threads(pid)}")
-print(f"[{LABEL}] create:", req("POST", "/scheduler", "name: pong\ngame: pong\nimage: pong:1\n"))
+print(f"[{LABEL}] create:", req("POST", "/scheduler", "name: pong\ngame: pong\nimage: pong:1\nautoscaling:\n  min: 1\n"))
+# Only a room the service created may report: take its name from the room list.
+ROOM = None
+while ROOM is None:
+    with urllib.request.urlopen(f"http://127.0.0.1:{PORT}/scheduler/pong/rooms?page=1", timeout=30) as resp:
+        listed = json.load(resp)["rooms"]
+    ROOM = listed[0]["id"] if listed else None
+    time.sleep(0.2)
 now = int(time.time())
-print(f"[{LABEL}] ping with Redis up:", req("PUT", "/scheduler/pong/rooms/r1/ping", json.dumps({"timestamp": now, "status": "ready"})))
+print(f"[{LABEL}] ping with Redis up:", req("PUT", f"/scheduler/pong/rooms/{ROOM}/ping", json.dumps({"timestamp": now, "status": "ready"})))
 # --- 300 unfinished requests
 socks = []
 for i in range(300):
     s = socket.create_connection(("127.0.0.1", PORT))
-    s.sendall(b"PUT /scheduler/pong/rooms/r1/ping HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"time")
+    s.sendall(f"PUT /scheduler/pong/rooms/{ROOM}/ping HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{\"time".encode())
     socks.append(s)
 time.sleep(5)
 peak = threads(pid)
@@ -41,7 +49,7 @@ redis.kill(); redis.wait()
 time.sleep(0.5)
 results = []
 def one(i):
-    results.append(req("PUT", f"/scheduler/pong/rooms/r{i}/ping", json.dumps({"timestamp": int(time.time()), "status": "ready"}), timeout=90))
+    results.append(req("PUT", f"/scheduler/pong/rooms/{ROOM}/ping", json.dumps({"timestamp": int(time.time()), "status": "ready"}), timeout=90))
 ts = [threading.Thread(target=one, args=(i,)) for i in range(300)]
 t0 = time.monotonic()
 for t in ts: t.start()
@@ -56,7 +64,7 @@ print(f"[{LABEL}] Redis down, 300 concurrent pings: answers {codes}, time p50 {s
 redis = subprocess.Popen([os.environ.get("REDIS_SERVER", "redis-server"), "--port", str(RPORT), "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
 t0 = time.monotonic()
 while True:
-    c, _ = req("PUT", "/scheduler/pong/rooms/r1/ping", json.dumps({"timestamp": int(time.time()), "status": "ready"}), timeout=90)
+    c, _ = req("PUT", f"/scheduler/pong/rooms/{ROOM}/ping", json.dumps({"timestamp": int(time.time()), "status": "ready"}), timeout=90)
     if c == 200 or time.monotonic() - t0 > 120: break
     time.sleep(0.2)
 print(f"[{LABEL}] Redis back: ping {c} after {time.monotonic()-t0:.1f}s")

@@ -86,7 +86,7 @@ def run(args, n, tmp):
             port = free_port()
             proc = subprocess.Popen(["java", "-Xmx512m", "-jar", args.jar, "--port", str(port), "--redis-uri",
                                      f"redis://127.0.0.1:{redis_port}/0", "--jdbc-url", f"jdbc:postgresql://127.0.0.1:{pg_port}/postgres",
-                                     "--ownership", "true", "--instance-id", f"fleet-{i}"],
+                                     "--ownership", "true", "--instance-id", f"fleet-{i}", "--insecure-no-auth"],
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                     env=dict(os.environ, HOTSPARE_JDBC_USER="postgres"))
             for line in proc.stdout:

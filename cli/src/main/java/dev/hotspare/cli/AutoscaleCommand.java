@@ -127,8 +127,15 @@ public final class AutoscaleCommand implements Callable<Integer> {
             err.flush();
             return HotspareCli.EXIT_BAD_INPUT;
         }
-        if (periodSeconds < 1 || maxScaleUpAmount < 1) {
-            err.println("error: --period and --max-scale-up must be at least 1");
+        List<Problem> options = new ArrayList<>();
+        if (periodSeconds < 1 || periodSeconds > 86_400) {
+            options.add(Problem.of("--period", periodSeconds, "must be a whole number of seconds in 1..86400"));
+        }
+        if (maxScaleUpAmount < 1 || maxScaleUpAmount > MAX_ROOMS) {
+            options.add(Problem.of("--max-scale-up", maxScaleUpAmount, "must be a number of rooms in 1.." + MAX_ROOMS));
+        }
+        if (!options.isEmpty()) {
+            options.forEach(p -> err.println("error: " + p.describe()));
             err.flush();
             return HotspareCli.EXIT_BAD_INPUT;
         }

@@ -75,6 +75,14 @@ public final class HotspareCli implements java.util.concurrent.Callable<Integer>
                         + "': must be a duration such as 500ms, 30s, 40m, 2h30m or PT40M");
             }
         });
+        cli.registerConverter(java.time.Instant.class, text -> {
+            try {
+                return java.time.Instant.parse(text.strip());
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new CommandLine.TypeConversionException("bad value '" + text
+                        + "': must be an ISO-8601 instant in UTC such as 2026-01-01T12:00:00Z");
+            }
+        });
         cli.registerConverter(Double.class, text -> number(text, Double::valueOf, "a number"));
         cli.registerConverter(double.class, text -> number(text, Double::valueOf, "a number"));
         cli.registerConverter(Integer.class, text -> number(text, Integer::valueOf, "a whole number"));

@@ -38,9 +38,12 @@ public final class ValidateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         // Every policy on the class path, with the parameters it declares, so plug-in parameters are checked too.
         PolicyTypes types = ScalingPolicies.loaded().types();
+        // And every forwarder plug-in, as the fleet service checks them: validate refuses what the service refuses.
+        java.util.Set<String> forwarders = dev.hotspare.fleet.events.EventDispatcher.pluginNames(
+                Thread.currentThread().getContextClassLoader());
         boolean allValid = true;
         for (Path file : files) {
-            SchedulerConfigs.Check check = SchedulerConfigs.check(file, types);
+            SchedulerConfigs.Check check = SchedulerConfigs.check(file, types, forwarders);
             if (check.isValid()) {
                 out.println(file + ": valid");
                 continue;

@@ -9,7 +9,7 @@ class ValidateCommandTest {
 
     @Test
     void validFilesPrintValidAndExitZero() {
-        String yaml = resource("maestro-example.yaml");
+        String yaml = resource("room.yaml");
         String json = resource("maestro-create.json");
         CliRun run = CliRun.run("validate", yaml, json);
         assertThat(run.exitCode()).isZero();
@@ -17,9 +17,18 @@ class ValidateCommandTest {
     }
 
     @Test
+    void maestrosGrpcForwarderIsRefusedAsTheServiceRefusesIt() {
+        String yaml = resource("maestro-example.yaml");
+        CliRun run = CliRun.run("validate", yaml);
+        assertThat(run.exitCode()).isEqualTo(ValidateCommand.EXIT_INVALID);
+        assertThat(run.outLines()).containsExactly(yaml + ": forwarders.grpc: bad value 'grpc': unknown forwarder plugin; "
+                + "known: logging, webhook");
+    }
+
+    @Test
     void everyProblemIsPrintedWithFilePathValueAndReason() {
         String bad = resource("planted-mistakes.yaml");
-        String good = resource("maestro-example.yaml");
+        String good = resource("room.yaml");
         CliRun run = CliRun.run("validate", good, bad);
         assertThat(run.exitCode()).isEqualTo(ValidateCommand.EXIT_INVALID);
         assertThat(run.outLines()).first().isEqualTo(good + ": valid");

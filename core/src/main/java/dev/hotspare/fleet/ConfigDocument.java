@@ -36,7 +36,7 @@ public record ConfigDocument(String submitted, String json) {
         try {
             tree = Documents.yamlReader().readTree(submitted);
         } catch (JsonProcessingException e) {
-            throw new ValidationException(Problem.of("", abbreviate(submitted), "not valid YAML or JSON: " + e.getOriginalMessage()));
+            throw new ValidationException(Problem.of("", abbreviate(submitted), "not valid YAML or JSON: " + Documents.cleanMessage(e.getOriginalMessage())));
         }
         if (tree == null || !tree.isObject()) {
             throw new ValidationException(Problem.of("", abbreviate(submitted), "must be a YAML or JSON object"));
@@ -58,6 +58,8 @@ public record ConfigDocument(String submitted, String json) {
     }
 
     private static String abbreviate(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 37) + "...";
+        // One line: the problem is printed as one line of a CLI's output or a log.
+        String line = text.replace("\r", "\\r").replace("\n", "\\n");
+        return line.length() <= 40 ? line : line.substring(0, 37) + "...";
     }
 }

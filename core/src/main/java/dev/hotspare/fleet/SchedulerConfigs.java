@@ -229,4 +229,51 @@ public final class SchedulerConfigs {
         List<Problem> all = ConfigShape.firstPerPath(structural.list(), config.validate(types, limits));
         return new Check(Optional.of(config), all);
     }
+
+    /**
+     * Checks {@code text} as the fleet service does before it saves a config: {@link #check(String, Documents.Format,
+     * PolicyTypes, FleetLimits)}, and every forwarder plugin the config names must be one of {@code forwarderPlugins}
+     * (a plugin that does not exist would fail the scheduler's watcher on every tick). {@code hotspare validate}
+     * and the service run this one check, so the CLI never calls valid what the service refuses.
+     *
+     * @param text             the document
+     * @param format           JSON or YAML
+     * @param types            the scaling policies configs may name
+     * @param limits           the bounds of counts and durations
+     * @param forwarderPlugins the forwarder plugins that exist (e.g. {@code EventDispatcher.pluginNames(loader)})
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(String text, Documents.Format format, PolicyTypes types, FleetLimits limits,
+                              Set<String> forwarderPlugins) {
+        Check check = check(text, format, types, limits);
+        if (check.config().isEmpty()) {
+            return check;
+        }
+        List<Problem> problems = new java.util.ArrayList<>(check.problems());
+        for (String plugin : new java.util.TreeSet<>(check.config().get().forwarders().keySet())) {
+            if (!forwarderPlugins.contains(plugin)) {
+                problems.add(Problem.of("forwarders." + plugin, plugin, "unknown forwarder plugin; known: "
+                        + (forwarderPlugins.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(forwarderPlugins)))));
+            }
+        }
+        return new Check(check.config(), problems);
+    }
+
+    /**
+     * {@link #check(String, Documents.Format, PolicyTypes, FleetLimits, Set)} of a file, under the default limits.
+     *
+     * @param file             the document
+     * @param types            the scaling policies configs may name
+     * @param forwarderPlugins the forwarder plugins that exist
+     * @return the config, if it could be bound, and every problem
+     */
+    public static Check check(Path file, PolicyTypes types, Set<String> forwarderPlugins) {
+        String text;
+        try {
+            text = Documents.readText(file);
+        } catch (ValidationException e) {
+            return new Check(Optional.empty(), e.problems());
+        }
+        return check(text, Documents.formatOf(file), types, FleetLimits.DEFAULT, forwarderPlugins);
+    }
 }

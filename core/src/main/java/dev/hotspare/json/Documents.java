@@ -428,7 +428,12 @@ public final class Documents {
             if (message.contains("Missing required creator property")) {
                 return List.of(Problem.of(path, Problem.MISSING, "required field is missing"));
             }
-            if (mismatch.getTargetType() != null && message.startsWith("Cannot ")) {
+            java.util.regex.Matcher fraction = FRACTION.matcher(message);
+            if (fraction.find()) {
+                return List.of(Problem.of(path, fraction.group(1), "must be a whole number"));
+            }
+            String raw = mismatch.getOriginalMessage();
+            if (mismatch.getTargetType() != null && raw != null && raw.startsWith("Cannot ")) {
                 // Jackson's text names the Java type ("Cannot deserialize value of type `dev.hotspare...`"): say
                 // what was expected in the document's terms instead.
                 return List.of(Problem.of(path, "<invalid>", "expected " + describeType(mismatch.getTargetType())));
@@ -504,11 +509,43 @@ public final class Documents {
     }
 
     private static String firstLine(String message) {
-        if (message == null) {
+        return cleanMessage(message);
+    }
+
+    private static final java.util.regex.Pattern FRACTION = java.util.regex.Pattern.compile(
+            "^Cannot coerce Floating-point value \\(([^)]*)\\)");
+    private static final java.util.regex.Pattern WRAPPED_IO = java.util.regex.Pattern.compile(
+            "Unexpected IOException \\(of type [^)]*\\):\\s*");
+    private static final java.util.regex.Pattern EXCEPTION_NAME = java.util.regex.Pattern.compile(
+            "(?:[a-z_][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error)(?::\\s*)?");
+    private static final java.util.regex.Pattern CLASS_NAME = java.util.regex.Pattern.compile(
+            "`?(?:[a-z_][\\w$]*\\.){2,}[A-Z][\\w$]*(?:\\([^)]*\\))?`?");
+
+    /**
+     * A parser's message as one line for a user: the first line only, with no Java class name in it (Jackson and
+     * SnakeYAML name their exceptions, target types and events): a second document or trailing content is said in
+     * words, an exception's name is dropped, and any other class name becomes "a construct that is not supported".
+     *
+     * @param message the parser's message, possibly null
+     * @return one clean line
+     */
+    public static String cleanMessage(String message) {
+        if (message == null || message.isBlank()) {
             return "invalid value";
         }
         int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
+        String line = newline < 0 ? message : message.substring(0, newline);
+        if (line.startsWith("Trailing token")) {
+            return "more than one document, or something after the document; send exactly one";
+        }
+        if (line.startsWith("Cannot construct instance of") || line.startsWith("Cannot deserialize value of type")) {
+            // Jackson names the Java type it wanted; say what the document should hold instead.
+            return line.matches("^Cannot [a-z ]+ `[^`]*\\[\\]`.*") ? "expected a list" : "not a value of the expected kind";
+        }
+        line = WRAPPED_IO.matcher(line).replaceAll("");
+        line = EXCEPTION_NAME.matcher(line).replaceAll("");
+        line = CLASS_NAME.matcher(line).replaceAll("a construct that is not supported (such as a complex '?' key)");
+        return line.isBlank() ? "invalid value" : line.strip();
     }
 
     private static ObjectMapper configure(ObjectMapper mapper) {
@@ -523,6 +560,8 @@ public final class Documents {
                 // A second YAML document, or anything after the JSON value, would be silently ignored.
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                // 1.5 for a whole number is a mistake, not 1.
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)

@@ -84,7 +84,8 @@ final class StrictYamlFactory extends YAMLFactory {
                 line++;
                 column = 0;
             } else if (++column > MAX_LINE_CHARS) {
-                throw new IOException("line " + line + " is longer than " + MAX_LINE_CHARS + " characters");
+                throw new IOException("line " + line + " is longer than " + MAX_LINE_CHARS
+                        + " characters, the longest line a YAML or JSON document may have here");
             }
         }
     }

@@ -41,18 +41,26 @@ public final class ClaimTraces {
 
     /**
      * Parses a CSV trace: one claim per line, {@code claim time,hold duration} as ISO-8601 (for example
-     * {@code 2026-01-05T09:00:00Z,PT1H}). A header line starting with a letter other than a digit is skipped,
-     * as are blank lines and lines starting with {@code #}.
+     * {@code 2026-01-05T09:00:00Z,PT1H}). Blank lines and lines starting with {@code #} are skipped anywhere; the
+     * first other line is a header, and skipped, when it does not start with a digit. A hold is at most
+     * {@link #MAX_HOLD}, and the claims span at most {@link #MAX_SPAN} (a simulation runs through every minute of
+     * it).
      *
      * @throws dev.hotspare.validation.ValidationException listing every bad line
      */
     public static List<ClaimArrival> parseCsv(List<String> lines) {
         Problems problems = new Problems();
         List<ClaimArrival> out = new ArrayList<>();
+        boolean first = true;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             String where = "line " + (i + 1);
-            if (line.isEmpty() || line.startsWith("#") || (i == 0 && !Character.isDigit(line.charAt(0)))) {
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            boolean header = first && !Character.isDigit(line.charAt(0));
+            first = false;
+            if (header) {
                 continue;
             }
             String[] cells = line.split(",", -1);
@@ -72,8 +80,11 @@ public final class ClaimTraces {
                 if (hold.isNegative()) {
                     problems.add(where + ".hold", cells[1].strip(), "must not be negative");
                     hold = null;
+                } else if (hold.compareTo(MAX_HOLD) > 0) {
+                    problems.add(where + ".hold", cells[1].strip(), "must be at most " + MAX_HOLD.toDays() + " days");
+                    hold = null;
                 }
-            } catch (DateTimeParseException e) {
+            } catch (DateTimeParseException | ArithmeticException e) {
                 problems.add(where + ".hold", cells[1].strip(), "expected an ISO-8601 duration such as PT1H");
             }
             if (at != null && hold != null) {
@@ -85,8 +96,19 @@ public final class ClaimTraces {
         }
         problems.throwIfAny();
         out.sort(Comparator.comparing(ClaimArrival::at));
+        Duration span = Duration.between(out.get(0).at(), out.get(out.size() - 1).at());
+        if (span.compareTo(MAX_SPAN) > 0) {
+            problems.add("", out.get(0).at() + " .. " + out.get(out.size() - 1).at(), "the claims span " + span.toDays()
+                    + " days; a trace may span at most " + MAX_SPAN.toDays() + " days");
+            problems.throwIfAny();
+        }
         return out;
     }
+
+    /** The longest hold of a claim in a trace: 365 days. */
+    public static final Duration MAX_HOLD = Duration.ofDays(365);
+    /** The longest time from a trace's first claim to its last: 3,660 days, as the longest generated trace. */
+    public static final Duration MAX_SPAN = Duration.ofDays(3_660);
 
     /** Claims per hour in office hours on the diurnal trace: the CI pool's peak, 9 to 17 on weekdays. */
     public static final double DIURNAL_PEAK_PER_HOUR = 11;

@@ -33,20 +33,31 @@ public final class Durations {
         }
         String trimmed = text.strip();
         Matcher m = SHORT.matcher(trimmed);
+        Duration parsed;
         if (m.matches() && !trimmed.isEmpty()) {
             try {
-                return Duration.ofDays(part(m, 1)).plusHours(part(m, 2)).plusMinutes(part(m, 3)).plusSeconds(part(m, 4))
+                parsed = Duration.ofDays(part(m, 1)).plusHours(part(m, 2)).plusMinutes(part(m, 3)).plusSeconds(part(m, 4))
                         .plusMillis(part(m, 5));
             } catch (ArithmeticException e) {
-                throw new ValidationException(Problem.of(field, text, "is too long a duration"));
+                throw new ValidationException(Problem.of(field, text, TOO_LONG));
+            }
+        } else {
+            try {
+                parsed = Duration.parse(trimmed);
+            } catch (DateTimeParseException | ArithmeticException e) {
+                throw new ValidationException(Problem.of(field, text, EXPECTED));
             }
         }
-        try {
-            return Duration.parse(trimmed);
-        } catch (DateTimeParseException | ArithmeticException e) {
-            throw new ValidationException(Problem.of(field, text, EXPECTED));
+        if (parsed.abs().compareTo(MAX) > 0) {
+            // Beyond this, nanosecond and millisecond arithmetic downstream overflows (Duration.toNanos at ~292 years).
+            throw new ValidationException(Problem.of(field, text, TOO_LONG));
         }
+        return parsed;
     }
+
+    /** The longest duration read: 100 years (36,500 days). */
+    public static final Duration MAX = Duration.ofDays(36_500);
+    private static final String TOO_LONG = "is too long a duration (at most 36500d, 100 years)";
 
     /**
      * Parses {@code text} and requires it to be positive.

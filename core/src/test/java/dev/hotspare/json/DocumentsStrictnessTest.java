@@ -51,8 +51,29 @@ class DocumentsStrictnessTest {
     @Test
     void aSecondYamlDocumentIsRefusedNotIgnored() {
         assertThat(problems(CONFIG + "---\nname: other\n", Documents.Format.YAML)).singleElement().asString()
-                .contains("Trailing token");
+                .contains("more than one document");
         assertThatThrownBy(() -> ConfigDocument.of(CONFIG + "---\nname: other\n")).isInstanceOf(ValidationException.class);
+    }
+
+    @Test
+    void parseErrorsNameNoJavaClassTwoDocumentsAComplexKeyOrALongLine() {
+        java.util.List<String> messages = new java.util.ArrayList<>();
+        for (String text : java.util.List.of("{\"a\":1} {\"b\":2}", "name: pong\n? [a, b]\n: x\n",
+                "name: pong\nimage: " + "x".repeat(900_000) + "\n", "name: pong\n# " + "c".repeat(70_000) + "\n")) {
+            assertThatThrownBy(() -> ConfigDocument.of(text)).isInstanceOfSatisfying(ValidationException.class,
+                    e -> messages.add(e.problems().get(0).describe()));
+            assertThatThrownBy(() -> Documents.read(text, Documents.Format.YAML, JsonNode.class)).isInstanceOfSatisfying(
+                    ValidationException.class, e -> messages.add(e.problems().get(0).describe()));
+        }
+        assertThat(messages).hasSize(8).allSatisfy(m -> assertThat(m).doesNotContain("java.", "com.fasterxml", "org.yaml",
+                "Exception", "Event(", "`").doesNotContain("\n"));
+        assertThat(messages.get(0)).contains("not valid YAML or JSON: expected '<document start>'");
+        assertThatThrownBy(() -> Documents.read("{\"a\":1} {\"b\":2}", Documents.Format.JSON, JsonNode.class))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems().get(0).describe())
+                        .contains("more than one document, or something after the document").doesNotContain("com.fasterxml", "`"));
+        assertThat(messages.get(2)).contains("a construct that is not supported");
+        assertThat(messages.get(4)).contains("line 2 is longer than 65536 characters, the longest line");
+        assertThat(messages.get(6)).contains("line 2 is longer than 65536 characters");
     }
 
     @Test

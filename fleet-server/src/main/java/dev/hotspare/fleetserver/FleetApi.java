@@ -116,12 +116,18 @@ final class FleetApi extends Handler.Abstract {
     private final Cache<String, Boolean> knownSchedulers;
     /** What {@code GET /ownership} answers: the live instances and what each owns, or that work is not divided. */
     private volatile Supplier<Object> ownershipView = () -> Map.of("enabled", false);
+    private final Authenticator authenticator;
+    /** The longest a player event waits for forwarders with {@code forwardResponse: true}. */
+    private final Duration forwardResponseWait;
 
     FleetApi(SchedulerOperations operations, RoomService roomService, SchedulerStore schedulers, RoomStatusStore rooms,
              MemberDriver driver, LockManager locks, RoomAddresses addresses, Map<String, Runnable> healthChecks,
              int maxBodyBytes, String apiVersion, Duration operationWait, Runnable schedulersChanged,
              Supplier<Object> kpis, Supplier<Optional<String>> prometheus, int maxConcurrentRequests, java.time.Clock clock,
-             java.util.function.Function<String, Optional<String>> workerErrors) {
+             java.util.function.Function<String, Optional<String>> workerErrors, Authenticator authenticator,
+             Duration forwardResponseWait) {
+        this.authenticator = authenticator;
+        this.forwardResponseWait = forwardResponseWait;
         this.kpis = kpis;
         this.operationLog = new OperationLog(clock);
         this.prometheus = prometheus;
@@ -207,7 +213,7 @@ final class FleetApi extends Handler.Abstract {
 
     private static final Map<String, Object> SUCCESS = Map.of("success", true);
 
-    private record Route(String method, List<String> pattern, Action action) {
+    private record Route(String method, List<String> pattern, Authenticator.Access access, Action action) {
         Optional<Map<String, String>> match(List<String> segments) {
             if (segments.size() != pattern.size()) {
                 return Optional.empty();
@@ -226,7 +232,22 @@ final class FleetApi extends Handler.Abstract {
     }
 
     private void route(String method, String path, Action action) {
-        routes.add(new Route(method, segments(path), action));
+        routes.add(new Route(method, segments(path), access(path), action));
+    }
+
+    /**
+     * Who a route is for: the health probe is public; a room's reports take its own token; its address, its own
+     * or an admin one; everything else (schedulers, operations, locks, scaling, releases, allocation, room
+     * lists, KPIs and metrics) an admin token.
+     */
+    private static Authenticator.Access access(String path) {
+        if (path.equals("/healthcheck")) {
+            return Authenticator.Access.PUBLIC;
+        }
+        if (path.startsWith("/scheduler/{scheduler}/rooms/{room}/")) {
+            return path.endsWith("/address") ? Authenticator.Access.ROOM_OR_ADMIN : Authenticator.Access.ROOM;
+        }
+        return Authenticator.Access.ADMIN;
     }
 
     private static List<String> segments(String path) {
@@ -239,6 +260,18 @@ final class FleetApi extends Handler.Abstract {
      */
     @Override
     public boolean handle(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
+        Optional<String> ambiguous = ambiguousPath(request.getHttpURI().getPath());
+        if (ambiguous.isPresent()) {
+            // Before any route, the in-flight limit or authentication: Jetty resolves "..", so without this
+            // DELETE /scheduler/s/operations/.. would reach DELETE /scheduler/s, past a gateway rule that only
+            // lets operations be cancelled.
+            Exchange exchange = new Exchange(request, response, new byte[0]);
+            respond(exchange, error(ApiException.badRequest("BAD_PATH", "ambiguous path", Problem.of("path",
+                    abbreviate(ambiguous.get()), "dot segments ('.', '..'), empty segments ('//'), encoded '.', '/' or "
+                            + "'\\' and ';' parameters are refused; send the path as docs/fleet-service.md writes it")), exchange),
+                    callback);
+            return true;
+        }
         String path = request.getHttpURI().getDecodedPath();
         if (path != null && UNLIMITED.contains(path)) {
             return admitted(request, response, callback);
@@ -258,6 +291,28 @@ final class FleetApi extends Handler.Abstract {
             inFlight.release();
             throw e;
         }
+    }
+
+    /**
+     * The raw (still encoded) path when it could mean two things: a dot segment, an empty segment, an encoded
+     * dot, slash or backslash, a backslash, or a {@code ;} parameter (all of which Jetty resolves or strips before
+     * the decoded path a route sees). A trailing slash is allowed, as before.
+     */
+    static Optional<String> ambiguousPath(String raw) {
+        if (raw == null || raw.isEmpty()) {
+            return Optional.empty();
+        }
+        String lower = raw.toLowerCase(Locale.ROOT);
+        if (lower.contains("//") || lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c")
+                || lower.contains("\\") || lower.contains(";")) {
+            return Optional.of(raw);
+        }
+        for (String segment : raw.split("/")) {
+            if (segment.equals(".") || segment.equals("..")) {
+                return Optional.of(raw);
+            }
+        }
+        return Optional.empty();
     }
 
     private boolean admitted(org.eclipse.jetty.server.Request request, Response response, Callback callback) {
@@ -320,7 +375,7 @@ final class FleetApi extends Handler.Abstract {
             return request.getMethod().toUpperCase(Locale.ROOT);
         }
 
-        /** The decoded path; Jetty has already refused paths with bad or ambiguous escapes. */
+        /** The decoded path: Jetty has refused bad escapes, and {@code ambiguousPath} dot and empty segments. */
         String path() {
             String path = request.getHttpURI().getDecodedPath();
             return path == null ? "/" : path;
@@ -337,7 +392,12 @@ final class FleetApi extends Handler.Abstract {
                 continue;
             }
             if (route.method().equals(method)) {
-                return route.action().handle(new Request(exchange, params.get(), query(exchange.request().getHttpURI().getQuery())));
+                authenticator.check(route.access(), Optional.ofNullable(exchange.request().getHeaders().get(HttpHeader.AUTHORIZATION)),
+                        params.get().getOrDefault("scheduler", ""), params.get().getOrDefault("room", ""));
+                Request parsed = new Request(exchange, params.get(), query(exchange.request().getHttpURI().getQuery()));
+                // Checked before the route acts: an update must not be saved and then answered 400.
+                waitParameter(parsed);
+                return route.action().handle(parsed);
             }
             allowed.add(route.method());
         }
@@ -362,7 +422,12 @@ final class FleetApi extends Handler.Abstract {
             int eq = pair.indexOf('=');
             String key = eq < 0 ? pair : pair.substring(0, eq);
             String value = eq < 0 ? "" : pair.substring(eq + 1);
-            out.put(decode(key), decode(value));
+            String name = decode(key);
+            if (out.put(name, decode(value)) != null) {
+                // Which one would win depends on the reader (a gateway may check the first, a route read the last).
+                throw ApiException.badRequest("BAD_QUERY", "bad query parameter",
+                        Problem.of(abbreviate(name), abbreviate(raw), "given more than once; send each query parameter once"));
+            }
         }
         return out;
     }
@@ -477,13 +542,9 @@ final class FleetApi extends Handler.Abstract {
         long timestamp = requiredLong(body, "timestamp");
         String status = requiredText(body, "status");
         Optional<Integer> runningMatches = optionalInt(body, "runningMatches");
-        if (timestamp < 0 || timestamp > MAX_TIMESTAMP) {
-            // Beyond this, stores cannot hold the instant (Redis scores are microseconds in a double).
-            throw ApiException.unprocessable("INVALID_ARGUMENT", "invalid request", Problem.of("timestamp", timestamp,
-                    "must be seconds since the epoch, 0.." + MAX_TIMESTAMP
-                            + (timestamp > 100_000_000_000L ? " (this looks like milliseconds)" : "")));
-        }
+        checkTimestamp(timestamp);
         String scheduler = existingScheduler(request);
+        existingRoom(scheduler, request.param("room"));
         // Maestro's timestamps are whole seconds, while the service registers a new room as creating at the
         // instant it made it: a report counts as made at the end of its second, so a room's first ping in the
         // second it was created is not taken for stale. Reports within one second apply in arrival order.
@@ -496,11 +557,23 @@ final class FleetApi extends Handler.Abstract {
         return Answer.ok(SUCCESS);
     }
 
+    /** Seconds since the epoch within what stores can hold; the clock-skew bound is the room service's. */
+    private static void checkTimestamp(long timestamp) {
+        if (timestamp < 0 || timestamp > MAX_TIMESTAMP) {
+            // Beyond this, stores cannot hold the instant (Redis scores are microseconds in a double).
+            throw ApiException.unprocessable("INVALID_ARGUMENT", "invalid request", Problem.of("timestamp", timestamp,
+                    "must be seconds since the epoch, 0.." + MAX_TIMESTAMP
+                            + (timestamp > 100_000_000_000L ? " (this looks like milliseconds)" : "")));
+        }
+    }
+
     /** Maestro's player events: forwarded to the scheduler's forwarders; their failure is answered when they ask. */
     private Answer playerEvent(Request request) throws Exception {
         JsonNode body = request.json(Set.of("timestamp", "event", "metadata"));
         long timestamp = requiredLong(body, "timestamp");
         String event = requiredText(body, "event");
+        // Checked as a ping's is: a forwarder must not be handed milliseconds, a negative or a future time.
+        checkTimestamp(timestamp);
         JsonNode metadata = body.path("metadata");
         if (!metadata.isMissingNode() && !metadata.isNull() && !metadata.isObject()) {
             throw wrongType("metadata", metadata, "must be an object");
@@ -511,8 +584,20 @@ final class FleetApi extends Handler.Abstract {
                     ? f.getValue().asText() : f.getValue().toString()));
         }
         String scheduler = existingScheduler(request);
-        List<EventDispatcher.Delivery> failed = await(roomService.playerEvent(scheduler, request.param("room"), event,
-                Instant.ofEpochSecond(timestamp), details));
+        existingRoom(scheduler, request.param("room"));
+        CompletableFuture<List<EventDispatcher.Delivery>> deliveries = roomService.playerEvent(scheduler, request.param("room"),
+                event, Instant.ofEpochSecond(timestamp), details);
+        List<EventDispatcher.Delivery> failed;
+        try {
+            // Bounded whatever the forwarders' timeout and retries add up to: a room's request is not held longer.
+            failed = deliveries.get(forwardResponseWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } catch (TimeoutException e) {
+            throw new ApiException(502, "FORWARD_TIMEOUT", "a forwarder did not answer in time", List.of(Problem.of("forwarders",
+                    forwardResponseWait, "no answer within this cap on a forwarded response; the event stays published and "
+                            + "its deliveries go on in the background")));
+        }
         if (!failed.isEmpty()) {
             throw new ApiException(502, "FORWARD_FAILED", "a forwarder failed", failed.stream()
                     .map(d -> Problem.of("forwarder", d.forwarder(), d.error().orElse("failed"))).toList());
@@ -535,11 +620,7 @@ final class FleetApi extends Handler.Abstract {
 
     private Answer address(Request request) {
         String scheduler = existingScheduler(request);
-        String room = request.param("room");
-        if (driver.find(scheduler, room).isEmpty()) {
-            throw new ApiException(404, "ROOM_NOT_FOUND", "room not found",
-                    List.of(Problem.of("room", room, "scheduler '" + scheduler + "' has no such room")));
-        }
+        String room = existingRoom(scheduler, request.param("room"));
         Optional<RoomAddresses.Address> address = addresses.find(scheduler, room);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("host", address.map(RoomAddresses.Address::host).orElse(""));
@@ -553,6 +634,9 @@ final class FleetApi extends Handler.Abstract {
     }
 
     private Answer roomsByMetric(Request request) {
+        if (request.hasQuery("page") || request.hasQuery("pageSize")) {
+            return listRooms(request);
+        }
         String metric = request.query("metric").orElse("room");
         if (!RoomStatusStore.ORDERING_METRICS.contains(metric)) {
             throw ApiException.badRequest("INVALID_METRIC", "invalid metric",
@@ -576,6 +660,62 @@ final class FleetApi extends Handler.Abstract {
         return Answer.ok(Map.of("rooms", rooms.roomsOrderedByMetric(scheduler, metric, limit)));
     }
 
+    /** Largest page of {@code GET /scheduler/{s}/rooms?page=}. */
+    static final int MAX_PAGE_SIZE = 1_000;
+
+    /**
+     * Every room the scheduler's driver has, by name, a page at a time: its status (from its reports; {@code
+     * creating} until it pings), version, driver phase, last ping, matches and allocated slots.
+     */
+    private Answer listRooms(Request request) {
+        int page = pageParameter(request, "page", 1, Integer.MAX_VALUE, 1);
+        int pageSize = pageParameter(request, "pageSize", 1, MAX_PAGE_SIZE, 100);
+        String scheduler = existingScheduler(request);
+        List<dev.hotspare.pool.Member> members = driver.list(scheduler).stream()
+                .sorted(java.util.Comparator.comparing(dev.hotspare.pool.Member::id)).toList();
+        long from = (long) (page - 1) * pageSize;
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = (int) Math.min(from, members.size()); i < members.size() && out.size() < pageSize; i++) {
+            dev.hotspare.pool.Member member = members.get(i);
+            Optional<dev.hotspare.fleet.RoomState> state = rooms.room(scheduler, member.id());
+            Map<String, Object> room = new LinkedHashMap<>();
+            room.put("id", member.id());
+            room.put("status", state.map(r -> r.status().wireName()).orElse("creating"));
+            room.put("version", member.templateVersion());
+            room.put("phase", member.phase().name().toLowerCase(Locale.ROOT));
+            room.put("createdAt", member.createdAt().getEpochSecond());
+            state.ifPresent(r -> {
+                room.put("lastPing", r.lastPing().getEpochSecond());
+                room.put("runningMatches", r.runningMatches());
+                room.put("allocatedSlots", r.allocatedSlots());
+            });
+            out.add(room);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("rooms", out);
+        body.put("page", page);
+        body.put("pageSize", pageSize);
+        body.put("total", members.size());
+        return Answer.ok(body);
+    }
+
+    private static int pageParameter(Request request, String name, int min, int max, int fallback) {
+        Optional<String> text = request.query(name);
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int value = Integer.parseInt(text.get());
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw ApiException.badRequest("INVALID_PAGE", "invalid page", Problem.of(name, abbreviate(text.get()),
+                "must be an integer in " + min + ".." + max));
+    }
+
     // --- schedulers -----------------------------------------------------------------------------------------------
 
     private Answer create(Request request) throws IOException {
@@ -592,6 +732,8 @@ final class FleetApi extends Handler.Abstract {
         knownSchedulers.invalidate(request.param("scheduler"));
         AUDIT.info("scheduler {} deleted by {}", request.param("scheduler"), request.who());
         operationLog.forget(request.param("scheduler"));
+        // This instance's worker stops watching it now, and its meters go with it (other instances at their sync).
+        schedulersChanged.run();
         return Answer.ok(SUCCESS);
     }
 
@@ -733,7 +875,7 @@ final class FleetApi extends Handler.Abstract {
                 handle.diff().kind().name().toLowerCase(Locale.ROOT), operation.id, request.who());
         handle.outcome().whenComplete((status, error) -> AUDIT.info("scheduler {} {} to {} ended {} (operation {})",
                 scheduler, kind, handle.version(), error == null ? status : OperationStatus.ERROR, operation.id));
-        if (request.query("wait").filter(w -> w.isEmpty() || w.equalsIgnoreCase("true")).isPresent()) {
+        if (waitParameter(request)) {
             finished(scheduler, handle);
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -742,6 +884,19 @@ final class FleetApi extends Handler.Abstract {
         body.put("operationId", operation.id);
         body.put("status", operation.status().name().toLowerCase(Locale.ROOT));
         return Answer.ok(body);
+    }
+
+    /** {@code ?wait=}: absent or {@code false} answers now, {@code true} after the rolling replace; nothing else. */
+    private static boolean waitParameter(Request request) {
+        Optional<String> wait = request.query("wait");
+        if (wait.isEmpty() || wait.get().equals("false")) {
+            return false;
+        }
+        if (wait.get().equals("true")) {
+            return true;
+        }
+        throw ApiException.badRequest("INVALID_WAIT", "invalid wait", Problem.of("wait", abbreviate(wait.get()),
+                "must be true or false"));
     }
 
     private Answer listOperations(Request request) {
@@ -821,6 +976,26 @@ final class FleetApi extends Handler.Abstract {
             knownSchedulers.put(scheduler, Boolean.TRUE);
         }
         return scheduler;
+    }
+
+    /**
+     * {@code room} when the scheduler's driver has it (in any phase, so a room being deleted can still report
+     * terminating); otherwise 404 ROOM_NOT_FOUND. Room routes check this so that a report for a room the service
+     * never created is never recorded, listed, allocated or counted towards {@code min}.
+     */
+    private String existingRoom(String scheduler, String room) {
+        boolean found;
+        try {
+            found = driver.find(scheduler, room).isPresent();
+        } catch (ValidationException e) {
+            // A name the driver cannot even hold (not a DNS label for pods): no such room either.
+            found = false;
+        }
+        if (!found) {
+            throw new ApiException(404, "ROOM_NOT_FOUND", "room not found",
+                    List.of(Problem.of("room", room, "scheduler '" + scheduler + "' has no such room")));
+        }
+        return room;
     }
 
     private static ApiException notFound(String scheduler) {
@@ -978,7 +1153,8 @@ final class FleetApi extends Handler.Abstract {
         body.put("error", api.error());
         body.put("description", api.description());
         body.put("success", false);
-        return new Answer(api.status(), body);
+        return new Answer(api.status(), body, api.status() == 401
+                ? Map.of(HttpHeader.WWW_AUTHENTICATE.asString(), "Bearer realm=\"hotspare\"") : Map.of());
     }
 
     private void respond(Exchange exchange, Answer answer, Callback callback) {

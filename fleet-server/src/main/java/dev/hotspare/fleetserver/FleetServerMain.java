@@ -55,7 +55,13 @@ public final class FleetServerMain {
             Map.entry(Option.OWNERSHIP, new String[]{"MODE", "auto, true or false: instances on one Redis or PostgreSQL divide the schedulers between them (auto: when either is given)", ""}),
             Map.entry(Option.INSTANCE_ID, new String[]{"ID", "This instance's id among the live ones (a DNS-1123 label)", "; default: host name, process id and four random characters"}),
             Map.entry(Option.OWNERSHIP_LEASE_TTL, new String[]{"SECONDS", "How long a dead instance's leases live; its schedulers move within this plus one heartbeat", ""}),
-            Map.entry(Option.OWNERSHIP_HEARTBEAT, new String[]{"SECONDS", "How often ownership leases are renewed and schedulers divided again; under half the lease TTL", ""})));
+            Map.entry(Option.OWNERSHIP_HEARTBEAT, new String[]{"SECONDS", "How often ownership leases are renewed and schedulers divided again; under half the lease TTL", ""}),
+            Map.entry(Option.ADMIN_TOKEN_FILE, new String[]{"FILE", "Admin bearer tokens, one per line (# comments); several for rotation",
+                    "; also " + FleetServiceSettings.ADMIN_TOKENS_VARIABLE + ", comma-separated"}),
+            Map.entry(Option.ROOM_TOKEN_KEY_FILE, new String[]{"FILE", "Secret (at least 32 bytes) room tokens derive from; the same on every instance; required with --kubernetes", ""}),
+            Map.entry(Option.INSECURE_NO_AUTH, new String[]{null, "Turn authentication off (warns every minute); never on a shared network", ""}),
+            Map.entry(Option.TLS_CERT, new String[]{"FILE", "PEM certificate chain: serve HTTPS (with --tls-key)", ""}),
+            Map.entry(Option.TLS_KEY, new String[]{"FILE", "PEM private key, unencrypted PKCS#8 (with --tls-cert)", ""})));
 
     /** Width of help lines; longer descriptions wrap under their column. */
     private static final int HELP_WIDTH = 100;
@@ -140,7 +146,7 @@ public final class FleetServerMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stop.run();
         }, "fleet-service-shutdown-hook"));
-        out.println("fleet-service listening on http://" + service.address().getHostString() + ":" + service.port()
+        out.println("fleet-service listening on " + service.scheme() + "://" + service.address().getHostString() + ":" + service.port()
                 + " (" + settings.describeStores() + "); stop with SIGTERM or Ctrl-C");
         out.flush();
         stopped.await();
@@ -167,7 +173,7 @@ public final class FleetServerMain {
                 continue;
             }
             if (value == null) {
-                if (option == Option.KUBERNETES) {
+                if (option == Option.KUBERNETES || option == Option.INSECURE_NO_AUTH) {
                     value = "true";
                 } else if (i + 1 < args.length) {
                     value = args[++i];
@@ -190,7 +196,7 @@ public final class FleetServerMain {
         out.println("Bad flags or values: exit status 2; a store that cannot be reached or a port in use: 1.");
         for (Option option : Option.values()) {
             String[] help = HELP.get(option);
-            String source = option == Option.KUBERNETES ? option.variable() + "=true"
+            String source = option == Option.KUBERNETES || option == Option.INSECURE_NO_AUTH ? option.variable() + "=true"
                     : option.variable() + (option.defaultValue().isEmpty() ? "" : "; default " + option.defaultValue());
             printFlag(out, option.flag() + (help[0] == null ? "" : " " + help[0]), help[1] + " (" + source + help[2] + ").");
         }

@@ -78,12 +78,20 @@ public final class FleetService implements AutoCloseable {
     /** How long a silent connection is kept by default. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
+    /** Counter: events dropped because the dispatcher's or a forwarder's queue was full (docs/kpis.md). */
+    public static final String EVENTS_DROPPED = "hotspare.fleet.events.dropped";
+
+    /** The longest a player event waits for its forwarded answers by default (then 502 FORWARD_TIMEOUT). */
+    public static final Duration DEFAULT_FORWARD_RESPONSE_WAIT = Duration.ofSeconds(10);
+
     /** The Maestro API version this service implements, sent as {@code X-Maestro-Version}. */
     public static final String DEFAULT_API_VERSION = "9.6.1";
 
     private final Builder settings;
     private final Fleet fleet;
     private final FleetApi api;
+    private final Authenticator authenticator;
+    private dev.hotspare.time.TaskScheduler.Cancellable insecureWarning;
     private Server server;
     private ServerConnector connector;
     private boolean closed;
@@ -91,6 +99,9 @@ public final class FleetService implements AutoCloseable {
     private FleetService(Builder b) {
         this.settings = b;
         KpiListener kpis = new MicrometerKpis(b.meters);
+        // Events the dispatcher or a forwarder's own queue dropped (docs/fleet.md: "dropped and counted").
+        io.micrometer.core.instrument.FunctionCounter.builder(EVENTS_DROPPED, b.events, EventDispatcher::dropped)
+                .description("Events dropped because a forwarding queue was full").register(b.meters);
         Fleet.Builder fleetBuilder = Fleet.builder(b.tasks).schedulerStore(b.schedulers).roomStatusStore(b.rooms).usageHistory(b.usageHistory)
                 .lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics).autoscaler(b.autoscaler)
                 .events(b.events).listener(kpis).lockListener(kpis).lockTtl(b.lockTtl).syncPeriod(b.syncPeriod)
@@ -103,11 +114,13 @@ public final class FleetService implements AutoCloseable {
         this.fleet = fleetBuilder.build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
         Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
+        this.authenticator = b.insecureNoAuth ? Authenticator.disabled(b.roomTokenKey) : Authenticator.of(b.adminTokens, b.roomTokenKey);
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
                 this::syncWorker, () -> KpiSnapshot.of(b.meters), () -> prometheusText(b.meters),
                 maxConcurrentRequests(b.maxThreads), b.tasks.clock(),
-                scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError));
+                scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError),
+                authenticator, b.forwardResponseWait);
         this.api.ownershipView(() -> fleet.ownership().<Object>map(member -> {
             dev.hotspare.ownership.runtime.OwnershipMember.View view = member.view();
             Map<String, Object> body = new LinkedHashMap<>();
@@ -155,7 +168,21 @@ public final class FleetService implements AutoCloseable {
         http.setSendServerVersion(false);
         http.setSendDateHeader(true);
         http.setRequestHeaderSize(MAX_HEADER_BYTES);
-        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        if (settings.tls != null) {
+            // TLS from the PEM files: HTTP/1.1 over TLS on the same port; any host name may be asked for (clients
+            // reach the service by IP or by a name the certificate may not list).
+            org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+            ssl.setKeyStore(settings.tls);
+            ssl.setKeyStorePassword(new String(PemKeyStore.PASSWORD));
+            org.eclipse.jetty.server.SecureRequestCustomizer secure = new org.eclipse.jetty.server.SecureRequestCustomizer();
+            secure.setSniHostCheck(false);
+            http.addCustomizer(secure);
+            connector = new ServerConnector(server, 1, 1,
+                    new org.eclipse.jetty.server.SslConnectionFactory(ssl, org.eclipse.jetty.http.HttpVersion.HTTP_1_1.asString()),
+                    new HttpConnectionFactory(http));
+        } else {
+            connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        }
         connector.setHost(settings.bind.getHostString());
         connector.setPort(settings.bind.getPort());
         // A client that stops sending (half a request) or reading is dropped after this long; it holds no thread
@@ -178,9 +205,52 @@ public final class FleetService implements AutoCloseable {
                     e instanceof java.io.IOException io ? io : new java.io.IOException(e.getMessage(), e));
         }
         fleet.start();
+        if (!authenticator.enabled()) {
+            // Said at start and every minute after, so that no one runs an open service without seeing it.
+            warnInsecure();
+            insecureWarning = settings.tasks.scheduleAtFixedRate(Duration.ofMinutes(1), Duration.ofMinutes(1), FleetService::warnInsecure);
+        }
         // DEBUG: the program prints its own "listening" line with the stores; one line is enough at INFO.
         LOG.debug("fleet service listening on {}", address());
         return this;
+    }
+
+    private static void warnInsecure() {
+        LOG.warn("authentication is OFF (insecure no-auth): anyone who can reach this port can change every scheduler "
+                + "and speak for every room; see SECURITY.md");
+    }
+
+    /**
+     * The token {@code room} of {@code scheduler} must send on its reports ({@code Authorization: Bearer ...}),
+     * when the driver has that room. A Kubernetes room finds it in its pod as {@code HOTSPARE_ROOM_TOKEN}; a room
+     * of the in-memory driver, or a program embedding the service, reads it here.
+     *
+     * @param scheduler the scheduler
+     * @param room      the room
+     * @return the room's token, or empty when the driver has no such room
+     */
+    public Optional<String> roomToken(String scheduler, String room) {
+        Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(room, "room");
+        return settings.driver.find(scheduler, room).map(found -> authenticator.roomToken(scheduler, room));
+    }
+
+    /**
+     * {@code https} when the service was given a certificate ({@link Builder#tls}), else {@code http}.
+     *
+     * @return the URL scheme clients use
+     */
+    public String scheme() {
+        return settings.tls != null ? "https" : "http";
+    }
+
+    /**
+     * Whether requests must carry tokens (false only after {@link Builder#insecureNoAuth()}).
+     *
+     * @return whether requests must carry tokens
+     */
+    public boolean authenticationEnabled() {
+        return authenticator.enabled();
     }
 
     private void syncWorker() {
@@ -286,6 +356,9 @@ public final class FleetService implements AutoCloseable {
             return;
         }
         closed = true;
+        if (insecureWarning != null) {
+            insecureWarning.cancel();
+        }
         if (server != null) {
             long started = System.nanoTime();
             long grace = settings.shutdownTimeout.toNanos();
@@ -368,6 +441,12 @@ public final class FleetService implements AutoCloseable {
         private Duration lockTtl = LockManager.DEFAULT_TTL;
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         private MeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        private List<String> adminTokens = List.of();
+        private Duration forwardResponseWait = DEFAULT_FORWARD_RESPONSE_WAIT;
+        private boolean insecureNoAuth;
+        private byte[] roomTokenKey = randomKey();
+        /** The TLS key and certificate chain, when the service speaks HTTPS. */
+        private java.security.KeyStore tls;
 
         private Builder(TaskScheduler tasks) {
             this.tasks = Objects.requireNonNull(tasks, "tasks");
@@ -439,10 +518,10 @@ public final class FleetService implements AutoCloseable {
         }
 
         /**
-         * Creates and deletes rooms (default in memory: rooms are ready at once).
+         * Creates and deletes rooms (default in memory: a room is {@code creating} until it pings, as on Kubernetes).
          *
          * @param value the registry
-         * @return creates and deletes rooms (default in memory: rooms are ready at once)
+         * @return this builder
          */
         public Builder memberDriver(MemberDriver value) {
             this.driver = Objects.requireNonNull(value, "memberDriver");
@@ -702,8 +781,107 @@ public final class FleetService implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The longest a player event waits for the answers of forwarders with {@code forwardResponse: true}
+         * (default {@link FleetService#DEFAULT_FORWARD_RESPONSE_WAIT}, at most 60 s); after it the route answers
+         * 502 FORWARD_TIMEOUT and the deliveries go on in the background.
+         *
+         * @param value the cap
+         * @return this builder
+         */
+        public Builder forwardResponseWait(Duration value) {
+            positive("forwardResponseWait", value);
+            if (value.compareTo(Duration.ofSeconds(60)) > 0) {
+                throw new IllegalArgumentException("forwardResponseWait: bad value '" + value + "': must be at most PT60S");
+            }
+            this.forwardResponseWait = value;
+            return this;
+        }
+
+        /**
+         * The bearer tokens admin routes accept (several at once, so one can be replaced without downtime: add the
+         * new one, move the clients, drop the old one). Each at least
+         * {@value Authenticator#MIN_ADMIN_TOKEN_LENGTH} characters with no white space. Required unless
+         * {@link #insecureNoAuth()}.
+         *
+         * @param tokens the admin tokens
+         * @return this builder
+         */
+        public Builder adminTokens(java.util.Collection<String> tokens) {
+            List<String> copy = List.copyOf(tokens);
+            for (int i = 0; i < copy.size(); i++) {
+                String token = copy.get(i);
+                if (token.length() < Authenticator.MIN_ADMIN_TOKEN_LENGTH || token.chars().anyMatch(Character::isWhitespace)) {
+                    // The value is a secret: only its length is said.
+                    throw new IllegalArgumentException("adminTokens[" + i + "]: bad value '<redacted, " + token.length()
+                            + " characters>': must be at least " + Authenticator.MIN_ADMIN_TOKEN_LENGTH
+                            + " characters with no white space");
+                }
+            }
+            this.adminTokens = copy;
+            return this;
+        }
+
+        /**
+         * The secret room tokens are derived from (at least {@value Authenticator#MIN_ROOM_KEY_BYTES} bytes;
+         * default a random key made when the builder is). Instances that share stores, and a service that restarts
+         * while its rooms live on (Kubernetes), must be given the same key, or the rooms' tokens stop being valid.
+         *
+         * @param key the key
+         * @return this builder
+         */
+        public Builder roomTokenKey(byte[] key) {
+            if (key.length < Authenticator.MIN_ROOM_KEY_BYTES) {
+                throw new IllegalArgumentException("roomTokenKey: bad value '<redacted, " + key.length + " bytes>': must be at least "
+                        + Authenticator.MIN_ROOM_KEY_BYTES + " bytes");
+            }
+            this.roomTokenKey = key.clone();
+            return this;
+        }
+
+        /**
+         * Serves HTTPS (TLS through Jetty) with the certificate chain and unencrypted PKCS#8 private key in these
+         * PEM files (default: plain HTTP). The files are read now; a bad one is named with what is wrong.
+         *
+         * @param certificate the certificate chain, the server's certificate first
+         * @param key         its private key
+         * @return this builder
+         * @throws dev.hotspare.validation.ValidationException naming the file and what is wrong with it
+         */
+        public Builder tls(java.nio.file.Path certificate, java.nio.file.Path key) {
+            this.tls = PemKeyStore.load(Objects.requireNonNull(certificate, "certificate"), Objects.requireNonNull(key, "key"));
+            return this;
+        }
+
+        /**
+         * Turns authentication off: every route answers anyone, and the service logs a warning at start and every
+         * minute while it runs. For a laptop or a test, never for a network others can reach.
+         *
+         * @return this builder
+         */
+        public Builder insecureNoAuth() {
+            this.insecureNoAuth = true;
+            return this;
+        }
+
+        /**
+         * The service, not yet started.
+         *
+         * @return the service
+         * @throws IllegalStateException when authentication is on and no admin token was given
+         */
         public FleetService build() {
+            if (!insecureNoAuth && adminTokens.isEmpty()) {
+                throw new IllegalStateException("adminTokens: bad value '<none>': authentication is on by default; give at least "
+                        + "one admin token, or turn authentication off with insecureNoAuth()");
+            }
             return new FleetService(this);
+        }
+
+        private static byte[] randomKey() {
+            byte[] key = new byte[Authenticator.MIN_ROOM_KEY_BYTES];
+            new java.security.SecureRandom().nextBytes(key);
+            return key;
         }
 
         private static Duration positive(String field, Duration value) {

@@ -67,11 +67,36 @@ import java.util.function.Supplier;
  * @param limits           the bounds of what clients may ask for, and the timeouts that keep the service answering
  * @param ownership        how instances divide the schedulers; empty when this instance acts on every scheduler (in
  *                         memory, or {@code --ownership false})
+ * @param security         who may call what (SECURITY.md)
  */
 public record FleetServiceSettings(String bindHost, int port, Optional<String> redisUri, Optional<String> jdbcUrl,
                                    Optional<String> jdbcUser, Optional<String> jdbcPassword, String jdbcSchema,
                                    boolean kubernetes, String namespacePrefix, int maxBodyBytes, Limits limits,
-                                   Optional<Ownership> ownership) {
+                                   Security security, Optional<Ownership> ownership) {
+
+    /**
+     * Authentication (SECURITY.md): on unless {@code insecureNoAuth}. Its text form never shows a token or the key.
+     *
+     * @param insecureNoAuth whether authentication is off ({@code --insecure-no-auth})
+     * @param adminTokens    the bearer tokens admin routes accept
+     * @param roomTokenKey   the secret room tokens are derived from, when given (else random per process)
+     * @param tlsCertificate the PEM certificate chain for HTTPS ({@code --tls-cert}), when given
+     * @param tlsKey         its PEM private key ({@code --tls-key}), when given
+     */
+    public record Security(boolean insecureNoAuth, List<String> adminTokens, Optional<String> roomTokenKey,
+                           Optional<java.nio.file.Path> tlsCertificate, Optional<java.nio.file.Path> tlsKey) {
+        /** Copies the list. */
+        public Security {
+            adminTokens = List.copyOf(adminTokens);
+        }
+
+        @Override
+        public String toString() {
+            return "Security[insecureNoAuth=" + insecureNoAuth + ", adminTokens=" + adminTokens.size() + " redacted, roomTokenKey="
+                    + (roomTokenKey.isPresent() ? "redacted" : "random") + ", tls=" + tlsCertificate.isPresent() + "]";
+        }
+    }
+
 
     /**
      * How this instance divides the schedulers with the others on the same stores (docs/operations.md).
@@ -120,7 +145,12 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         OWNERSHIP("--ownership", "HOTSPARE_OWNERSHIP", "auto"),
         INSTANCE_ID("--instance-id", "HOTSPARE_INSTANCE_ID", ""),
         OWNERSHIP_LEASE_TTL("--ownership-lease-ttl", "HOTSPARE_OWNERSHIP_LEASE_TTL", "15"),
-        OWNERSHIP_HEARTBEAT("--ownership-heartbeat", "HOTSPARE_OWNERSHIP_HEARTBEAT", "5");
+        OWNERSHIP_HEARTBEAT("--ownership-heartbeat", "HOTSPARE_OWNERSHIP_HEARTBEAT", "5"),
+        ADMIN_TOKEN_FILE("--admin-token-file", "HOTSPARE_ADMIN_TOKEN_FILE", ""),
+        ROOM_TOKEN_KEY_FILE("--room-token-key-file", "HOTSPARE_ROOM_TOKEN_KEY_FILE", ""),
+        INSECURE_NO_AUTH("--insecure-no-auth", "HOTSPARE_INSECURE_NO_AUTH", "false"),
+        TLS_CERT("--tls-cert", "HOTSPARE_TLS_CERT", ""),
+        TLS_KEY("--tls-key", "HOTSPARE_TLS_KEY", "");
 
         private final String flag;
         private final String variable;
@@ -164,15 +194,8 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
     public static final String JDBC_USER_VARIABLE = "HOTSPARE_JDBC_USER";
     /** Environment variable with the database password (there is no flag: flags show in process lists). */
     public static final String JDBC_PASSWORD_VARIABLE = "HOTSPARE_JDBC_PASSWORD";
-
-    /**
-     * The in-memory default on 127.0.0.1:8080.
-     *
-     * @return the in-memory default on 127.0.0.1:8080
-     */
-    public static FleetServiceSettings defaults() {
-        return parse(Map.of(), Map.of());
-    }
+    /** Environment variable with admin tokens, separated by commas or white space (no flag: flags show in process lists). */
+    public static final String ADMIN_TOKENS_VARIABLE = "HOTSPARE_ADMIN_TOKENS";
 
     /**
      * Settings from {@code flags} (option → value as typed; absent = not given) over {@code env}.
@@ -265,6 +288,7 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             problems.add(Problem.of(r.source(Option.OWNERSHIP_HEARTBEAT), String.valueOf(heartbeat),
                     "must be under half of " + r.source(Option.OWNERSHIP_LEASE_TTL) + " (" + leaseTtl + ")"));
         }
+        Security security = security(r, env, kubernetes, problems);
         if (!problems.isEmpty()) {
             throw new ValidationException(problems);
         }
@@ -276,7 +300,100 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                 Duration.ofSeconds(statement), Duration.ofSeconds(skew),
                 FleetLimits.DEFAULT.withMaxRooms(maxRooms).withMaxScaleStep(maxStep));
         return new FleetServiceSettings(bind, port, redis, jdbc, Optional.ofNullable(env.get(JDBC_USER_VARIABLE)).filter(s -> !s.isEmpty()),
-                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits, ownership);
+                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits, security, ownership);
+    }
+
+    /**
+     * Admin tokens from the file (one per line; blank lines and {@code #} comments skipped) and the variable, the
+     * room-token key from its file, or {@code --insecure-no-auth}. A problem names the source and never the token.
+     */
+    private static Security security(Resolver r, Map<String, String> env, boolean kubernetes, List<Problem> problems) {
+        String insecureText = r.value(Option.INSECURE_NO_AUTH);
+        boolean insecure = insecureText.equalsIgnoreCase("true");
+        if (!insecure && !insecureText.equalsIgnoreCase("false")) {
+            problems.add(Problem.of(r.source(Option.INSECURE_NO_AUTH), insecureText, "must be true or false"));
+        }
+        List<String> tokens = new ArrayList<>();
+        Optional<String> file = r.optional(Option.ADMIN_TOKEN_FILE);
+        file.ifPresent(path -> readSecret(r.source(Option.ADMIN_TOKEN_FILE), path, problems).ifPresent(text -> {
+            String[] lines = text.split("\\R", -1);
+            for (int i = 0; i < lines.length; i++) {
+                String line = lines[i].strip();
+                if (!line.isEmpty() && !line.startsWith("#")) {
+                    adminToken(r.source(Option.ADMIN_TOKEN_FILE) + " line " + (i + 1), line, tokens, problems);
+                }
+            }
+        }));
+        String variable = env.get(ADMIN_TOKENS_VARIABLE);
+        if (variable != null) {
+            for (String token : variable.split("[,\\s]+")) {
+                if (!token.isEmpty()) {
+                    adminToken(ADMIN_TOKENS_VARIABLE, token, tokens, problems);
+                }
+            }
+        }
+        Optional<String> key = r.optional(Option.ROOM_TOKEN_KEY_FILE).flatMap(path ->
+                readSecret(r.source(Option.ROOM_TOKEN_KEY_FILE), path, problems).map(String::strip));
+        key.ifPresent(k -> {
+            if (k.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < Authenticator.MIN_ROOM_KEY_BYTES) {
+                problems.add(Problem.of(r.source(Option.ROOM_TOKEN_KEY_FILE), "<redacted, " + k.length() + " characters>",
+                        "the key must be at least " + Authenticator.MIN_ROOM_KEY_BYTES + " bytes (e.g. openssl rand -base64 48)"));
+            }
+        });
+        if (insecure && (!tokens.isEmpty() || key.isPresent())) {
+            problems.add(Problem.of(r.source(Option.INSECURE_NO_AUTH), "true", "contradicts the admin tokens or room-token key also "
+                    + "given: turn authentication off, or give tokens, not both"));
+        } else if (!insecure && tokens.isEmpty() && file.isEmpty() && variable == null) {
+            problems.add(Problem.of(Option.ADMIN_TOKEN_FILE.flag(), Problem.MISSING, "authentication is on by default: give admin "
+                    + "tokens in a file (" + Option.ADMIN_TOKEN_FILE.flag() + ", one per line) or in " + ADMIN_TOKENS_VARIABLE
+                    + " (comma-separated), or turn authentication off with " + Option.INSECURE_NO_AUTH.flag()));
+        } else if (!insecure && tokens.isEmpty() && problems.isEmpty()) {
+            problems.add(Problem.of(file.isPresent() ? r.source(Option.ADMIN_TOKEN_FILE) : ADMIN_TOKENS_VARIABLE, "<empty>",
+                    "holds no admin token"));
+        }
+        if (!insecure && kubernetes && key.isEmpty()) {
+            // Room pods outlive a service process and are shared by every instance: a random key per process
+            // would invalidate their tokens at the next restart.
+            problems.add(Problem.of(Option.ROOM_TOKEN_KEY_FILE.flag(), Problem.MISSING, "with " + Option.KUBERNETES.flag()
+                    + " and authentication on, every instance needs the same room-token key: give a file holding at least "
+                    + Authenticator.MIN_ROOM_KEY_BYTES + " bytes"));
+        }
+        Optional<String> cert = r.optional(Option.TLS_CERT);
+        Optional<String> tlsKey = r.optional(Option.TLS_KEY);
+        if (cert.isPresent() != tlsKey.isPresent()) {
+            Option missing = cert.isPresent() ? Option.TLS_KEY : Option.TLS_CERT;
+            problems.add(Problem.of(missing.flag(), Problem.MISSING, "--tls-cert and --tls-key go together"));
+        } else if (cert.isPresent()) {
+            try {
+                PemKeyStore.load(java.nio.file.Path.of(cert.get()), java.nio.file.Path.of(tlsKey.get()));
+            } catch (ValidationException e) {
+                problems.addAll(e.problems().stream().map(p -> Problem.of(r.source(p.path().equals("--tls-cert") ? Option.TLS_CERT
+                        : Option.TLS_KEY), p.value(), p.message())).toList());
+            } catch (java.nio.file.InvalidPathException e) {
+                problems.add(Problem.of(r.source(Option.TLS_CERT), cert.get(), "not a file path"));
+            }
+        }
+        return new Security(insecure, tokens, key, cert.map(java.nio.file.Path::of), tlsKey.map(java.nio.file.Path::of));
+    }
+
+    private static void adminToken(String source, String token, List<String> tokens, List<Problem> problems) {
+        if (token.length() < Authenticator.MIN_ADMIN_TOKEN_LENGTH || token.chars().anyMatch(Character::isWhitespace)) {
+            problems.add(Problem.of(source, "<redacted, " + token.length() + " characters>", "an admin token must be at least "
+                    + Authenticator.MIN_ADMIN_TOKEN_LENGTH + " characters with no white space"));
+        } else {
+            tokens.add(token);
+        }
+    }
+
+    private static Optional<String> readSecret(String source, String path, List<Problem> problems) {
+        try {
+            return Optional.of(java.nio.file.Files.readString(java.nio.file.Path.of(path)));
+        } catch (java.nio.file.NoSuchFileException e) {
+            problems.add(Problem.of(source, path, "no such file"));
+        } catch (java.io.IOException | java.nio.file.InvalidPathException | java.io.UncheckedIOException e) {
+            problems.add(Problem.of(source, path, "cannot be read as UTF-8 text"));
+        }
+        return Optional.empty();
     }
 
     /** The host name (a pod's name), the process id and four random characters, as one DNS-1123 label. */
@@ -384,6 +501,16 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                     .bind(new InetSocketAddress(bindHost, port)).maxBodyBytes(maxBodyBytes)
                     .maxThreads(limits.maxThreads()).idleTimeout(limits.idleTimeout()).shutdownTimeout(limits.shutdownTimeout())
                     .maxClockSkew(limits.maxClockSkew()).limits(limits.fleet());
+            if (security.insecureNoAuth()) {
+                builder.insecureNoAuth();
+            } else {
+                builder.adminTokens(security.adminTokens());
+            }
+            if (security.tlsCertificate().isPresent()) {
+                builder.tls(security.tlsCertificate().get(), security.tlsKey().orElseThrow());
+            }
+            Optional<byte[]> roomKey = security.roomTokenKey().map(k -> k.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            roomKey.ifPresent(builder::roomTokenKey);
             SchedulerStore schedulers = null;
             if (redisUri.isPresent()) {
                 // As docs/redis.md says: commands fail at once while Redis is unreachable instead of queueing until
@@ -443,8 +570,13 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                     templatesFrom = new dev.hotspare.memory.InMemorySchedulerStore();
                     builder.schedulerStore(templatesFrom);
                 }
-                PodMemberDriver driver = PodMemberDriver.builder(client, templates(templatesFrom))
-                        .namespacePrefix(namespacePrefix).nodePortServices(true).build();
+                PodMemberDriver.Builder pods = PodMemberDriver.builder(client, templates(templatesFrom))
+                        .namespacePrefix(namespacePrefix).nodePortServices(true);
+                if (!security.insecureNoAuth()) {
+                    // The same derivation the service checks tokens with, under the same (required) key.
+                    pods.roomTokens(Authenticator.disabled(roomKey.orElseThrow())::roomToken);
+                }
+                PodMemberDriver driver = pods.build();
                 opened.add(driver);
                 builder.memberDriver(driver)
                         .usageMetrics(KubernetesUsageMetrics.create(client, namespacePrefix))

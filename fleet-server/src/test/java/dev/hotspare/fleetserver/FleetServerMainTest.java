@@ -34,7 +34,7 @@ class FleetServerMainTest {
     void everyBadFlagIsReportedWithItsValue() {
         Run run = Run.run("--port", "eighty", "--redis-uri", "http://cache:6379",
                 "--jdbc-url", "jdbc:mysql://db/x?password=secret", "--jdbc-schema", "Drop Table", "--bind", "no such host.invalid",
-                "--namespace-prefix", "Rooms_", "--max-body-bytes", "0");
+                "--namespace-prefix", "Rooms_", "--max-body-bytes", "0", "--insecure-no-auth");
         assertThat(run.exitCode()).isEqualTo(FleetServerMain.EXIT_BAD_INPUT);
         assertThat(run.err().lines().toList()).hasSize(7).allMatch(line -> line.startsWith("error: fleet-service: --"));
         assertThat(run.err())
@@ -59,7 +59,7 @@ class FleetServerMainTest {
 
     @Test
     void unknownFlagsStrayArgumentsRepeatsAndMissingValuesAreNamedOneLineEach() {
-        Run run = Run.run("--prot", "8080", "--bind=127.0.0.1", "--bind", "0.0.0.0", "--kubernetes=maybe", "--jdbc-schema");
+        Run run = Run.run("--prot", "8080", "--bind=127.0.0.1", "--bind", "0.0.0.0", "--kubernetes=maybe", "--insecure-no-auth", "--jdbc-schema");
         assertThat(run.exitCode()).isEqualTo(FleetServerMain.EXIT_BAD_INPUT);
         assertThat(run.out()).isEmpty();
         assertThat(run.err().lines()).containsExactly(
@@ -72,9 +72,9 @@ class FleetServerMainTest {
 
     @Test
     void flagsWinOverTheirVariablesAndAVariablesBadValueNamesTheVariable() {
-        assertThat(Run.run("--port=99999").err().lines())
+        assertThat(Run.run("--port=99999", "--insecure-no-auth").err().lines())
                 .containsExactly("error: fleet-service: --port: bad value '99999': must be an integer in 0..65535");
-        Run run = Run.run(Map.of("HOTSPARE_PORT", "8080", "HOTSPARE_MAX_BODY_BYTES", "lots"), "--port", "-1");
+        Run run = Run.run(Map.of("HOTSPARE_PORT", "8080", "HOTSPARE_MAX_BODY_BYTES", "lots", "HOTSPARE_INSECURE_NO_AUTH", "true"), "--port", "-1");
         assertThat(run.exitCode()).isEqualTo(FleetServerMain.EXIT_BAD_INPUT);
         assertThat(run.err().lines()).containsExactly(
                 "error: fleet-service: --port: bad value '-1': must be an integer in 0..65535",

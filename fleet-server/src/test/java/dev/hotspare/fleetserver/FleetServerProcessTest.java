@@ -28,7 +28,7 @@ class FleetServerProcessTest {
         Path output = dir.resolve("output.txt");
         // Output goes to a file: reading a process's pipe while it exits can fail with "Stream closed".
         Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                FleetServerMain.class.getName(), "--port", "0", "--shutdown-timeout", "5")
+                FleetServerMain.class.getName(), "--port", "0", "--shutdown-timeout", "5", "--insecure-no-auth")
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> LISTENING.matcher(Files.readString(output)).find());
@@ -42,6 +42,8 @@ class FleetServerProcessTest {
             String all = Files.readString(output);
             assertThat(process.exitValue()).as(all).isZero();
             assertThat(all).contains("fleet-service stopped").doesNotContain("Exception");
+            // Running without authentication is said when it starts (and every minute after).
+            assertThat(all).contains("authentication is OFF");
         } finally {
             process.destroyForcibly();
         }

@@ -84,7 +84,7 @@ class FleetServiceEndToEndTest {
         String schema = "hs_test_fleet_" + scheduler.substring(5);
         FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(
                 Option.PORT, "0", Option.REDIS_URI, TestRedis.uri(), Option.JDBC_URL, TestPostgres.jdbcUrl(),
-                Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true"), Map.of());
+                Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true", Option.INSECURE_NO_AUTH, "true"), Map.of());
         assertThat(settings.describeStores())
                 .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes ownership=on");
         Consumer<FleetService.Builder> fast = builder -> builder

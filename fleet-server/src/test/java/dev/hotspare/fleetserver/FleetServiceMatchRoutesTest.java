@@ -60,7 +60,7 @@ class FleetServiceMatchRoutesTest {
         });
         webhook.start();
         executor = new ScheduledThreadPoolExecutor(2);
-        service = FleetService.builder(TaskScheduler.system(executor, clock))
+        service = FleetService.builder(TaskScheduler.system(executor, clock)).insecureNoAuth()
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(100), 300)).build())
                 .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build().start();
         http = new Http(service.port());
@@ -104,39 +104,43 @@ class FleetServiceMatchRoutesTest {
     @Test
     void playerEventsGoToTheSchedulersWebhookAndItsFailureIsAnsweredWhenAsked() {
         assertThat(http.post("/scheduler", withWebhook(MATCHES, true)).status()).isEqualTo(201);
-        TestRooms.awaitRooms(service, "pong", 2);
+        String room = TestRooms.awaitRooms(service, "pong", 2).get(0);
         String event = "{\"timestamp\":" + clock.instant().getEpochSecond()
                 + ",\"event\":\"playerJoin\",\"metadata\":{\"playerId\":\"sime\",\"team\":2}}";
         // The worker configures the scheduler's forwarders at its next tick.
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            Http.Answer answer = http.post("/scheduler/pong/rooms/room-1/playerevent", event);
+            Http.Answer answer = http.post("/scheduler/pong/rooms/" + room + "/playerevent", event);
             assertThat(answer.status()).as(answer.raw()).isEqualTo(200);
             assertThat(webhookBodies).anyMatch(b -> b.contains("\"PLAYER_EVENT\""));
         });
         String forwarded = webhookBodies.stream().filter(b -> b.contains("\"PLAYER_EVENT\"")).findFirst().orElseThrow();
-        assertThat(forwarded).contains("\"room\":\"room-1\"").contains("\"event\":\"playerJoin\"")
+        assertThat(forwarded).contains("\"room\":\"" + room + "\"").contains("\"event\":\"playerJoin\"")
                 .contains("\"playerId\":\"sime\"").contains("\"team\":\"2\"");
 
         webhookStatus = 503;
-        assertError(http.post("/scheduler/pong/rooms/room-1/playerevent", event), 502, "FORWARD_FAILED",
+        assertError(http.post("/scheduler/pong/rooms/" + room + "/playerevent", event), 502, "FORWARD_FAILED",
                 "webhook/matchmaker", "answered 503 after 1 attempt");
 
-        assertError(http.post("/scheduler/pong/rooms/room-1/playerevent", "{\"timestamp\":1}"), 422, "MISSING_FIELD", "event");
-        assertError(http.post("/scheduler/pong/rooms/room-1/playerevent", "{\"timestamp\":1,\"event\":\"join me\"}"), 422,
+        assertError(http.post("/scheduler/pong/rooms/" + room + "/playerevent", "{\"timestamp\":1}"), 422, "MISSING_FIELD", "event");
+        assertError(http.post("/scheduler/pong/rooms/" + room + "/playerevent", "{\"timestamp\":1,\"event\":\"join me\"}"), 422,
                 "INVALID_ARGUMENT", "event", "join me");
-        assertError(http.post("/scheduler/pong/rooms/room-1/playerevent", "{\"timestamp\":1,\"event\":\"x\",\"metadata\":3}"),
+        assertError(http.post("/scheduler/pong/rooms/" + room + "/playerevent", "{\"timestamp\":1,\"event\":\"x\",\"metadata\":3}"),
                 422, "INVALID_FIELD", "metadata");
-        assertError(http.post("/scheduler/nope/rooms/room-1/playerevent", event), 404, "SCHEDULER_NOT_FOUND");
+        assertError(http.post("/scheduler/nope/rooms/" + room + "/playerevent", event), 404, "SCHEDULER_NOT_FOUND");
+        // A room the scheduler's driver does not have: refused, and nothing is forwarded for it.
+        int forwardedBefore = webhookBodies.size();
+        assertError(http.post("/scheduler/pong/rooms/pong-zzz/playerevent", event), 404, "ROOM_NOT_FOUND", "pong-zzz");
+        assertThat(webhookBodies).hasSize(forwardedBefore);
     }
 
     @Test
     void withoutForwardResponseAFailingWebhookDoesNotFailTheRoute() {
         webhookStatus = 500;
         assertThat(http.post("/scheduler", withWebhook(MATCHES, false)).status()).isEqualTo(201);
-        TestRooms.awaitRooms(service, "pong", 2);
+        String room = TestRooms.awaitRooms(service, "pong", 2).get(0);
         String event = "{\"timestamp\":" + clock.instant().getEpochSecond() + ",\"event\":\"playerLeft\"}";
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            assertThat(http.post("/scheduler/pong/rooms/room-1/playerevent", event).status()).isEqualTo(200);
+            assertThat(http.post("/scheduler/pong/rooms/" + room + "/playerevent", event).status()).isEqualTo(200);
             assertThat(webhookBodies).anyMatch(b -> b.contains("playerLeft"));
         });
     }

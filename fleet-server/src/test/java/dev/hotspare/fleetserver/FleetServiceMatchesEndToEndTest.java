@@ -103,7 +103,7 @@ class FleetServiceMatchesEndToEndTest {
         String schema = "hs_test_mm_" + scheduler.substring(3);
         FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(
                 Option.PORT, "0", Option.REDIS_URI, TestRedis.uri(), Option.JDBC_URL, TestPostgres.jdbcUrl(),
-                Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true"), Map.of());
+                Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true", Option.INSECURE_NO_AUTH, "true"), Map.of());
         Consumer<FleetService.Builder> fast = builder -> builder
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(300), 300)).build())
                 .syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))

@@ -47,7 +47,7 @@ class FleetServiceOperationsTest {
     private FleetService start(Consumer<FleetService.Builder> tuning) {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
         executors.add(executor);
-        FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC()))
+        FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
                 .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20));
         tuning.accept(builder);
         FleetService service = builder.build().start();
@@ -201,7 +201,7 @@ class FleetServiceOperationsTest {
         }
         String apiServer = "http://127.0.0.1:" + closedPort;
         FleetServiceSettings settings = FleetServiceSettings.parse(java.util.Map.of(FleetServiceSettings.Option.PORT, "0",
-                FleetServiceSettings.Option.KUBERNETES, "true"), java.util.Map.of());
+                FleetServiceSettings.Option.KUBERNETES, "true", FleetServiceSettings.Option.INSECURE_NO_AUTH, "true"), java.util.Map.of());
         FleetService service = settings.open(() -> new io.fabric8.kubernetes.client.KubernetesClientBuilder()
                 .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(apiServer).withRequestRetryBackoffLimit(0).build())
                 .withHttpClientFactory(new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory()).build(), b -> { }).start();

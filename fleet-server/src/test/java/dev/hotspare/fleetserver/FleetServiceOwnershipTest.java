@@ -15,7 +15,7 @@ class FleetServiceOwnershipTest {
 
     @Test
     void onASharedStoreInstancesDivideTheSchedulersByDefault() {
-        FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(Option.REDIS_URI, "redis://localhost:6379/0"), Map.of());
+        FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.REDIS_URI, "redis://localhost:6379/0"), Map.of());
         assertThat(settings.ownership()).hasValueSatisfying(o -> {
             assertThat(o.instanceId()).isEmpty();
             assertThat(o.leaseTtl()).isEqualTo(Duration.ofSeconds(15));
@@ -28,23 +28,23 @@ class FleetServiceOwnershipTest {
 
     @Test
     void inMemoryOrSwitchedOffAnInstanceActsOnEveryScheduler() {
-        assertThat(FleetServiceSettings.parse(Map.of(), Map.of()).ownership()).isEmpty();
-        assertThat(FleetServiceSettings.parse(Map.of(Option.JDBC_URL, "jdbc:postgresql://localhost/x", Option.OWNERSHIP, "false"),
+        assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true"), Map.of()).ownership()).isEmpty();
+        assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.JDBC_URL, "jdbc:postgresql://localhost/x", Option.OWNERSHIP, "false"),
                 Map.of()).ownership()).isEmpty();
-        assertThat(FleetServiceSettings.parse(Map.of(Option.JDBC_URL, "jdbc:postgresql://localhost/x", Option.INSTANCE_ID, "fleet-a",
+        assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.JDBC_URL, "jdbc:postgresql://localhost/x", Option.INSTANCE_ID, "fleet-a",
                 Option.OWNERSHIP_LEASE_TTL, "30", Option.OWNERSHIP_HEARTBEAT, "10"), Map.of()).ownership())
                 .contains(new FleetServiceSettings.Ownership(java.util.Optional.of("fleet-a"), Duration.ofSeconds(30), Duration.ofSeconds(10)));
-        assertThat(FleetServiceSettings.parse(Map.of(), Map.of("HOTSPARE_OWNERSHIP", "false", "HOTSPARE_REDIS_URI",
+        assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true"), Map.of("HOTSPARE_OWNERSHIP", "false", "HOTSPARE_REDIS_URI",
                 "redis://localhost:6379/0")).ownership()).isEmpty();
     }
 
     @Test
     void everyBadOwnershipValueIsNamed() {
-        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(Option.OWNERSHIP, "true"), Map.of()))
+        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.OWNERSHIP, "true"), Map.of()))
                 .isInstanceOf(ValidationException.class).hasMessageContaining("--ownership").hasMessageContaining("--redis-uri");
-        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(Option.OWNERSHIP, "maybe", Option.INSTANCE_ID, "Fleet_A"), Map.of()))
+        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.OWNERSHIP, "maybe", Option.INSTANCE_ID, "Fleet_A"), Map.of()))
                 .isInstanceOf(ValidationException.class).hasMessageContaining("maybe").hasMessageContaining("Fleet_A");
-        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(Option.REDIS_URI, "redis://localhost:6379/0",
+        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.REDIS_URI, "redis://localhost:6379/0",
                 Option.OWNERSHIP_LEASE_TTL, "10", Option.OWNERSHIP_HEARTBEAT, "5"), Map.of()))
                 .isInstanceOf(ValidationException.class).hasMessageContaining("--ownership-heartbeat").hasMessageContaining("--ownership-lease-ttl");
     }

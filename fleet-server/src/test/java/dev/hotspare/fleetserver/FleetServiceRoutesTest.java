@@ -48,7 +48,7 @@ class FleetServiceRoutesTest {
         executor = new ScheduledThreadPoolExecutor(2);
         TaskScheduler tasks = TaskScheduler.system(executor, clock);
         lockStore = new InMemoryLockStore(tasks.clock());
-        service = FleetService.builder(tasks).lockStore(lockStore)
+        service = FleetService.builder(tasks).insecureNoAuth().lockStore(lockStore)
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(100), 300)).build())
                 .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20))
                 .maxBodyBytes(64 * 1024)

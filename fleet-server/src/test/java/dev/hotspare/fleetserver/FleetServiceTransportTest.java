@@ -40,7 +40,7 @@ class FleetServiceTransportTest {
     @BeforeEach
     void start() {
         executor = new ScheduledThreadPoolExecutor(2);
-        service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC()))
+        service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
                 .maxBodyBytes(1024).maxThreads(MAX_THREADS).idleTimeout(Duration.ofSeconds(30))
                 .build().start();
     }
@@ -189,7 +189,7 @@ class FleetServiceTransportTest {
         executor.shutdownNow();
         service.close();
         executor = new ScheduledThreadPoolExecutor(2);
-        service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC()))
+        service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
                 .idleTimeout(Duration.ofMillis(500)).build().start();
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", service.port()), 5_000);

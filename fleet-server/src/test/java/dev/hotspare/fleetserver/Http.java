@@ -26,9 +26,21 @@ final class Http {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
+    /** Sent as {@code Authorization: Bearer <token>} when present. */
+    private final java.util.Optional<String> token;
 
     Http(int port) {
-        this.base = "http://127.0.0.1:" + port;
+        this("http://127.0.0.1:" + port, java.util.Optional.empty());
+    }
+
+    private Http(String base, java.util.Optional<String> token) {
+        this.base = base;
+        this.token = token;
+    }
+
+    /** The same server with {@code token} as the bearer token of every request. */
+    Http withToken(String token) {
+        return new Http(base, java.util.Optional.of(token));
     }
 
     Answer get(String path) {
@@ -49,8 +61,10 @@ final class Http {
 
     Answer send(String method, String path, String body) {
         HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).method(method, publisher)
-                .timeout(Duration.ofSeconds(60)).build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).method(method, publisher)
+                .timeout(Duration.ofSeconds(60));
+        token.ifPresent(t -> builder.header("Authorization", "Bearer " + t));
+        HttpRequest request = builder.build();
         try {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             // Every answer is JSON except the Prometheus text of /metrics.

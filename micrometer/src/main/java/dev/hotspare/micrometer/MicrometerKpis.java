@@ -245,6 +245,25 @@ public final class MicrometerKpis implements KpiListener {
         }
     }
 
+    /**
+     * Removes every fleet meter of {@code scheduler} (rooms per status, scale counts, lock waits, lease losses), so
+     * that a deleted scheduler leaves nothing in {@code /metrics}; a scheduler of the same name made later starts
+     * its meters afresh.
+     */
+    @Override
+    public void schedulerRemoved(String scheduler) {
+        java.util.Set<String> names = java.util.Set.of(MEMBERS, SCALE_MEMBERS, SCALE_OPERATIONS, LOCK_WAIT, LEASE_LOSSES);
+        gauges.keySet().removeIf(key -> names.contains(key.get(0)) && key.get(1).equals(scheduler));
+        counters.keySet().removeIf(key -> names.contains(key.get(0)) && key.get(1).equals(scheduler));
+        lockWaits.keySet().removeIf(key -> key.get(0).equals(scheduler));
+        for (io.micrometer.core.instrument.Meter meter : List.copyOf(registry.getMeters())) {
+            io.micrometer.core.instrument.Meter.Id id = meter.getId();
+            if (names.contains(id.getName()) && (scheduler.equals(id.getTag("pool")) || scheduler.equals(id.getTag("scheduler")))) {
+                registry.remove(meter);
+            }
+        }
+    }
+
     private Counter counter(String name, String description, String k1, String v1, String k2, String v2) {
         return counters.computeIfAbsent(List.of(name, v1, v2), key -> Counter.builder(name).description(description)
                 .tags(commonTags).tags(k1, v1, k2, v2).register(registry));

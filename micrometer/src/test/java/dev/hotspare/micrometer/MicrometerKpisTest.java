@@ -139,6 +139,24 @@ class MicrometerKpisTest {
     }
 
     @Test
+    void aRemovedSchedulerLeavesNoMeterAndAnotherKeepsItsOwn() {
+        for (String scheduler : List.of("gone", "kept")) {
+            kpis.roomsPerStatus(scheduler, new RoomStatusCounts(1, 3, 4, 2));
+            kpis.scaled(scheduler, ScaleOperation.SCALE_UP, 2);
+            kpis.lockWaited(LockId.of(scheduler, LockKind.CONFIG), LockOutcome.ACQUIRED, Duration.ofMillis(5));
+            kpis.leaseLost(LockId.of(scheduler, LockKind.CONFIG));
+        }
+        kpis.schedulerRemoved("gone");
+
+        assertThat(registry.getMeters()).noneMatch(m -> "gone".equals(m.getId().getTag("pool")) || "gone".equals(m.getId().getTag("scheduler")));
+        assertThat(gauge(MicrometerKpis.MEMBERS, "pool", "kept", "state", "ready")).isEqualTo(3.0);
+        assertThat(counter(MicrometerKpis.LEASE_LOSSES, "scheduler", "kept", "kind", "config")).isEqualTo(1.0);
+        // Made again later, its meters start afresh.
+        kpis.roomsPerStatus("gone", new RoomStatusCounts(0, 1, 0, 0));
+        assertThat(gauge(MicrometerKpis.MEMBERS, "pool", "gone", "state", "ready")).isEqualTo(1.0);
+    }
+
+    @Test
     void lockWaitsAreTimedPerKindAndOutcomeAndLeaseLossesCounted() {
         LockId downscale = LockId.of("pong", LockKind.DOWNSCALE);
         kpis.lockWaited(downscale, LockOutcome.ACQUIRED, Duration.ofMillis(3550));

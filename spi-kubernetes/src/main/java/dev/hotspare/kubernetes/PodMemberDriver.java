@@ -24,6 +24,8 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -86,9 +88,42 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
     private final String namespacePrefix;
     private final boolean nodePortServices;
     private final Set<String> preparedNamespaces = ConcurrentHashMap.newKeySet();
+    private final Optional<RoomTokens> roomTokens;
+
+    /** The environment variable a room pod finds its token in (from its Secret), when the driver issues tokens. */
+    public static final String ROOM_TOKEN_VARIABLE = "HOTSPARE_ROOM_TOKEN";
+    /** The key of the token in a room's Secret. */
+    public static final String ROOM_TOKEN_KEY = "token";
+
+    /**
+     * Issues each room's own credential (the fleet service's room tokens): called once per room, when it is
+     * created, and written to a Secret the room's pod reads as {@value #ROOM_TOKEN_VARIABLE}.
+     */
+    @FunctionalInterface
+    public interface RoomTokens {
+        /**
+         * The token of {@code room} of {@code pool}.
+         *
+         * @param pool the pool (scheduler)
+         * @param room the room (pod name)
+         * @return its token
+         */
+        String tokenFor(String pool, String room);
+    }
+
+    /**
+     * The name of the Secret holding a room's token: {@code <pod>-token}, in the pod's namespace.
+     *
+     * @param room the room (pod name)
+     * @return the Secret's name
+     */
+    public static String tokenSecretName(String room) {
+        return room + "-token";
+    }
 
     private PodMemberDriver(Builder b) {
         super(b.client, b.clock, STORE, b.resyncPeriod, b.syncTimeout);
+        this.roomTokens = Optional.ofNullable(b.roomTokens);
         this.templates = b.templates;
         this.namespacePrefix = b.namespacePrefix;
         this.nodePortServices = b.nodePortServices;
@@ -164,6 +199,12 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
         for (dev.hotspare.fleet.EnvVar env : config.env()) {
             container.addToEnv(new EnvVarBuilder().withName(env.name()).withValue(env.value()).build());
         }
+        if (roomTokens.isPresent()) {
+            // Last, so that it wins over a variable of the same name in the config. The pod waits (container
+            // creating) until its Secret exists, which created() writes right after the pod.
+            container.addToEnv(new EnvVarBuilder().withName(ROOM_TOKEN_VARIABLE).withNewValueFrom().withNewSecretKeyRef()
+                    .withName(tokenSecretName(id)).withKey(ROOM_TOKEN_KEY).endSecretKeyRef().endValueFrom().build());
+        }
         for (Port port : config.ports()) {
             container.addToPorts(new ContainerPortBuilder().withName(port.name()).withContainerPort(port.containerPort())
                     .withProtocol(port.protocol().name()).build());
@@ -191,11 +232,24 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
     /** With services on and ports in the config: one NodePort service per room, owned by the pod. */
     @Override
     protected void created(String pool, Pod pod, String templateVersion) {
+        String name = pod.getMetadata().getName();
+        if (roomTokens.isPresent()) {
+            // Owned by the pod, so it goes when the pod does; the token is in the API server and the pod only.
+            Secret secret = new SecretBuilder()
+                    .withNewMetadata().withName(tokenSecretName(name)).withNamespace(namespaceOf(pool))
+                    .withLabels(standardLabels(pool, name, templateVersion))
+                    .addNewOwnerReference().withApiVersion("v1").withKind("Pod").withName(name)
+                    .withUid(pod.getMetadata().getUid()).withController(true).endOwnerReference()
+                    .endMetadata()
+                    .withType("Opaque")
+                    .withStringData(Map.of(ROOM_TOKEN_KEY, roomTokens.get().tokenFor(pool, name)))
+                    .build();
+            call("create secret " + tokenSecretName(name), () -> client.secrets().inNamespace(namespaceOf(pool)).resource(secret).create());
+        }
         SchedulerConfig config = config(pool, templateVersion);
         if (!nodePortServices || config.ports().isEmpty()) {
             return;
         }
-        String name = pod.getMetadata().getName();
         List<ServicePort> ports = config.ports().stream().map(p -> new ServicePortBuilder().withName(p.name())
                 .withPort(p.containerPort()).withNewTargetPort(p.containerPort()).withProtocol(p.protocol().name()).build()).toList();
         Service service = new ServiceBuilder()
@@ -321,6 +375,7 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
         private final RoomTemplates templates;
         private String namespacePrefix = "";
         private boolean nodePortServices;
+        private RoomTokens roomTokens;
 
         private Builder(KubernetesClient client, RoomTemplates templates) {
             super(client);
@@ -351,6 +406,19 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
          */
         public Builder nodePortServices(boolean enabled) {
             this.nodePortServices = enabled;
+            return this;
+        }
+
+        /**
+         * Gives every room its own credential (default none): at creation a Secret {@code <pod>-token} owned by
+         * the pod holds {@code tokens.tokenFor(pool, pod)}, and the pod reads it as {@value #ROOM_TOKEN_VARIABLE}.
+         * Needs {@code create} on secrets (docs/kubernetes-rbac.yaml).
+         *
+         * @param tokens issues the tokens
+         * @return this builder
+         */
+        public Builder roomTokens(RoomTokens tokens) {
+            this.roomTokens = Objects.requireNonNull(tokens, "roomTokens");
             return this;
         }
 

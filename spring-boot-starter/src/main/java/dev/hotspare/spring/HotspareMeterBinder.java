@@ -112,6 +112,11 @@ public final class HotspareMeterBinder implements MeterBinder, KpiListener {
     }
 
     @Override
+    public void schedulerRemoved(String scheduler) {
+        delegate.schedulerRemoved(scheduler);
+    }
+
+    @Override
     public void lockWaited(LockId lock, LockOutcome outcome, Duration wait) {
         delegate.lockWaited(lock, outcome, wait);
     }

@@ -205,9 +205,10 @@ public final class EventDispatcher implements AutoCloseable {
     }
 
     /**
-     * Deliveries dropped because the executor refused them.
+     * Deliveries dropped: refused by the dispatcher's executor (its queue full), or by a forwarder that failed them
+     * with a {@link RejectedExecutionException} (the webhook forwarder, beyond its pending events).
      *
-     * @return deliveries dropped because the executor refused them
+     * @return deliveries dropped so far
      */
     public long dropped() {
         return dropped.get();
@@ -233,7 +234,7 @@ public final class EventDispatcher implements AutoCloseable {
         }
     }
 
-    private static CompletableFuture<Delivery> deliver(Registration registration, FleetEvent event) {
+    private CompletableFuture<Delivery> deliver(Registration registration, FleetEvent event) {
         String name = registration.forwarder().name();
         CompletableFuture<Void> sent;
         try {
@@ -246,6 +247,10 @@ public final class EventDispatcher implements AutoCloseable {
                 return new Delivery(name, registration.forwardResponse(), Optional.empty());
             }
             Throwable cause = unwrap(failure);
+            if (cause instanceof RejectedExecutionException) {
+                // The forwarder's own queue was full (the webhook's at most 1,000 pending events): dropped.
+                dropped.incrementAndGet();
+            }
             LOG.warn("forwarder {} failed on {} of {}", name, event.type(), event.scheduler(), cause);
             return new Delivery(name, registration.forwardResponse(), Optional.of(describe(cause)));
         });

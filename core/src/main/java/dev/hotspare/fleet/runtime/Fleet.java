@@ -67,18 +67,9 @@ public final class Fleet implements AutoCloseable {
         // fleet's limits and the forwarder plug-ins on the class path.
         PolicyTypes types = b.autoscaler.policies().types();
         java.util.Set<String> forwarderPlugins = EventDispatcher.pluginNames(b.plugins);
-        Function<ConfigDocument, List<Problem>> validator = config -> {
-            List<Problem> problems = new java.util.ArrayList<>(SchedulerConfigs.check(config.submitted(), Documents.Format.YAML,
-                    types, b.limits).problems());
-            // A forwarder plugin that does not exist would fail the watcher on every tick: refuse it up front.
-            config.tree().path("forwarders").fieldNames().forEachRemaining(plugin -> {
-                if (!forwarderPlugins.contains(plugin)) {
-                    problems.add(Problem.of("forwarders." + plugin, plugin, "unknown forwarder plugin; known: "
-                            + (forwarderPlugins.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(forwarderPlugins)))));
-                }
-            });
-            return problems;
-        };
+        // The same check as hotspare validate's (one validation), forwarder plug-ins included.
+        Function<ConfigDocument, List<Problem>> validator = config -> SchedulerConfigs.check(config.submitted(),
+                Documents.Format.YAML, types, b.limits, forwarderPlugins).problems();
         Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks).roomStatuses(b.rooms)
                 .events(b.events).validator(validator).parser(parser).autoscaler(b.autoscaler).replaceTimeout(b.replaceTimeout)
@@ -369,10 +360,10 @@ public final class Fleet implements AutoCloseable {
         }
 
         /**
-         * What creates and deletes rooms (default: in memory, rooms ready at once).
+         * What creates and deletes rooms (default: in memory; a room is {@code creating} until it pings).
          *
          * @param value the timeout
-         * @return what creates and deletes rooms (default: in memory, rooms ready at once)
+         * @return this builder
          */
         public Builder memberDriver(MemberDriver value) {
             this.driver = Objects.requireNonNull(value, "memberDriver");

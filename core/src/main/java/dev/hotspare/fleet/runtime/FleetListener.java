@@ -42,6 +42,15 @@ public interface FleetListener {
     }
 
     /**
+     * {@code scheduler} is gone from the store and this worker stopped watching it: whatever was kept per scheduler
+     * (meters, say) can go, so deleted schedulers do not pile up.
+     *
+     * @param scheduler the scheduler
+     */
+    default void schedulerRemoved(String scheduler) {
+    }
+
+    /**
      * {@code listener} with every call guarded: an exception is logged and ignored. Idempotent.
      *
      * @param listener the listener

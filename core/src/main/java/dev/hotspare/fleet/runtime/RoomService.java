@@ -167,12 +167,7 @@ public final class RoomService {
      */
     public RoomStatusStore.RoomUpdate report(String scheduler, String room, String status, Instant timestamp,
                                              int runningMatches) {
-        Instant latest = tasks.clock().instant().plus(maxClockSkew);
-        if (timestamp.isAfter(latest)) {
-            throw new dev.hotspare.validation.ValidationException(dev.hotspare.validation.Problem.of("timestamp",
-                    timestamp.getEpochSecond(), "is more than " + maxClockSkew.toSeconds() + "s ahead of the server's clock ("
-                            + tasks.clock().instant().getEpochSecond() + "); send seconds since the epoch"));
-        }
+        requireNotAhead(timestamp);
         RoomStatusStore.RoomUpdate update = rooms.ping(scheduler, room, status, timestamp, runningMatches);
         if (update.outcome() != RoomProtocol.Outcome.APPLIED) {
             return update;
@@ -238,6 +233,8 @@ public final class RoomService {
             throw new ValidationException(Problem.of("event", event == null ? Problem.MISSING : event,
                     "must be an event name: letters, digits, '-' or '_', at most 64 (e.g. playerJoin, playerLeft)"));
         }
+        // Checked as a ping's is: forwarders are not handed a time from the future.
+        requireNotAhead(timestamp);
         config(scheduler);
         Map<String, String> details = new LinkedHashMap<>(metadata);
         details.put("event", event);
@@ -247,6 +244,15 @@ public final class RoomService {
             return CompletableFuture.completedFuture(List.of());
         }
         return report.thenApply(EventDispatcher.DeliveryReport::failedResponses);
+    }
+
+    private void requireNotAhead(Instant timestamp) {
+        Instant latest = tasks.clock().instant().plus(maxClockSkew);
+        if (timestamp.isAfter(latest)) {
+            throw new dev.hotspare.validation.ValidationException(dev.hotspare.validation.Problem.of("timestamp",
+                    timestamp.getEpochSecond(), "is more than " + maxClockSkew.toSeconds() + "s ahead of the server's clock ("
+                            + tasks.clock().instant().getEpochSecond() + "); send seconds since the epoch"));
+        }
     }
 
     /** The scheduler's parsed config; throws when it does not exist. */

@@ -132,6 +132,7 @@ public final class Worker {
             }
             context.events().clearSchedulerForwarders(name);
             configs.asMap().keySet().removeIf(key -> key.scheduler().equals(name));
+            context.listener().schedulerRemoved(name);
             return true;
         });
         for (SchedulerRecord record : records) {

@@ -122,6 +122,34 @@ public record ScheduledOverride(Set<DayOfWeek> days, LocalTime from, LocalTime t
         };
     }
 
+    /**
+     * The first minute of the week (as {@code Mon 09:00}) at which this override and {@code other} are both open
+     * and no count satisfies both (a floor above a cap, or two different exact values); empty when they never
+     * contradict each other.
+     *
+     * @param other another override of the same pool
+     * @return when they contradict each other first, if they do
+     */
+    public java.util.Optional<String> contradiction(ScheduledOverride other) {
+        int low = Math.max(bound == Bound.AT_MOST ? 0 : value, other.bound == Bound.AT_MOST ? 0 : other.value);
+        int high = Math.min(bound == Bound.AT_LEAST ? Integer.MAX_VALUE : value,
+                other.bound == Bound.AT_LEAST ? Integer.MAX_VALUE : other.value);
+        if (low <= high) {
+            return java.util.Optional.empty();
+        }
+        // 2024-01-01 was a Monday; the days and times of both are read in one zone, so UTC stands for it.
+        Instant monday = Instant.parse("2024-01-01T00:00:00Z");
+        for (int minute = 0; minute < 7 * 24 * 60; minute++) {
+            Instant at = monday.plusSeconds(minute * 60L);
+            if (isOpen(at, java.time.ZoneOffset.UTC) && other.isOpen(at, java.time.ZoneOffset.UTC)) {
+                ZonedDateTime t = at.atZone(java.time.ZoneOffset.UTC);
+                String day = t.getDayOfWeek().getDisplayName(java.time.format.TextStyle.SHORT, java.util.Locale.ROOT);
+                return java.util.Optional.of(day + " " + t.toLocalTime());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     private static Set<DayOfWeek> days(String field, String text, String spec) {
         if (spec.equals("*")) {
             return EnumSet.allOf(DayOfWeek.class);

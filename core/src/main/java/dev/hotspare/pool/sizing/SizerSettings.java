@@ -80,6 +80,15 @@ public record SizerSettings(WaitTarget target, int min, int max, int maxStep, Du
             if (o.value() < min || o.value() > max) {
                 problems.addAll(List.of(Problem.of("overrides[" + i + "]", o.text(), "its bound must lie within min..max (" + min + ".." + max + ")")));
             }
+            int later = i;
+            for (int j = 0; j < i; j++) {
+                int earlier = j;
+                String earlierText = overrides.get(j).text();
+                // Silently letting the later one win would hide a mistake in the schedule.
+                o.contradiction(overrides.get(j)).ifPresent(when -> problems.addAll(List.of(Problem.of("overrides[" + later + "]",
+                        o.text(), "contradicts overrides[" + earlier + "] ('" + earlierText + "') from " + when
+                                + ": no running count satisfies both"))));
+            }
         }
         problems.throwIfAny();
     }

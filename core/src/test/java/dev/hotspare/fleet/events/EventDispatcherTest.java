@@ -118,6 +118,19 @@ class EventDispatcherTest {
     }
 
     @Test
+    void anEventAForwardersOwnQueueRefusesIsCountedAsDroppedToo() {
+        try (EventDispatcher dispatcher = EventDispatcher.builder().add(forwarder("full", event -> {
+            throw new java.util.concurrent.RejectedExecutionException("full: queue full (1000 events waiting); event dropped");
+        })).add(forwarder("broken", event -> {
+            throw new IllegalStateException("broken");
+        })).build()) {
+            EventDispatcher.DeliveryReport report = dispatcher.publish(ready("a")).join();
+            assertThat(dispatcher.dropped()).as("only the refused one is a drop; a failure is not").isEqualTo(1);
+            assertThat(report.deliveries().get(0).error()).hasValueSatisfying(e -> assertThat(e).contains("event dropped"));
+        }
+    }
+
+    @Test
     void forwardersComeFromTheConfigThroughServiceLoaderIncludingTheBuiltInLoggingOne() {
         ConfigDocument config = ConfigDocument.of("""
                 forwarders:

@@ -113,7 +113,8 @@ public final class WebhookEventForwarder implements EventForwarder {
     public CompletableFuture<Void> forwardAsync(FleetEvent event) {
         if (!pending.tryAcquire()) {
             dropped.incrementAndGet();
-            return CompletableFuture.failedFuture(new IllegalStateException(name() + ": queue full ("
+            // RejectedExecutionException: the dispatcher counts it as dropped.
+            return CompletableFuture.failedFuture(new java.util.concurrent.RejectedExecutionException(name() + ": queue full ("
                     + maxPending + " events waiting for " + where() + "); event dropped"));
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
