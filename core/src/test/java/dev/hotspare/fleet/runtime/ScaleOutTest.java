@@ -201,4 +201,47 @@ class ScaleOutTest {
         advanceChecking(instances.subList(1, 2), Duration.ofSeconds(30));
         assertThat(instances.get(1).fleet().worker().watched()).hasSize(SCHEDULERS);
     }
+
+    @Test
+    void aReleaseInFlightMovesWithItsSchedulerAndTheNewOwnerFinishesIt() {
+        roomsApi.updates().create("name: pong\ngame: g\nimage: g:1\nmaxSurge: \"50%\"\nautoscaling: {min: 4, max: 4}\n");
+        List<Instance> instances = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            instances.add(instance("fleet-" + i));
+        }
+        instances.forEach(instance -> instance.fleet().start());
+        for (int s = 0; s < 60; s++) {
+            secondWithReadyPings("pong");
+        }
+        assertThat(FleetPlanner.liveRooms(driver.list("pong"))).hasSize(4);
+        Instance owner = instances.stream().filter(i -> i.fleet().ownedSchedulers().orElseThrow().fence("pong").isPresent())
+                .findFirst().orElseThrow();
+        Instance other = instances.stream().filter(i -> i != owner).findFirst().orElseThrow();
+
+        owner.fleet().updates().updateImage("pong", Optional.of("g:2"));
+        for (int s = 0; s < 3; s++) {
+            secondWithReadyPings("pong");
+        }
+        assertThat(schedulers.loadRelease("pong")).as("the release is in flight").map(r -> r.state().terminal()).contains(false);
+        owner.cut().set(true);                                   // the owner dies mid-release
+
+        for (int s = 0; s < 300; s++) {
+            secondWithReadyPings("pong");
+        }
+        assertThat(other.fleet().ownedSchedulers().orElseThrow().fence("pong")).as("the survivor owns pong").isPresent();
+        assertThat(schedulers.loadRelease("pong")).map(r -> r.state().phase())
+                .contains(dev.hotspare.fleet.plan.ReleasePhase.DEPLOYED);
+        assertThat(FleetPlanner.liveRooms(driver.list("pong"))).extracting(dev.hotspare.pool.Member::templateVersion)
+                .containsExactly("v2.0", "v2.0", "v2.0", "v2.0");
+    }
+
+    /** One second of virtual time, after which every room that has started reports ready, as game servers ping. */
+    private void secondWithReadyPings(String scheduler) {
+        time.advanceBy(Duration.ofSeconds(1));
+        for (dev.hotspare.pool.Member room : FleetPlanner.liveRooms(driver.list(scheduler))) {
+            if (room.phase() == dev.hotspare.pool.MemberPhase.READY) {
+                roomsApi.rooms().report(scheduler, room.id(), "ready", time.now());
+            }
+        }
+    }
 }
