@@ -3,6 +3,7 @@ package dev.hotspare.spring;
 import dev.hotspare.fleet.runtime.Fleet;
 import dev.hotspare.ownership.runtime.OwnershipMember;
 import dev.hotspare.spring.internal.HotspareOwnership;
+import dev.hotspare.spring.internal.HotspareOwnershipEndpoint;
 import dev.hotspare.testkit.servers.TestPostgres;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -12,6 +13,7 @@ import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,6 +57,10 @@ class OwnershipSpringTest {
             // The fleet divides its schedulers through the same member.
             assertThat(a.getBean(Fleet.class).ownership()).containsSame(member(a.getSourceApplicationContext()));
             assertThat(member(a.getSourceApplicationContext()).view().liveMembers()).containsExactly("app-a", "app-b");
+            // The actuator endpoint shows the same division.
+            Map<String, Object> shown = a.getBean(HotspareOwnershipEndpoint.class).ownership();
+            assertThat(shown).containsEntry("enabled", true).containsEntry("instanceId", "app-a")
+                    .containsEntry("liveInstances", List.of("app-a", "app-b"));
             b.close();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(heldPools(a.getSourceApplicationContext())).containsExactlyInAnyOrderElementsOf(POOLS));
@@ -66,6 +72,7 @@ class OwnershipSpringTest {
         Contexts.runner().withPropertyValues("hotspare.pools.ci.size=1").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(HotspareOwnership.class).member()).isEmpty();
+            assertThat(context.getBean(HotspareOwnershipEndpoint.class).ownership()).containsEntry("enabled", false);
         });
     }
 

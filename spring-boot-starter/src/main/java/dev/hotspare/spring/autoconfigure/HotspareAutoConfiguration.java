@@ -85,6 +85,19 @@ public class HotspareAutoConfiguration {
                 listeners.isEmpty() ? dev.hotspare.kpi.KpiListener.NONE : dev.hotspare.kpi.KpiListener.all(listeners));
     }
 
+    /** The {@code hotspareownership} actuator endpoint, when Spring Boot's actuator is on the class path. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    static class OwnershipEndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        dev.hotspare.spring.internal.HotspareOwnershipEndpoint hotspareOwnershipEndpoint(
+                dev.hotspare.spring.internal.HotspareOwnership ownership) {
+            return new dev.hotspare.spring.internal.HotspareOwnershipEndpoint(ownership);
+        }
+    }
+
     /** {@code hotspare.store=memory} (or unset): everything in memory. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnStore(HotspareProperties.Store.MEMORY)

@@ -61,6 +61,28 @@ public final class HotspareOwnership implements AutoCloseable {
         return member;
     }
 
+    /**
+     * What the {@code hotspareownership} actuator endpoint shows: the live instances and what each owns, or that
+     * this application divides nothing.
+     *
+     * @return a JSON-ready map
+     */
+    public java.util.Map<String, Object> describe() {
+        return member.<java.util.Map<String, Object>>map(m -> {
+            OwnershipMember.View view = m.view();
+            java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+            body.put("enabled", true);
+            body.put("instanceId", view.instanceId());
+            body.put("group", view.group());
+            body.put("running", view.running());
+            body.put("liveInstances", view.liveMembers());
+            body.put("owners", view.assignment());
+            body.put("held", view.held());
+            return body;
+        }).orElse(java.util.Map.of("enabled", false,
+                "why", "this application runs every pool and scheduler (memory store, or hotspare.ownership.enabled=false)"));
+    }
+
     @Override
     public void close() {
         member.ifPresent(OwnershipMember::close);
