@@ -11,6 +11,7 @@ import dev.hotspare.sim.AutoComparison;
 import dev.hotspare.sim.ClaimArrival;
 import dev.hotspare.sim.ClaimTraces;
 import dev.hotspare.sim.PoolSimulation;
+import dev.hotspare.sim.RateStep;
 import dev.hotspare.sim.Recommendation;
 import dev.hotspare.sim.SimulationReport;
 import dev.hotspare.sim.SimulationSettings;
@@ -188,7 +189,13 @@ final class SimulateCommand implements Callable<Integer> {
                 arrivals.size(), Duration.between(arrivals.get(0).at(), arrivals.get(arrivals.size() - 1).at()).toDays() + " days",
                 install, resume, size, runningFrom, to);
         if (sizing.isPresent()) {
-            return compare(out, err, settings, arrivals, sizing.get(), to);
+            List<RateStep> trueRate = switch (kind) {
+                case "poisson" -> List.of(new RateStep(TRACE_START, rate));
+                case "diurnal" -> ClaimTraces.diurnalRate(TRACE_START, Duration.ofDays(days));
+                case "bursty" -> ClaimTraces.burstyRate(TRACE_START, Duration.ofDays(days), rate, BURST_EVERY, seed);
+                default -> List.of();
+            };
+            return compare(out, err, settings, arrivals, sizing.get(), trueRate, to);
         }
         if (kind.equals("poisson")) {
             out.printf("rule of thumb: runningCount = round_up(claim rate x install time) = %d%n",
@@ -240,31 +247,48 @@ final class SimulateCommand implements Callable<Integer> {
 
     /** {@code --auto}: the sweep, the sizer's run beside the best static count, the saving, and the chart. */
     private int compare(PrintWriter out, PrintWriter err, SimulationSettings settings, List<ClaimArrival> arrivals,
-                        SizerSettings sizing, int to) {
+                        SizerSettings sizing, List<RateStep> trueRate, int to) {
         AutoComparison c;
         try (Progress progress = new Progress(to - runningFrom + 2)) {
-            c = AutoComparison.run(settings, arrivals, sizing, runningFrom, to, progress::stepTo);
+            c = AutoComparison.run(settings, arrivals, sizing, trueRate, runningFrom, to, progress::stepTo);
         } finally {
             err.flush();
         }
         printTable(out, c.statics());
         WaitTarget target = sizing.target();
         out.printf("%nauto vs static, target %s:%n", human(target));
-        out.printf("%-14s %9s %9s %9s %7s %7s %7s %11s %13s%n", "policy", "wait p50", "wait p95", "wait p99", "hot", "warm",
+        out.printf("%-16s %9s %9s %9s %7s %7s %7s %11s %13s%n", "policy", "wait p50", "wait p95", "wait p99", "hot", "warm",
                 "cold", "running-h", "hibernated-h");
         row(out, String.format(Locale.ROOT, "auto (%.2f)", c.meanSized()), c.auto());
         c.bestStatic().ifPresent(b -> row(out, "static " + b.runningCount(), b));
+        c.rateClairvoyant().ifPresent(r -> row(out, "rate-clairv.", r.report()));
+        row(out, "arrival-clairv.", clairvoyantRow(c.arrivalClairvoyant()));
         out.printf(Locale.ROOT, "auto: runningCount set between %d and %d (bounds %d..%d), %.2f on average; %s the target%n",
                 sizing.min(), c.maxSized(), sizing.min(), sizing.max(), c.meanSized(), c.autoMeetsTarget() ? "meets" : "does NOT meet");
         if (c.bestStatic().isPresent()) {
             SimulationReport b = c.bestStatic().get();
             double saving = c.savingPercent().orElseThrow();
-            out.printf(Locale.ROOT, "best static runningCount meeting the target: %d; auto runs %.1f%% %s running member-hours (%.1f vs %.1f)%s%n",
-                    b.runningCount(), Math.abs(saving), saving >= 0 ? "fewer" : "more", c.auto().runningMemberHours(),
-                    b.runningMemberHours(), c.autoMeetsTarget() ? "" : ", but it misses the target, so that is no saving");
+            if (c.autoMeetsTarget()) {
+                out.printf(Locale.ROOT, "best static runningCount meeting the target: %d; auto runs %.1f%% %s running member-hours (%.1f vs %.1f)%n",
+                        b.runningCount(), Math.abs(saving), saving >= 0 ? "fewer" : "more", c.auto().runningMemberHours(),
+                        b.runningMemberHours());
+            } else {
+                out.printf(Locale.ROOT, "best static runningCount meeting the target: %d (%.1f running member-hours); auto runs %.1f, but it misses the target, so that is no saving%n",
+                        b.runningCount(), b.runningMemberHours(), c.auto().runningMemberHours());
+            }
         } else {
             out.printf("no static runningCount in %d..%d meets the target (a larger --size or --running-to may help)%n", runningFrom, to);
         }
+        out.printf(Locale.ROOT, "arrival-clairvoyant bound: %.1f running member-hours (each claim's member resumed one resume time before it arrives: the runningCount-0 run's hours, nobody waiting)%n",
+                c.arrivalClairvoyantHours());
+        c.rateClairvoyant().ifPresentOrElse(r -> out.printf(Locale.ROOT,
+                        "rate-clairvoyant bound: %.1f running member-hours, p95 %s (%s; the best of %d schedules that know the true rate, not the arrivals)%n",
+                        r.report().runningMemberHours(), human(r.report().waitP95()), r.schedule(), r.tried()),
+                () -> out.println("rate-clairvoyant bound: not known for a trace file (its true rate is not known)"));
+        c.bestStatic().ifPresent(b -> out.printf(Locale.ROOT, "clairvoyant saving over static %d: %.1f running member-hours; %s%n",
+                b.runningCount(), b.runningMemberHours() - c.arrivalClairvoyantHours(),
+                c.capturedPercent().map(x -> String.format(Locale.ROOT, "auto captures %.1f%% of the clairvoyant saving", x))
+                        .orElse(c.autoMeetsTarget() ? "auto captures none of it" : "auto misses the target, so it captures none of it")));
         return writeChart(out, err, stem -> Charts.writeAutoVsStatic(c, stem));
     }
 
@@ -288,8 +312,14 @@ final class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The arrival-clairvoyant policy's row: the runningCount-0 run's hours, every claim served hot. */
+    private static SimulationReport clairvoyantRow(SimulationReport zero) {
+        return new SimulationReport(0, zero.claims(), zero.claims(), Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO,
+                zero.claims(), 0, 0, zero.runningMemberHours(), zero.hibernatedMemberHours());
+    }
+
     private static void row(PrintWriter out, String policy, SimulationReport r) {
-        out.printf(Locale.ROOT, "%-14s %9s %9s %9s %6.1f%% %6.1f%% %6.1f%% %11.1f %13.1f%n", policy, human(r.waitP50()),
+        out.printf(Locale.ROOT, "%-16s %9s %9s %9s %6.1f%% %6.1f%% %6.1f%% %11.1f %13.1f%n", policy, human(r.waitP50()),
                 human(r.waitP95()), human(r.waitP99()), 100.0 * r.servedHot() / r.claims(), 100.0 * r.servedWarm() / r.claims(),
                 100.0 * r.servedCold() / r.claims(), r.runningMemberHours(), r.hibernatedMemberHours());
     }

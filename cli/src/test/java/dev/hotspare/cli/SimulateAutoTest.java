@@ -24,7 +24,11 @@ class SimulateAutoTest {
                 .containsPattern("\nauto \\(\\d\\.\\d\\d\\) +0s ")
                 .containsPattern("\nstatic 3 +0s ")
                 .containsPattern("auto: runningCount set between 0 and \\d+ \\(bounds 0\\.\\.4\\), \\d\\.\\d\\d on average; meets the target")
-                .containsPattern("best static runningCount meeting the target: 3; auto runs \\d+\\.\\d% fewer running member-hours");
+                .containsPattern("best static runningCount meeting the target: 3; auto runs \\d+\\.\\d% fewer running member-hours")
+                .containsPattern("\narrival-clairv\\. +0s +0s +0s +100\\.0%")
+                .containsPattern("arrival-clairvoyant bound: \\d+\\.\\d running member-hours")
+                .containsPattern("rate-clairvoyant bound: \\d+\\.\\d running member-hours, p95 ")
+                .containsPattern("clairvoyant saving over static 3: \\d+\\.\\d running member-hours; auto captures -?\\d+\\.\\d% of the clairvoyant saving");
         assertThat(dir.resolve("auto.png")).isNotEmptyFile();
         assertThat(dir.resolve("auto.svg")).content().contains("<svg");
     }
@@ -44,7 +48,9 @@ class SimulateAutoTest {
         PoolCommandsTest.Run replay = run("simulate", "--auto", "p50=PT0S", "--trace", csv.toString(), "--size", "3",
                 "--chart", dir.resolve("c").toString());
         assertThat(replay.status()).as(replay.err()).isZero();
-        assertThat(replay.out()).contains("3 claims").contains("auto vs static, target p50 <= 0s:");
+        assertThat(replay.out()).contains("3 claims").contains("auto vs static, target p50 <= 0s:")
+                .contains("rate-clairvoyant bound: not known for a trace file")
+                .containsPattern("arrival-clairvoyant bound: \\d+\\.\\d running member-hours");
     }
 
     @Test

@@ -93,6 +93,19 @@ public final class HotSpareSizer {
                 result.by, why);
     }
 
+    /**
+     * The smallest count {@code k} with {@code P(N >= k) <= exceedance} for {@code N ~ Poisson(mean)}, at most
+     * {@code cap + 1}: the model's count for a mean number of claims over the exposed part of a resume.
+     *
+     * @param mean       the mean, not negative
+     * @param exceedance the share allowed to wait, in (0, 1)
+     * @param cap        the largest count of interest
+     * @return the count
+     */
+    public static int poissonCount(double mean, double exceedance, int cap) {
+        return Poisson.smallestCountWithTailAtMost(mean, exceedance, cap);
+    }
+
     private record Overridden(int count, Optional<ScheduledOverride> by) {
     }
 
