@@ -86,12 +86,15 @@ public final class HotSpareSizer {
         double seasonality = Learned.hourlyDispersion(kept, since, now);
         double dispersion = Learned.dispersion(kept, since, now);
         boolean bursty = dispersion > Learned.BURSTY_DISPERSION;
-        if (history.span(in.now()).compareTo(Learned.DAY) >= 0 && seasonality > Learned.SEASONAL_DISPERSION && !bursty) {
+        if (history.span(in.now()).compareTo(Learned.DAY) >= 0 && !bursty) {
             long lw = settings.longWindow().toMillis();
-            double expectedRecent = Learned.expected(kept, since, now, now - lw, now, settings.zone());
+            boolean seasonal = seasonality > Learned.SEASONAL_DISPERSION;
+            // A flat history's profile is flat: its mean rate, known far better than from two hours of claims.
+            double flat = Learned.count(kept, since, now + 1) / (double) Math.max(1, now - since);
+            double expectedRecent = seasonal ? Learned.expected(kept, since, now, now - lw, now, settings.zone()) : flat * lw;
             int seenRecent = Learned.count(kept, now - lw, now + 1);
-            double ahead = Math.max(Learned.rateAround(kept, since, now, now, settings.zone()),
-                    Learned.rateAround(kept, since, now, now + r.toMillis(), settings.zone()));
+            double ahead = seasonal ? Math.max(Learned.rateAround(kept, since, now, now, settings.zone()),
+                    Learned.rateAround(kept, since, now, now + r.toMillis(), settings.zone())) : flat * 1000;
             if (expectedRecent >= 0 && ahead >= 0) {
                 boolean agrees = agrees(expectedRecent, seenRecent);
                 if (agrees) {
@@ -99,7 +102,7 @@ public final class HotSpareSizer {
                     // foresee makes it disagree, and then the recent windows take over.
                     rate = Math.max(ahead, 1 / seconds(settings.longWindow()) / 4);
                     source = String.format(Locale.ROOT, "%.2f claims/h from the %s profile (%.1f expected over the last %s, %d seen)",
-                            rate * 3600, history.span(in.now()).compareTo(Learned.WEEK) >= 0 ? "weekday/weekend" : "daily",
+                            rate * 3600, !seasonal ? "flat" : history.span(in.now()).compareTo(Learned.WEEK) >= 0 ? "weekday/weekend" : "daily",
                             expectedRecent, settings.longWindow(), seenRecent);
                 } else if (seenRecent > expectedRecent) {
                     // More than the profile foresaw: at least what is arriving now, never less than the profile.
@@ -111,6 +114,13 @@ public final class HotSpareSizer {
                             expectedRecent, settings.longWindow(), seenRecent);
                 }
             }
+        }
+        if (bursty) {
+            // In bursts the rise is over before members resumed for it are ready: the count the bursts needed (below)
+            // is held instead, and the rise is not extrapolated.
+            rate = Math.max(demand.longRate(), 1 / seconds(settings.longWindow()));
+            source = String.format(Locale.ROOT, "%.2f claims/h over %s (bursts are not extrapolated)", rate * 3600,
+                    settings.longWindow());
         }
         why.add(source);
         double mean = rate * exposure;

@@ -21,7 +21,7 @@ final class Learned {
     /** The budget is only trusted once this many claims were served in its window. */
     static final int BUDGET_MIN_CLAIMS = 40;
     /** The share of the allowed waits the budget aims to spend (the rest is a margin for what it cannot foresee). */
-    static final double BUDGET_AIM = 0.7;
+    static final double BUDGET_AIM = 0.6;
     /** How strongly the price of a wait follows the budget: e^(GAIN x overspent share). */
     static final double BUDGET_GAIN = 4;
     /** Counts in 5-minute buckets vary this many times more than a Poisson count within the hour: bursts. */
