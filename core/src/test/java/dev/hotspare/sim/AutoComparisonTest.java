@@ -71,6 +71,18 @@ class AutoComparisonTest {
     }
 
     @Test
+    void onAStationaryPoissonTraceTheSizerIsWithinTenPercentOfTheBestStaticCount() {
+        for (long seed = 1; seed <= 3; seed++) {
+            List<ClaimArrival> days = ClaimTraces.poisson(4, MONDAY, Duration.ofDays(4), Duration.ofHours(1), seed);
+            AutoComparison c = AutoComparison.run(CI, days, P95_1M, 0, 3, done -> { });
+            SimulationReport best = c.bestStatic().orElseThrow();
+            assertThat(c.autoMeetsTarget()).as("seed %d: auto p95 %s", seed, c.auto().waitP95()).isTrue();
+            assertThat(c.auto().runningMemberHours()).as("seed %d: static %d", seed, best.runningCount())
+                    .isLessThanOrEqualTo(1.10 * best.runningMemberHours());
+        }
+    }
+
+    @Test
     void theSameTraceGivesTheSameComparison() {
         List<ClaimArrival> day = ClaimTraces.diurnal(MONDAY, Duration.ofDays(1), Duration.ofHours(1), 3);
         assertThat(AutoComparison.run(CI, day, P95_1M, 2, 3, done -> { }))
