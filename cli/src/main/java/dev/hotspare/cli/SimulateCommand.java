@@ -15,6 +15,7 @@ import dev.hotspare.sim.RateStep;
 import dev.hotspare.sim.Recommendation;
 import dev.hotspare.sim.SimulationReport;
 import dev.hotspare.sim.SimulationSettings;
+import dev.hotspare.sim.TraceFiles;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;
@@ -83,6 +84,18 @@ final class SimulateCommand implements Callable<Integer> {
                     "bursty: --rate plus bursts of 5-15 claims within 10 min about every 6 h; or a CSV file of 'claim time,hold duration' (ISO-8601)"})
     String trace;
 
+    @Option(names = "--trace-format", paramLabel = "claims|azure-functions|events",
+            description = {"the trace file's format (default: detected from its first line): claims ('claim time,hold duration');",
+                    "azure-functions (Azure Functions 2019 per-minute invocation counts, all rows summed, spread within each minute);",
+                    "events (one event per line, the first column a timestamp)"})
+    String traceFormat;
+
+    @Option(names = "--dilate", paramLabel = "F", description = "with a trace file: stretch time by F from the first claim (2: half the rate; default 1)")
+    Double dilate;
+
+    @Option(names = "--thin", paramLabel = "K", description = "with a trace file: keep every K-th claim (default 1: all)")
+    Integer thin;
+
     @Option(names = "--auto", paramLabel = "TARGET",
             description = "also replay with the sizer (runningCount: auto) for this wait target, e.g. p95=PT1M (p50, p95 or p99), and compare")
     String auto;
@@ -94,7 +107,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--days", description = "length of a Poisson trace in days (default: ${DEFAULT-VALUE})")
     int days = 30;
 
-    @Option(names = "--hold", paramLabel = "DURATION", description = "how long each Poisson claim holds its member (default: ${DEFAULT-VALUE})")
+    @Option(names = "--hold", paramLabel = "DURATION", description = "how long each claim holds its member, for built-in traces and trace files without holds (default: ${DEFAULT-VALUE})")
     Duration hold = Duration.ofHours(1);
 
     @Option(names = "--install", paramLabel = "DURATION", description = "member install time (default: ${DEFAULT-VALUE})")
@@ -145,6 +158,23 @@ final class SimulateCommand implements Callable<Integer> {
         problems.require(!(kind.equals("poisson") || kind.equals("bursty")) || (Double.isFinite(rate) && rate > 0 && rate <= MAX_RATE), "--rate", rate,
                 "must be a number of claims per hour in (0, " + (int) MAX_RATE + "]");
         problems.require(days > 0 && days <= MAX_DAYS, "--days", days, "must be in 1.." + MAX_DAYS);
+        problems.require(traceFormat == null || kind.equals("csv"), "--trace-format", traceFormat, "applies to a trace file only");
+        problems.require(dilate == null || kind.equals("csv"), "--dilate", dilate, "applies to a trace file only");
+        problems.require(thin == null || kind.equals("csv"), "--thin", thin, "applies to a trace file only");
+        Optional<TraceFiles.Format> format = Optional.empty();
+        if (traceFormat != null) {
+            try {
+                format = Optional.of(TraceFiles.Format.parse("--trace-format", traceFormat));
+            } catch (ValidationException e) {
+                problems.addAll(e.problems());
+            }
+        }
+        TraceFiles.Options fileOptions = null;
+        if (kind.equals("csv")) try {
+            fileOptions = new TraceFiles.Options(format, hold, dilate == null ? 1 : dilate, thin == null ? 1 : thin, TRACE_START, seed);
+        } catch (ValidationException e) {
+            problems.addAll(e.problems());
+        }
         problems.require(!kind.equals("poisson") || !(Double.isFinite(rate) && rate * 24 * days > MAX_CLAIMS), "--rate", rate,
                 "with --days " + days + " makes about " + (long) Math.min(Long.MAX_VALUE, rate * 24 * days)
                         + " claims; the limit is " + MAX_CLAIMS + " (lower --rate or --days)");
@@ -175,7 +205,7 @@ final class SimulateCommand implements Callable<Integer> {
                 case "poisson" -> ClaimTraces.poisson(rate, TRACE_START, Duration.ofDays(days), hold, seed);
                 case "diurnal" -> ClaimTraces.diurnal(TRACE_START, Duration.ofDays(days), hold, seed);
                 case "bursty" -> ClaimTraces.bursty(TRACE_START, Duration.ofDays(days), hold, rate, BURST_EVERY, seed);
-                default -> readTrace(Path.of(trace));
+                default -> readTrace(Path.of(trace), fileOptions);
             };
         } catch (ValidationException e) {
             return CliSupport.badInput(err, kind.equals("csv") ? trace : "simulate", e);
@@ -417,7 +447,7 @@ final class SimulateCommand implements Callable<Integer> {
         return String.format("%dh%02dm", seconds / 3600, (seconds % 3600) / 60);
     }
 
-    private static List<ClaimArrival> readTrace(Path file) {
+    private static List<ClaimArrival> readTrace(Path file, TraceFiles.Options options) {
         String text;
         try {
             text = dev.hotspare.json.Documents.readText(file);
@@ -425,7 +455,7 @@ final class SimulateCommand implements Callable<Integer> {
             // Documents names the file as the value; name the option too.
             throw new ValidationException(e.problems().stream().map(p -> new Problem("--trace", p.value(), p.message())).toList());
         }
-        List<ClaimArrival> arrivals = ClaimTraces.parseCsv(text.lines().toList());
+        List<ClaimArrival> arrivals = TraceFiles.read(text.lines().toList(), options);
         if (arrivals.size() > MAX_CLAIMS) {
             throw new ValidationException(Problem.of("--trace", file, "has " + arrivals.size() + " claims; the limit is " + MAX_CLAIMS));
         }
