@@ -68,7 +68,17 @@ final class Charts {
         XYSeries auto = chart.addSeries("auto (runningCount: auto)", new double[] {autoCost}, new double[] {autoWait});
         auto.setMarker(SeriesMarkers.DIAMOND);
         auto.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        double low = Math.min(autoCost, Arrays.stream(cost).min().orElse(autoCost));
+        double bound = c.arrivalClairvoyantHours();
+        XYSeries clairvoyant = chart.addSeries("arrival-clairvoyant bound (nobody waits)", new double[] {bound}, new double[] {0});
+        clairvoyant.setMarker(SeriesMarkers.TRIANGLE_UP);
+        clairvoyant.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        c.rateClairvoyant().ifPresent(r -> {
+            XYSeries knowing = chart.addSeries("rate-clairvoyant bound", new double[] {r.report().runningMemberHours()},
+                    new double[] {minutes(c, r.report())});
+            knowing.setMarker(SeriesMarkers.SQUARE);
+            knowing.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        });
+        double low = Math.min(Math.min(autoCost, bound), Arrays.stream(cost).min().orElse(autoCost));
         double high = Math.max(autoCost, Arrays.stream(cost).max().orElse(autoCost));
         double target = c.target().maxWait().toMillis() / 60000.0;
         XYSeries line = chart.addSeries("target " + p + " <= " + c.target().maxWait(), new double[] {low, high},
@@ -80,9 +90,21 @@ final class Charts {
             mark.setMarker(SeriesMarkers.CIRCLE);
             mark.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         });
-        chart.addAnnotation(new AnnotationText(c.savingPercent().map(s -> String.format(Locale.ROOT, "auto: %.1f%% fewer", s))
-                .orElse("auto"), autoCost, autoWait, false));
+        chart.addAnnotation(new AnnotationText(autoLabel(c), autoCost, autoWait, false));
         save(chart, stem);
+    }
+
+    /**
+     * The sizer's label: its saving and the share of the clairvoyant saving it captures when it meets the target;
+     * a policy that misses the target is labelled as missing it, never with a saving.
+     */
+    static String autoLabel(AutoComparison c) {
+        if (!c.autoMeetsTarget()) {
+            return "auto: misses the target";
+        }
+        return c.savingPercent().map(s -> String.format(Locale.ROOT, "auto: %.1f%% %s", Math.abs(s), s >= 0 ? "fewer" : "more")
+                        + c.capturedPercent().map(x -> String.format(Locale.ROOT, ", captures %.0f%% of the clairvoyant saving", x)).orElse(""))
+                .orElse("auto");
     }
 
     /** Writes {@code stem}.png and {@code stem}.svg, creating the directory if needed. */

@@ -11,9 +11,11 @@ import dev.hotspare.sim.AutoComparison;
 import dev.hotspare.sim.ClaimArrival;
 import dev.hotspare.sim.ClaimTraces;
 import dev.hotspare.sim.PoolSimulation;
+import dev.hotspare.sim.RateStep;
 import dev.hotspare.sim.Recommendation;
 import dev.hotspare.sim.SimulationReport;
 import dev.hotspare.sim.SimulationSettings;
+import dev.hotspare.sim.TraceFiles;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;
@@ -82,6 +84,18 @@ final class SimulateCommand implements Callable<Integer> {
                     "bursty: --rate plus bursts of 5-15 claims within 10 min about every 6 h; or a CSV file of 'claim time,hold duration' (ISO-8601)"})
     String trace;
 
+    @Option(names = "--trace-format", paramLabel = "claims|azure-functions|events",
+            description = {"the trace file's format (default: detected from its first line): claims ('claim time,hold duration');",
+                    "azure-functions (Azure Functions 2019 per-minute invocation counts, all rows summed, spread within each minute);",
+                    "events (one event per line, the first column a timestamp)"})
+    String traceFormat;
+
+    @Option(names = "--dilate", paramLabel = "F", description = "with a trace file: stretch time by F from the first claim (2: half the rate; default 1)")
+    Double dilate;
+
+    @Option(names = "--thin", paramLabel = "K", description = "with a trace file: keep every K-th claim (default 1: all)")
+    Integer thin;
+
     @Option(names = "--auto", paramLabel = "TARGET",
             description = "also replay with the sizer (runningCount: auto) for this wait target, e.g. p95=PT1M (p50, p95 or p99), and compare")
     String auto;
@@ -93,7 +107,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--days", description = "length of a Poisson trace in days (default: ${DEFAULT-VALUE})")
     int days = 30;
 
-    @Option(names = "--hold", paramLabel = "DURATION", description = "how long each Poisson claim holds its member (default: ${DEFAULT-VALUE})")
+    @Option(names = "--hold", paramLabel = "DURATION", description = "how long each claim holds its member, for built-in traces and trace files without holds (default: ${DEFAULT-VALUE})")
     Duration hold = Duration.ofHours(1);
 
     @Option(names = "--install", paramLabel = "DURATION", description = "member install time (default: ${DEFAULT-VALUE})")
@@ -144,6 +158,23 @@ final class SimulateCommand implements Callable<Integer> {
         problems.require(!(kind.equals("poisson") || kind.equals("bursty")) || (Double.isFinite(rate) && rate > 0 && rate <= MAX_RATE), "--rate", rate,
                 "must be a number of claims per hour in (0, " + (int) MAX_RATE + "]");
         problems.require(days > 0 && days <= MAX_DAYS, "--days", days, "must be in 1.." + MAX_DAYS);
+        problems.require(traceFormat == null || kind.equals("csv"), "--trace-format", traceFormat, "applies to a trace file only");
+        problems.require(dilate == null || kind.equals("csv"), "--dilate", dilate, "applies to a trace file only");
+        problems.require(thin == null || kind.equals("csv"), "--thin", thin, "applies to a trace file only");
+        Optional<TraceFiles.Format> format = Optional.empty();
+        if (traceFormat != null) {
+            try {
+                format = Optional.of(TraceFiles.Format.parse("--trace-format", traceFormat));
+            } catch (ValidationException e) {
+                problems.addAll(e.problems());
+            }
+        }
+        TraceFiles.Options fileOptions = null;
+        if (kind.equals("csv")) try {
+            fileOptions = new TraceFiles.Options(format, hold, dilate == null ? 1 : dilate, thin == null ? 1 : thin, TRACE_START, seed);
+        } catch (ValidationException e) {
+            problems.addAll(e.problems());
+        }
         problems.require(!kind.equals("poisson") || !(Double.isFinite(rate) && rate * 24 * days > MAX_CLAIMS), "--rate", rate,
                 "with --days " + days + " makes about " + (long) Math.min(Long.MAX_VALUE, rate * 24 * days)
                         + " claims; the limit is " + MAX_CLAIMS + " (lower --rate or --days)");
@@ -174,7 +205,7 @@ final class SimulateCommand implements Callable<Integer> {
                 case "poisson" -> ClaimTraces.poisson(rate, TRACE_START, Duration.ofDays(days), hold, seed);
                 case "diurnal" -> ClaimTraces.diurnal(TRACE_START, Duration.ofDays(days), hold, seed);
                 case "bursty" -> ClaimTraces.bursty(TRACE_START, Duration.ofDays(days), hold, rate, BURST_EVERY, seed);
-                default -> readTrace(Path.of(trace));
+                default -> readTrace(Path.of(trace), fileOptions);
             };
         } catch (ValidationException e) {
             return CliSupport.badInput(err, kind.equals("csv") ? trace : "simulate", e);
@@ -188,7 +219,13 @@ final class SimulateCommand implements Callable<Integer> {
                 arrivals.size(), Duration.between(arrivals.get(0).at(), arrivals.get(arrivals.size() - 1).at()).toDays() + " days",
                 install, resume, size, runningFrom, to);
         if (sizing.isPresent()) {
-            return compare(out, err, settings, arrivals, sizing.get(), to);
+            List<RateStep> trueRate = switch (kind) {
+                case "poisson" -> List.of(new RateStep(TRACE_START, rate));
+                case "diurnal" -> ClaimTraces.diurnalRate(TRACE_START, Duration.ofDays(days));
+                case "bursty" -> ClaimTraces.burstyRate(TRACE_START, Duration.ofDays(days), rate, BURST_EVERY, seed);
+                default -> List.of();
+            };
+            return compare(out, err, settings, arrivals, sizing.get(), trueRate, to);
         }
         if (kind.equals("poisson")) {
             out.printf("rule of thumb: runningCount = round_up(claim rate x install time) = %d%n",
@@ -240,31 +277,48 @@ final class SimulateCommand implements Callable<Integer> {
 
     /** {@code --auto}: the sweep, the sizer's run beside the best static count, the saving, and the chart. */
     private int compare(PrintWriter out, PrintWriter err, SimulationSettings settings, List<ClaimArrival> arrivals,
-                        SizerSettings sizing, int to) {
+                        SizerSettings sizing, List<RateStep> trueRate, int to) {
         AutoComparison c;
         try (Progress progress = new Progress(to - runningFrom + 2)) {
-            c = AutoComparison.run(settings, arrivals, sizing, runningFrom, to, progress::stepTo);
+            c = AutoComparison.run(settings, arrivals, sizing, trueRate, runningFrom, to, progress::stepTo);
         } finally {
             err.flush();
         }
         printTable(out, c.statics());
         WaitTarget target = sizing.target();
         out.printf("%nauto vs static, target %s:%n", human(target));
-        out.printf("%-14s %9s %9s %9s %7s %7s %7s %11s %13s%n", "policy", "wait p50", "wait p95", "wait p99", "hot", "warm",
+        out.printf("%-16s %9s %9s %9s %7s %7s %7s %11s %13s%n", "policy", "wait p50", "wait p95", "wait p99", "hot", "warm",
                 "cold", "running-h", "hibernated-h");
         row(out, String.format(Locale.ROOT, "auto (%.2f)", c.meanSized()), c.auto());
         c.bestStatic().ifPresent(b -> row(out, "static " + b.runningCount(), b));
+        c.rateClairvoyant().ifPresent(r -> row(out, "rate-clairv.", r.report()));
+        row(out, "arrival-clairv.", clairvoyantRow(c.arrivalClairvoyant()));
         out.printf(Locale.ROOT, "auto: runningCount set between %d and %d (bounds %d..%d), %.2f on average; %s the target%n",
                 sizing.min(), c.maxSized(), sizing.min(), sizing.max(), c.meanSized(), c.autoMeetsTarget() ? "meets" : "does NOT meet");
         if (c.bestStatic().isPresent()) {
             SimulationReport b = c.bestStatic().get();
             double saving = c.savingPercent().orElseThrow();
-            out.printf(Locale.ROOT, "best static runningCount meeting the target: %d; auto runs %.1f%% %s running member-hours (%.1f vs %.1f)%s%n",
-                    b.runningCount(), Math.abs(saving), saving >= 0 ? "fewer" : "more", c.auto().runningMemberHours(),
-                    b.runningMemberHours(), c.autoMeetsTarget() ? "" : ", but it misses the target, so that is no saving");
+            if (c.autoMeetsTarget()) {
+                out.printf(Locale.ROOT, "best static runningCount meeting the target: %d; auto runs %.1f%% %s running member-hours (%.1f vs %.1f)%n",
+                        b.runningCount(), Math.abs(saving), saving >= 0 ? "fewer" : "more", c.auto().runningMemberHours(),
+                        b.runningMemberHours());
+            } else {
+                out.printf(Locale.ROOT, "best static runningCount meeting the target: %d (%.1f running member-hours); auto runs %.1f, but it misses the target, so that is no saving%n",
+                        b.runningCount(), b.runningMemberHours(), c.auto().runningMemberHours());
+            }
         } else {
             out.printf("no static runningCount in %d..%d meets the target (a larger --size or --running-to may help)%n", runningFrom, to);
         }
+        out.printf(Locale.ROOT, "arrival-clairvoyant bound: %.1f running member-hours (each claim's member resumed one resume time before it arrives: the runningCount-0 run's hours, nobody waiting)%n",
+                c.arrivalClairvoyantHours());
+        c.rateClairvoyant().ifPresentOrElse(r -> out.printf(Locale.ROOT,
+                        "rate-clairvoyant bound: %.1f running member-hours, p95 %s (%s; the best of %d schedules that know the true rate, not the arrivals)%n",
+                        r.report().runningMemberHours(), human(r.report().waitP95()), r.schedule(), r.tried()),
+                () -> out.println("rate-clairvoyant bound: not known for a trace file (its true rate is not known)"));
+        c.bestStatic().ifPresent(b -> out.printf(Locale.ROOT, "clairvoyant saving over static %d: %.1f running member-hours; %s%n",
+                b.runningCount(), b.runningMemberHours() - c.arrivalClairvoyantHours(),
+                c.capturedPercent().map(x -> String.format(Locale.ROOT, "auto captures %.1f%% of the clairvoyant saving", x))
+                        .orElse(c.autoMeetsTarget() ? "auto captures none of it" : "auto misses the target, so it captures none of it")));
         return writeChart(out, err, stem -> Charts.writeAutoVsStatic(c, stem));
     }
 
@@ -288,8 +342,14 @@ final class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The arrival-clairvoyant policy's row: the runningCount-0 run's hours, every claim served hot. */
+    private static SimulationReport clairvoyantRow(SimulationReport zero) {
+        return new SimulationReport(0, zero.claims(), zero.claims(), Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO,
+                zero.claims(), 0, 0, zero.runningMemberHours(), zero.hibernatedMemberHours());
+    }
+
     private static void row(PrintWriter out, String policy, SimulationReport r) {
-        out.printf(Locale.ROOT, "%-14s %9s %9s %9s %6.1f%% %6.1f%% %6.1f%% %11.1f %13.1f%n", policy, human(r.waitP50()),
+        out.printf(Locale.ROOT, "%-16s %9s %9s %9s %6.1f%% %6.1f%% %6.1f%% %11.1f %13.1f%n", policy, human(r.waitP50()),
                 human(r.waitP95()), human(r.waitP99()), 100.0 * r.servedHot() / r.claims(), 100.0 * r.servedWarm() / r.claims(),
                 100.0 * r.servedCold() / r.claims(), r.runningMemberHours(), r.hibernatedMemberHours());
     }
@@ -387,7 +447,7 @@ final class SimulateCommand implements Callable<Integer> {
         return String.format("%dh%02dm", seconds / 3600, (seconds % 3600) / 60);
     }
 
-    private static List<ClaimArrival> readTrace(Path file) {
+    private static List<ClaimArrival> readTrace(Path file, TraceFiles.Options options) {
         String text;
         try {
             text = dev.hotspare.json.Documents.readText(file);
@@ -395,7 +455,7 @@ final class SimulateCommand implements Callable<Integer> {
             // Documents names the file as the value; name the option too.
             throw new ValidationException(e.problems().stream().map(p -> new Problem("--trace", p.value(), p.message())).toList());
         }
-        List<ClaimArrival> arrivals = ClaimTraces.parseCsv(text.lines().toList());
+        List<ClaimArrival> arrivals = TraceFiles.read(text.lines().toList(), options);
         if (arrivals.size() > MAX_CLAIMS) {
             throw new ValidationException(Problem.of("--trace", file, "has " + arrivals.size() + " claims; the limit is " + MAX_CLAIMS));
         }

@@ -24,7 +24,11 @@ class SimulateAutoTest {
                 .containsPattern("\nauto \\(\\d\\.\\d\\d\\) +0s ")
                 .containsPattern("\nstatic 3 +0s ")
                 .containsPattern("auto: runningCount set between 0 and \\d+ \\(bounds 0\\.\\.4\\), \\d\\.\\d\\d on average; meets the target")
-                .containsPattern("best static runningCount meeting the target: 3; auto runs \\d+\\.\\d% fewer running member-hours");
+                .containsPattern("best static runningCount meeting the target: 3; auto runs \\d+\\.\\d% fewer running member-hours")
+                .containsPattern("\narrival-clairv\\. +0s +0s +0s +100\\.0%")
+                .containsPattern("arrival-clairvoyant bound: \\d+\\.\\d running member-hours")
+                .containsPattern("rate-clairvoyant bound: \\d+\\.\\d running member-hours, p95 ")
+                .containsPattern("clairvoyant saving over static 3: \\d+\\.\\d running member-hours; auto captures -?\\d+\\.\\d% of the clairvoyant saving");
         assertThat(dir.resolve("auto.png")).isNotEmptyFile();
         assertThat(dir.resolve("auto.svg")).content().contains("<svg");
     }
@@ -44,7 +48,39 @@ class SimulateAutoTest {
         PoolCommandsTest.Run replay = run("simulate", "--auto", "p50=PT0S", "--trace", csv.toString(), "--size", "3",
                 "--chart", dir.resolve("c").toString());
         assertThat(replay.status()).as(replay.err()).isZero();
-        assertThat(replay.out()).contains("3 claims").contains("auto vs static, target p50 <= 0s:");
+        assertThat(replay.out()).contains("3 claims").contains("auto vs static, target p50 <= 0s:")
+                .contains("rate-clairvoyant bound: not known for a trace file")
+                .containsPattern("arrival-clairvoyant bound: \\d+\\.\\d running member-hours");
+    }
+
+    @Test
+    void publicTraceFormatsAreReadDilatedAndThinned(@TempDir Path dir) throws IOException {
+        StringBuilder header = new StringBuilder("HashOwner,HashApp,HashFunction,Trigger");
+        StringBuilder row = new StringBuilder("o,a,f,http");
+        for (int m = 1; m <= 1440; m++) {
+            header.append(',').append(m);
+            row.append(',').append(m % 30 == 0 ? 2 : 0);
+        }
+        Path azure = Files.writeString(dir.resolve("azure.csv"), header + "\n" + row + "\n");
+        PoolCommandsTest.Run functions = run("simulate", "--trace", azure.toString(), "--thin", "2", "--hold", "PT20M",
+                "--size", "4", "--chart", dir.resolve("a").toString());
+        assertThat(functions.status()).as(functions.err()).isZero();
+        assertThat(functions.out()).contains("hotspare simulate: 48 claims over 0 days");
+
+        Path events = Files.writeString(dir.resolve("llm.csv"), "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                + "2023-11-16 18:15:46.6805900,4808,10\n2023-11-16 18:16:46.1,1,2\n2023-11-16 20:15:46.1,1,2\n");
+        PoolCommandsTest.Run llm = run("simulate", "--auto", "p95=PT1M", "--trace", events.toString(), "--trace-format", "events",
+                "--dilate", "24", "--size", "3", "--chart", dir.resolve("l").toString());
+        assertThat(llm.status()).as(llm.err()).isZero();
+        assertThat(llm.out()).contains("hotspare simulate: 3 claims over 1 days"); // 1 h 59 min 59 s stretched 24 times: 47 h 59 min
+
+        Path broken = Files.writeString(dir.resolve("broken.csv"), "TIMESTAMP,x\n2023-11-16 18:15:46,1\nlater,2\n");
+        PoolCommandsTest.Run bad = run("simulate", "--trace", broken.toString(), "--trace-format", "events");
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains("line 3, field 1 (timestamp)").contains("'later'");
+        PoolCommandsTest.Run builtIn = run("simulate", "--trace", "diurnal", "--thin", "2");
+        assertThat(builtIn.status()).isEqualTo(2);
+        assertThat(builtIn.err()).contains("--thin: bad value '2': applies to a trace file only");
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.hotspare.validation.ValidationException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -31,9 +32,31 @@ import java.util.function.IntConsumer;
  * @param maxSized     the largest running count the sizer set
  * @param statics      one run per static runningCount, in order
  * @param bestStatic   the smallest static count meeting the target, if one in the range does
+ * @param arrivalClairvoyant the run with runningCount 0, whose running member-hours are those of a policy that knew
+ *                     each arrival and resumed a member exactly one resume time before it: the same transitions,
+ *                     shifted, so nobody waits (the lower bound on running member-hours of any policy that serves
+ *                     every claim hot)
+ * @param rateClairvoyant the cheapest schedule found that knows the trace's true rate but not its arrivals and
+ *                     meets the target, when the rate is known (built-in traces)
  */
 public record AutoComparison(WaitTarget target, SimulationReport auto, double meanSized, int maxSized,
-                             List<SimulationReport> statics, Optional<SimulationReport> bestStatic) {
+                             List<SimulationReport> statics, Optional<SimulationReport> bestStatic,
+                             SimulationReport arrivalClairvoyant, Optional<RateClairvoyant> rateClairvoyant) {
+
+    /**
+     * The rate-clairvoyant bound: the cheapest of a family of schedules that know the rate function and meet the
+     * target — at each instant {@code max(floor, k(λ))}, where {@code k(λ)} is the smallest count whose Poisson
+     * exceedance over {@code resume - wait} at rate {@code λ} is at most {@code epsilon}, raised a resume time
+     * before the rate rises; {@code floor} and {@code epsilon} are searched on a grid, and the best static count
+     * (a schedule too) is kept if it is cheaper. A search over a family, not a proof of optimality: a bound that a
+     * policy knowing the rate reaches, which no policy that must learn the rate should expect to beat.
+     *
+     * @param report   the best schedule's run (or the best static count's)
+     * @param schedule the schedule, for people ({@code floor 1, epsilon 0.05}, or {@code static 3})
+     * @param tried    how many distinct schedules were replayed
+     */
+    public record RateClairvoyant(SimulationReport report, String schedule, int tried) {
+    }
 
     /** The percentiles a {@link SimulationReport} keeps. */
     private static final Set<Integer> REPORTED = Set.of(50, 95, 99);
@@ -43,10 +66,13 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
         Objects.requireNonNull(auto, "auto");
         statics = List.copyOf(statics);
         Objects.requireNonNull(bestStatic, "bestStatic");
+        Objects.requireNonNull(arrivalClairvoyant, "arrivalClairvoyant");
+        Objects.requireNonNull(rateClairvoyant, "rateClairvoyant");
     }
 
     /**
-     * Replays {@code trace} with {@code sizing} applied and with each static runningCount in {@code from..to}.
+     * {@link #run(SimulationSettings, List, SizerSettings, List, int, int, IntConsumer)} for a trace whose rate is
+     * not known (no rate-clairvoyant bound).
      *
      * @param settings the pool and its simulated transition times (its runningCount is ignored)
      * @param trace    the claims, at least one
@@ -55,11 +81,28 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
      * @param to       the last static runningCount
      * @param progress called with the number of runs done, after each
      * @return the comparison
+     */
+    public static AutoComparison run(SimulationSettings settings, List<ClaimArrival> trace, SizerSettings sizing,
+                                     int from, int to, IntConsumer progress) {
+        return run(settings, trace, sizing, List.of(), from, to, progress);
+    }
+
+    /**
+     * Replays {@code trace} with {@code sizing} applied and with each static runningCount in {@code from..to}.
+     *
+     * @param settings the pool and its simulated transition times (its runningCount is ignored)
+     * @param trace    the claims, at least one
+     * @param sizing   the sizer's settings; its target is the one both policies are judged against
+     * @param rate     the trace's true rate as steps, or empty when it is not known
+     * @param from     the first static runningCount
+     * @param to       the last static runningCount
+     * @param progress called with the number of runs done, after each (the bounds' runs are not counted)
+     * @return the comparison
      * @throws ValidationException naming {@code targetWait.percentile} if the percentile is not one a report
      *                             keeps (50, 95 or 99)
      */
     public static AutoComparison run(SimulationSettings settings, List<ClaimArrival> trace, SizerSettings sizing,
-                                     int from, int to, IntConsumer progress) {
+                                     List<RateStep> rate, int from, int to, IntConsumer progress) {
         WaitTarget target = sizing.target();
         requireReported(target);
         SizedCount sized = new SizedCount(trace.get(0).at());
@@ -69,7 +112,94 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
         List<SimulationReport> statics = PoolSimulation.sweep(settings, trace, from, to, done -> progress.accept(done + 1));
         Optional<SimulationReport> best = statics.stream().filter(r -> meets(r, target))
                 .min(Comparator.comparingInt(SimulationReport::runningCount));
-        return new AutoComparison(target, autoReport, sized.mean(lastInstant(trace)), sized.max, statics, best);
+        SimulationReport zero = from == 0 ? statics.get(0) : PoolSimulation.run(settings.withRunningCount(0), trace);
+        Optional<RateClairvoyant> knowing = rate.isEmpty() ? Optional.empty()
+                : Optional.of(rateClairvoyant(settings, trace, target, rate, best, to));
+        return new AutoComparison(target, autoReport, sized.mean(lastInstant(trace)), sized.max, statics, best, zero, knowing);
+    }
+
+    /** The floors and exceedances the rate-clairvoyant search tries. */
+    private static final int[] FLOORS = {0, 1, 2};
+    private static final double[] EPSILONS = {0.5, 0.35, 0.25, 0.15, 0.1, 0.05, 0.02, 0.01, 0.001};
+
+    private static RateClairvoyant rateClairvoyant(SimulationSettings settings, List<ClaimArrival> trace, WaitTarget target,
+                                                   List<RateStep> rate, Optional<SimulationReport> bestStatic, int max) {
+        double exposedHours = Math.max(0, settings.resumeTime().minus(target.maxWait()).toMillis() / 3_600_000.0);
+        Set<List<CountChange>> seen = new java.util.HashSet<>();
+        RateClairvoyant best = bestStatic.map(b -> new RateClairvoyant(b, "static " + b.runningCount(), 0)).orElse(null);
+        int tried = 0;
+        for (int floor : FLOORS) {
+            for (double epsilon : EPSILONS) {
+                List<CountChange> schedule = schedule(rate, settings.resumeTime(), exposedHours, floor, epsilon, max);
+                if (!seen.add(schedule)) {
+                    continue;
+                }
+                tried++;
+                SimulationReport r = PoolSimulation.runScheduled(settings.withRunningCount(schedule.get(0).runningCount()),
+                        trace, schedule);
+                if (meets(r, target) && (best == null || r.runningMemberHours() < best.report().runningMemberHours())) {
+                    best = new RateClairvoyant(r, String.format(java.util.Locale.ROOT, "floor %d, per-moment exceedance %s",
+                            floor, epsilon), 0);
+                }
+            }
+        }
+        if (best == null) {
+            // Nothing met the target: report the static count with the lowest wait as what was reached.
+            SimulationReport fallback = PoolSimulation.run(settings.withRunningCount(max), trace);
+            best = new RateClairvoyant(fallback, "none meets the target; static " + max, 0);
+        }
+        return new RateClairvoyant(best.report(), best.schedule(), tried);
+    }
+
+    /** The schedule {@code max(floor, k(λ))}, raised a resume time ahead of each rise of the rate. */
+    static List<CountChange> schedule(List<RateStep> rate, Duration resume, double exposedHours, int floor, double epsilon, int max) {
+        java.util.TreeSet<Instant> points = new java.util.TreeSet<>();
+        for (RateStep step : rate) {
+            points.add(step.from());
+            points.add(step.from().minus(resume));
+        }
+        List<CountChange> out = new ArrayList<>();
+        int last = -1;
+        for (Instant at : points) {
+            int k = Math.min(max, Math.max(count(RateStep.rateAt(rate, at), exposedHours, floor, epsilon),
+                    count(RateStep.rateAt(rate, at.plus(resume)), exposedHours, floor, epsilon)));
+            if (k != last) {
+                out.add(new CountChange(at, k));
+                last = k;
+            }
+        }
+        return out;
+    }
+
+    private static int count(double perHour, double exposedHours, int floor, double epsilon) {
+        return Math.max(floor, dev.hotspare.pool.sizing.HotSpareSizer.poissonCount(perHour * exposedHours, epsilon, 1000));
+    }
+
+    /**
+     * The arrival-clairvoyant bound's running member-hours: those of the runningCount-0 run.
+     *
+     * @return the bound
+     */
+    public double arrivalClairvoyantHours() {
+        return arrivalClairvoyant.runningMemberHours();
+    }
+
+    /**
+     * How much of the clairvoyant saving the sizer captures: {@code (best static - auto) / (best static -
+     * arrival-clairvoyant)}, in percent; empty when no static count meets the target, when the sizer misses it
+     * (a policy that misses the target has no saving), or when the bound saves nothing.
+     *
+     * @return the share, in percent (negative when the sizer spends more than the best static count)
+     */
+    public Optional<Double> capturedPercent() {
+        if (bestStatic.isEmpty() || !autoMeetsTarget()) {
+            return Optional.empty();
+        }
+        double possible = bestStatic.get().runningMemberHours() - arrivalClairvoyantHours();
+        if (possible <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(100 * (bestStatic.get().runningMemberHours() - auto.runningMemberHours()) / possible);
     }
 
     /** The last claim's release: where the measured time ends (the simulation may run a little longer). */

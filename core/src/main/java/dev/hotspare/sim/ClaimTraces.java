@@ -127,11 +127,32 @@ public final class ClaimTraces {
      * @return the claims, in arrival order
      */
     public static List<ClaimArrival> diurnal(Instant start, Duration length, Duration hold, long seed) {
-        return varying(start, length, hold, seed, DIURNAL_PEAK_PER_HOUR, at -> {
-            java.time.ZonedDateTime t = at.atZone(java.time.ZoneOffset.UTC);
-            boolean weekday = t.getDayOfWeek().getValue() <= 5;
-            return weekday && t.getHour() >= 9 && t.getHour() < 17 ? DIURNAL_PEAK_PER_HOUR : DIURNAL_QUIET_PER_HOUR;
-        });
+        return varying(start, length, hold, seed, DIURNAL_PEAK_PER_HOUR, ClaimTraces::diurnalPerHour);
+    }
+
+    /**
+     * The diurnal trace's true rate, one step per hour where it changes.
+     *
+     * @param start  the trace's first instant
+     * @param length how long it runs
+     * @return the steps, in time order
+     */
+    public static List<RateStep> diurnalRate(Instant start, Duration length) {
+        List<RateStep> steps = new ArrayList<>();
+        Instant end = start.plus(length);
+        for (Instant t = start; t.isBefore(end); t = t.truncatedTo(java.time.temporal.ChronoUnit.HOURS).plus(Duration.ofHours(1))) {
+            double rate = diurnalPerHour(t);
+            if (steps.isEmpty() || steps.get(steps.size() - 1).perHour() != rate) {
+                steps.add(new RateStep(t, rate));
+            }
+        }
+        return steps;
+    }
+
+    private static double diurnalPerHour(Instant at) {
+        java.time.ZonedDateTime t = at.atZone(java.time.ZoneOffset.UTC);
+        boolean weekday = t.getDayOfWeek().getValue() <= 5;
+        return weekday && t.getHour() >= 9 && t.getHour() < 17 ? DIURNAL_PEAK_PER_HOUR : DIURNAL_QUIET_PER_HOUR;
     }
 
     /**
@@ -150,18 +171,9 @@ public final class ClaimTraces {
     public static List<ClaimArrival> bursty(Instant start, Duration length, Duration hold, double basePerHour,
                                             Duration burstEvery, long seed) {
         List<ClaimArrival> out = new ArrayList<>(poisson(basePerHour, start, length, hold, seed));
-        Random random = new Random(seed ^ 0x5DEECE66DL);
         Instant end = start.plus(length);
-        double meanGap = burstEvery.toSeconds();
-        Instant t = start;
-        while (true) {
-            t = t.plusSeconds(Math.max(1, Math.round(-Math.log(1.0 - random.nextDouble()) * meanGap)));
-            if (!t.isBefore(end)) {
-                break;
-            }
-            int size = 5 + random.nextInt(11);
-            for (int i = 0; i < size; i++) {
-                Instant at = t.plusMillis((long) (random.nextDouble() * Duration.ofMinutes(10).toMillis()));
+        for (Burst burst : bursts(start, length, burstEvery, seed)) {
+            for (Instant at : burst.claims()) {
                 if (at.isBefore(end)) {
                     out.add(new ClaimArrival(at, hold));
                 }
@@ -169,6 +181,62 @@ public final class ClaimTraces {
         }
         out.sort(Comparator.comparing(ClaimArrival::at));
         return out;
+    }
+
+    /** How long a burst of the bursty trace lasts. */
+    static final Duration BURST_LENGTH = Duration.ofMinutes(10);
+
+    /**
+     * The bursty trace's true rate: {@code basePerHour}, plus each burst's claims spread over its 10 minutes while it
+     * lasts (a policy that knows this knows when a burst comes and how big it is, not when its claims arrive).
+     *
+     * @param start       the trace's first instant
+     * @param length      how long it runs
+     * @param basePerHour the background rate
+     * @param burstEvery  the mean time between bursts
+     * @param seed        the trace's seed
+     * @return the steps, in time order
+     */
+    public static List<RateStep> burstyRate(Instant start, Duration length, double basePerHour, Duration burstEvery, long seed) {
+        java.util.TreeMap<Instant, Double> delta = new java.util.TreeMap<>();
+        delta.put(start, basePerHour);
+        double perHourPerClaim = 3600.0 / BURST_LENGTH.toSeconds();
+        for (Burst burst : bursts(start, length, burstEvery, seed)) {
+            delta.merge(burst.at(), burst.size() * perHourPerClaim, Double::sum);
+            delta.merge(burst.at().plus(BURST_LENGTH), -burst.size() * perHourPerClaim, Double::sum);
+        }
+        List<RateStep> steps = new ArrayList<>();
+        double rate = 0;
+        for (var e : delta.entrySet()) {
+            rate += e.getValue();
+            steps.add(new RateStep(e.getKey(), Math.max(0, Math.round(rate * 1e9) / 1e9)));
+        }
+        return steps;
+    }
+
+    /** A burst: when it starts, how many claims, and when they arrive. */
+    private record Burst(Instant at, int size, List<Instant> claims) {
+    }
+
+    /** The bursts of the bursty trace (one random source draws gaps, sizes and offsets, in that order). */
+    private static List<Burst> bursts(Instant start, Duration length, Duration burstEvery, long seed) {
+        Random random = new Random(seed ^ 0x5DEECE66DL);
+        Instant end = start.plus(length);
+        double meanGap = burstEvery.toSeconds();
+        List<Burst> out = new ArrayList<>();
+        Instant t = start;
+        while (true) {
+            t = t.plusSeconds(Math.max(1, Math.round(-Math.log(1.0 - random.nextDouble()) * meanGap)));
+            if (!t.isBefore(end)) {
+                return out;
+            }
+            int size = 5 + random.nextInt(11);
+            List<Instant> claims = new ArrayList<>(size);
+            for (int i = 0; i < size; i++) {
+                claims.add(t.plusMillis((long) (random.nextDouble() * BURST_LENGTH.toMillis())));
+            }
+            out.add(new Burst(t, size, claims));
+        }
     }
 
     /**

@@ -48,6 +48,25 @@ public final class PoolSimulation {
      * are in virtual time.
      */
     public static SimulationReport run(SimulationSettings settings, List<ClaimArrival> trace, PoolListener kpis) {
+        return run(settings, trace, kpis, List.of());
+    }
+
+    /**
+     * {@link #run(SimulationSettings, List)} with the static runningCount changed at the given instants (through
+     * {@link PoolController#updateSpec}, as an operator's schedule would); the report's runningCount is the spec's
+     * at the start.
+     *
+     * @param settings the pool (a fixed runningCount)
+     * @param trace    the claims, at least one
+     * @param schedule the changes, in any order
+     * @return what the run measured
+     */
+    public static SimulationReport runScheduled(SimulationSettings settings, List<ClaimArrival> trace, List<CountChange> schedule) {
+        return run(settings, trace, PoolListener.NONE, schedule);
+    }
+
+    private static SimulationReport run(SimulationSettings settings, List<ClaimArrival> trace, PoolListener kpis,
+                                        List<CountChange> schedule) {
         if (trace.isEmpty()) {
             throw new IllegalArgumentException("trace: bad value '[]': needs at least one claim");
         }
@@ -64,6 +83,11 @@ public final class PoolSimulation {
         PoolController controller = PoolController.builder(settings.spec(), driver, new InMemoryClaimStore())
                 .scheduler(time).resyncPeriod(settings.resyncPeriod()).kpis(kpis).build().start();
 
+        for (CountChange change : schedule) {
+            Duration after = Duration.between(warmStart, change.at());
+            time.schedule(after.isNegative() ? Duration.ZERO : after, () -> controller.updateSpec(
+                    controller.spec().toBuilder().runningCount(change.runningCount()).build()));
+        }
         List<ClaimHandle> open = new ArrayList<>();
         Instant end = measureFrom;
         for (int i = 0; i < trace.size(); i++) {

@@ -42,6 +42,47 @@ class AutoComparisonTest {
     }
 
     @Test
+    void theClairvoyantBoundsAreTheZeroRunAndTheBestRateKnowingScheduleAndTheCapturedShareFollows() {
+        List<ClaimArrival> week = ClaimTraces.diurnal(MONDAY, Duration.ofDays(7), Duration.ofHours(1), 1);
+        AutoComparison c = AutoComparison.run(CI, week, P95_1M, ClaimTraces.diurnalRate(MONDAY, Duration.ofDays(7)), 0, 4,
+                done -> { });
+
+        assertThat(c.arrivalClairvoyant()).isEqualTo(c.statics().get(0));
+        SimulationReport best = c.bestStatic().orElseThrow();
+        double possible = best.runningMemberHours() - c.arrivalClairvoyantHours();
+        assertThat(c.capturedPercent()).contains(100 * (best.runningMemberHours() - c.auto().runningMemberHours()) / possible);
+        AutoComparison.RateClairvoyant knowing = c.rateClairvoyant().orElseThrow();
+        assertThat(AutoComparison.meets(knowing.report(), P95_1M.target())).isTrue();
+        assertThat(knowing.report().runningMemberHours()).as("knowing the rate is no worse than the best static count")
+                .isLessThanOrEqualTo(best.runningMemberHours())
+                .isGreaterThan(c.arrivalClairvoyantHours());
+        assertThat(knowing.tried()).isPositive();
+    }
+
+    @Test
+    void aRateKnowingScheduleRaisesTheCountOneResumeTimeAheadOfTheRise() {
+        Instant nine = MONDAY.plus(Duration.ofHours(9));
+        List<RateStep> rate = List.of(new RateStep(MONDAY, 0.5), new RateStep(nine, 11), new RateStep(nine.plus(Duration.ofHours(8)), 0.5));
+        // exposure 4 min: 0.5/h -> mean 0.033, P(N >= 1) = 0.033 (k 1 at exceedance 0.05); 11/h -> mean 0.733 (k 3)
+        assertThat(AutoComparison.schedule(rate, Duration.ofMinutes(5), 4 / 60.0, 0, 0.05, 16)).containsExactly(
+                new CountChange(MONDAY.minus(Duration.ofMinutes(5)), 1),
+                new CountChange(nine.minus(Duration.ofMinutes(5)), 3),
+                new CountChange(nine.plus(Duration.ofHours(8)), 1));
+    }
+
+    @Test
+    void onAStationaryPoissonTraceTheSizerIsWithinTenPercentOfTheBestStaticCount() {
+        for (long seed = 1; seed <= 3; seed++) {
+            List<ClaimArrival> days = ClaimTraces.poisson(4, MONDAY, Duration.ofDays(4), Duration.ofHours(1), seed);
+            AutoComparison c = AutoComparison.run(CI, days, P95_1M, 0, 3, done -> { });
+            SimulationReport best = c.bestStatic().orElseThrow();
+            assertThat(c.autoMeetsTarget()).as("seed %d: auto p95 %s", seed, c.auto().waitP95()).isTrue();
+            assertThat(c.auto().runningMemberHours()).as("seed %d: static %d", seed, best.runningCount())
+                    .isLessThanOrEqualTo(1.10 * best.runningMemberHours());
+        }
+    }
+
+    @Test
     void theSameTraceGivesTheSameComparison() {
         List<ClaimArrival> day = ClaimTraces.diurnal(MONDAY, Duration.ofDays(1), Duration.ofHours(1), 3);
         assertThat(AutoComparison.run(CI, day, P95_1M, 2, 3, done -> { }))

@@ -196,7 +196,8 @@ class MicrometerKpisTest {
     private static dev.hotspare.pool.sizing.SizingDecision decision(int runningCount) {
         return new dev.hotspare.pool.sizing.SizingDecision(runningCount, runningCount, true, runningCount + 2,
                 new dev.hotspare.pool.sizing.DemandForecast(0.001, 0.001, 0.001), Duration.ofMinutes(5),
-                Duration.ofMinutes(40), java.util.Optional.empty(), "test");
+                Duration.ofMinutes(40), java.util.Optional.empty(), "test",
+                dev.hotspare.pool.sizing.SizingDecision.Basis.FORECAST);
     }
 
     @Test

@@ -15,7 +15,9 @@ import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.TypicalDurations;
 import dev.hotspare.pool.WaitStage;
+import dev.hotspare.pool.sizing.ClaimWait;
 import dev.hotspare.pool.sizing.HotSpareSizer;
+import dev.hotspare.pool.sizing.SizingHistory;
 import dev.hotspare.pool.sizing.SizerSettings;
 import dev.hotspare.pool.sizing.SizingDecision;
 import dev.hotspare.pool.sizing.SizingInput;
@@ -95,6 +97,13 @@ public final class PoolController implements AutoCloseable {
     private final Duration sizingInterval;
     /** Auto-sizing state, all under the pass lock: claim arrivals seen (oldest first) and the live claims seen last pass. */
     private final Deque<Instant> arrivals = new ArrayDeque<>();
+    /** The sizer's history (under the pass lock): arrivals of the last two weeks, and since when they are kept. */
+    private final Deque<Instant> historyArrivals = new ArrayDeque<>();
+    private Instant historySince;
+    /** Served claims' waits for the sizer's error budget; filled where claims are served, so guarded by itself. */
+    private final Deque<ClaimWait> servedWaits = new ArrayDeque<>();
+    /** The most arrivals and waits the history keeps, however busy the pool (memory is bounded). */
+    static final int HISTORY_CAP = 200_000;
     private Map<String, Instant> seenClaims = Map.of();
     /** The sizer's own running count (applied or, in shadow mode, only reported); -1 before its first decision. */
     private volatile int sizerCount = -1;
@@ -524,6 +533,11 @@ public final class PoolController implements AutoCloseable {
             // Sizing switched off (or never on): a later switch on starts afresh from the spec's count.
             sizerCount = -1;
             arrivals.clear();
+            historyArrivals.clear();
+            historySince = null;
+            synchronized (servedWaits) {
+                servedWaits.clear();
+            }
             seenClaims = Map.of();
             return current;
         }
@@ -533,8 +547,15 @@ public final class PoolController implements AutoCloseable {
             sizerCount = current.runningCount();
         }
         if (lastSizingAt == null || !now.isBefore(lastSizingAt.plus(sizingInterval))) {
+            List<ClaimWait> waits;
+            synchronized (servedWaits) {
+                Instant horizon = now.minus(SizingHistory.KEPT);
+                servedWaits.removeIf(cw -> cw.arrivedAt().isBefore(horizon));
+                waits = List.copyOf(servedWaits);
+            }
+            SizingHistory history = new SizingHistory(Optional.of(historySince), List.copyOf(historyArrivals), waits);
             SizingDecision decision = HotSpareSizer.decide(settings, new SizingInput(List.copyOf(arrivals),
-                    transitions.resumeSamples(), transitions.installSamples(), sizerCount, lastSizingChange, now));
+                    transitions.resumeSamples(), transitions.installSamples(), sizerCount, lastSizingChange, now, history));
             lastSizingAt = now;
             lastSizing = decision;
             if (decision.changed()) {
@@ -581,11 +602,20 @@ public final class PoolController implements AutoCloseable {
             seen.put(c.name(), c.createdAt());
             if (!c.createdAt().equals(seenClaims.get(c.name()))) {
                 arrivals.addLast(c.createdAt());
+                historyArrivals.addLast(c.createdAt());
             }
         }
         seenClaims = seen;
         Instant horizon = now.minus(window);
         arrivals.removeIf(at -> at.isBefore(horizon));
+        if (historySince == null) {
+            historySince = now;
+        }
+        // Oldest first (mostly): drop from the head while it is older than the history kept.
+        Instant kept = now.minus(SizingHistory.KEPT);
+        while (!historyArrivals.isEmpty() && (historyArrivals.peekFirst().isBefore(kept) || historyArrivals.size() > HISTORY_CAP)) {
+            historyArrivals.pollFirst();
+        }
     }
 
     /**
@@ -900,6 +930,15 @@ public final class PoolController implements AutoCloseable {
         }
         ClaimStages stages = w != null ? w.until(now) : ClaimStages.NONE.plus(WaitStage.QUEUE, Duration.between(claimCreatedAt, now));
         served.put(claimName, stages);
+        if (spec.autoSizing().isPresent()) {
+            Duration waited = Duration.between(claimCreatedAt, now);
+            synchronized (servedWaits) {
+                servedWaits.addLast(new ClaimWait(claimCreatedAt, waited.isNegative() ? Duration.ZERO : waited));
+                while (servedWaits.size() > HISTORY_CAP) {
+                    servedWaits.pollFirst();
+                }
+            }
+        }
         if (listener == PoolListener.NONE || before == null) {
             return;
         }

@@ -3,8 +3,10 @@ package dev.hotspare.pool.sizing;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -61,15 +63,97 @@ public final class HotSpareSizer {
             return new SizingDecision(kept, current, kept != current, Math.max(kept, current),
                     new DemandForecast(0, 0, 0), resume.orElse(Duration.ZERO), install.orElse(Duration.ZERO),
                     Optional.empty(), "no " + (resume.isEmpty() ? "resume" : "install")
-                    + " time measured yet and no default: keeping " + kept);
+                    + " time measured yet and no default: keeping " + kept,
+                    kept != current ? SizingDecision.Basis.OVERRIDE : SizingDecision.Basis.NO_LEAD_TIME);
         }
         Duration r = resume.get();
         Duration i = install.get();
         DemandForecast demand = DemandForecast.of(in.arrivals(), in.now(), settings.shortWindow(), settings.longWindow(), r);
-        double rate = demand.forecastRate();
         double epsilon = settings.target().exceedance();
         double w = seconds(settings.target().maxWait());
-        int modelled = Poisson.smallestCountWithTailAtMost(rate * (seconds(r) - w), epsilon, settings.max());
+        double exposure = Math.max(0, seconds(r) - w);
+        long now = in.now().toEpochMilli();
+        SizingHistory history = in.history();
+        long[] kept = Learned.sortedMillis(history.arrivals());
+        long since = history.since().map(Instant::toEpochMilli).orElse(now);
+        List<String> why = new ArrayList<>();
+
+        // 1. The rate: the learned profile where it has a day of history and agrees with what is arriving, pre-warming
+        // a resume time ahead of its ramps; otherwise the recent windows.
+        double rate = demand.forecastRate();
+        String source = String.format(Locale.ROOT, "%.2f claims/h recent (%.2f over %s)", rate * 3600,
+                demand.longRate() * 3600, settings.longWindow());
+        double seasonality = Learned.hourlyDispersion(kept, since, now);
+        double dispersion = Learned.dispersion(kept, since, now);
+        boolean bursty = dispersion > Learned.BURSTY_DISPERSION;
+        if (history.span(in.now()).compareTo(Learned.DAY) >= 0 && !bursty) {
+            long lw = settings.longWindow().toMillis();
+            boolean seasonal = seasonality > Learned.SEASONAL_DISPERSION;
+            // A flat history's profile is flat: its mean rate, known far better than from two hours of claims.
+            double flat = Learned.count(kept, since, now + 1) / (double) Math.max(1, now - since);
+            double expectedRecent = seasonal ? Learned.expected(kept, since, now, now - lw, now, settings.zone()) : flat * lw;
+            int seenRecent = Learned.count(kept, now - lw, now + 1);
+            double ahead = seasonal ? Math.max(Learned.rateAround(kept, since, now, now, settings.zone()),
+                    Learned.rateAround(kept, since, now, now + r.toMillis(), settings.zone())) : flat * 1000;
+            if (expectedRecent >= 0 && ahead >= 0) {
+                boolean agrees = agrees(expectedRecent, seenRecent);
+                if (agrees) {
+                    // While the profile agrees with what arrives it is followed, down as well as up: what it cannot
+                    // foresee makes it disagree, and then the recent windows take over.
+                    rate = Math.max(ahead, 1 / seconds(settings.longWindow()) / 4);
+                    source = String.format(Locale.ROOT, "%.2f claims/h from the %s profile (%.1f expected over the last %s, %d seen)",
+                            rate * 3600, !seasonal ? "flat" : history.span(in.now()).compareTo(Learned.WEEK) >= 0 ? "weekday/weekend" : "daily",
+                            expectedRecent, settings.longWindow(), seenRecent);
+                } else if (seenRecent > expectedRecent) {
+                    // More than the profile foresaw: at least what is arriving now, never less than the profile.
+                    rate = Math.max(ahead, Math.max(demand.longRate(), demand.shortRate()));
+                    source = String.format(Locale.ROOT, "%.2f claims/h: more than the profile's %.1f over the last %s came (%d)",
+                            rate * 3600, expectedRecent, settings.longWindow(), seenRecent);
+                } else {
+                    source += String.format(Locale.ROOT, "; the profile expected %.1f claims over the last %s, %d came: not used",
+                            expectedRecent, settings.longWindow(), seenRecent);
+                }
+            }
+        }
+        if (bursty) {
+            // In bursts the rise is over before members resumed for it are ready: the count the bursts needed (below)
+            // is held instead, and the rise is not extrapolated.
+            rate = Math.max(demand.longRate(), 1 / seconds(settings.longWindow()));
+            source = String.format(Locale.ROOT, "%.2f claims/h over %s (bursts are not extrapolated)", rate * 3600,
+                    settings.longWindow());
+        }
+        why.add(source);
+        double mean = rate * exposure;
+        int quantile = Poisson.smallestCountWithTailAtMost(mean, epsilon, settings.max());
+        int modelled = quantile;
+        SizingDecision.Basis basis = SizingDecision.Basis.FORECAST;
+
+        // 2. The error budget: once enough claims were served, waits are priced and spent where spares buy the fewest
+        // avoided waits (troughs), more dearly after misses.
+        Learned.Budget budget = Learned.Budget.of(history.waits(), settings.target().maxWait(), epsilon, in.now());
+        if (budget.trusted() && exposure > 0) {
+            long from = Math.max(since, now - Learned.BUDGET_WINDOW.toMillis());
+            double hours = Math.max(1, (now - from) / 3_600_000.0);
+            double meanPerHour = Learned.count(kept, from, now + 1) / hours;
+            double price = Learned.basePrice(meanPerHour, exposure / 3600, epsilon) * budget.factor();
+            int priced = Learned.lagrangian(mean, rate * 3600, price, settings.max());
+            why.add(String.format(Locale.ROOT, "budget: %d of %d claims over %s in %s (%.1f allowed), a wait priced %.2f spare-h",
+                    budget.missed(), budget.served(), settings.target().maxWait(), Learned.BUDGET_WINDOW, budget.allowed(), price));
+            if (priced != modelled) {
+                modelled = priced;
+                basis = SizingDecision.Basis.BUDGET;
+            }
+        }
+
+        // 3. Bursts: over-dispersed arrivals are not Poisson; hold the count the history's own claims needed.
+        if (bursty) {
+            int measured = Learned.measuredCount(kept, (long) (exposure * 1000), epsilon, settings.max());
+            why.add(String.format(Locale.ROOT, "bursts: dispersion %.1f, the kept claims needed %d", dispersion, measured));
+            if (measured > modelled) {
+                modelled = measured;
+                basis = SizingDecision.Basis.BURST;
+            }
+        }
         int size = Poisson.smallestCountWithTailAtMost(rate * (seconds(i) + seconds(r) - w), epsilon, SIZE_CAP);
 
         int wanted = clamp(modelled, settings);
@@ -83,14 +167,48 @@ public final class HotSpareSizer {
         }
         stepped = clamp(stepped, settings);
         Overridden result = overridden(settings, in, stepped);
-        String why = String.format(java.util.Locale.ROOT,
-                "%.2f claims/h forecast (%.2f recent, %.2f over %s), resume %s, wait target %s: the model asks for %d%s%s",
-                demand.forecastPerHour(), demand.shortRate() * 3600, demand.longRate() * 3600, settings.longWindow(), r,
-                settings.target(), modelled,
-                wanted < current && coolingDown && stepped == current ? ", held until the cooldown passes" : "",
+        boolean held = wanted < current && coolingDown && stepped == current;
+        if (result.by.isPresent()) {
+            basis = SizingDecision.Basis.OVERRIDE;
+        } else if (stepped != wanted) {
+            basis = SizingDecision.Basis.PACE;
+        } else if (wanted > modelled) {
+            basis = SizingDecision.Basis.FLOOR;
+        } else if (wanted < modelled) {
+            basis = SizingDecision.Basis.CEILING;
+        }
+        String explanation = String.format(Locale.ROOT, "%s; resume %s, wait target %s: %s asks for %d%s%s",
+                String.join("; ", why), r, settings.target(), basis.name().toLowerCase(Locale.ROOT), modelled,
+                held ? ", held until the cooldown passes" : "",
                 result.by.map(o -> ", overridden by '" + o.text() + "'").orElse(""));
         return new SizingDecision(result.count, modelled, result.count != current, Math.max(size, result.count), demand, r, i,
-                result.by, why);
+                result.by, explanation, basis);
+    }
+
+    /**
+     * Whether {@code seen} claims are plausible under a Poisson count of mean {@code expected}: neither below its
+     * 1st nor above its 99th percentile (a holiday, or a new team, makes the profile wrong).
+     */
+    static boolean agrees(double expected, int seen) {
+        if (expected <= 0) {
+            return seen <= 2;
+        }
+        int high = Poisson.smallestCountWithTailAtMost(expected, 0.01, 1_000_000);
+        boolean tooFew = seen < high && Learned.tail(expected, seen + 1) > 0.99; // P(N <= seen) < 1%
+        return seen <= high && !tooFew;
+    }
+
+    /**
+     * The smallest count {@code k} with {@code P(N >= k) <= exceedance} for {@code N ~ Poisson(mean)}, at most
+     * {@code cap + 1}: the model's count for a mean number of claims over the exposed part of a resume.
+     *
+     * @param mean       the mean, not negative
+     * @param exceedance the share allowed to wait, in (0, 1)
+     * @param cap        the largest count of interest
+     * @return the count
+     */
+    public static int poissonCount(double mean, double exceedance, int cap) {
+        return Poisson.smallestCountWithTailAtMost(mean, exceedance, cap);
     }
 
     private record Overridden(int count, Optional<ScheduledOverride> by) {

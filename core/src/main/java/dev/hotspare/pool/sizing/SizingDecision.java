@@ -16,8 +16,29 @@ import java.util.Optional;
  * @param installLeadTime  the install time planned with
  * @param override         the scheduled override that set the count, if one did
  * @param explanation      one line for people and logs
+ * @param basis            which part of the sizer set the count
  */
 public record SizingDecision(int runningCount, int modelled, boolean changed, int recommendedSize, DemandForecast demand,
                              Duration resumeLeadTime, Duration installLeadTime, Optional<ScheduledOverride> override,
-                             String explanation) {
+                             String explanation, Basis basis) {
+
+    /** Which part of the sizer set the count. */
+    public enum Basis {
+        /** The queueing model on the forecast rate (recent windows, or the learned daily or weekly profile). */
+        FORECAST,
+        /** The error budget: the model priced against the waits the target still allows (or after misses). */
+        BUDGET,
+        /** Bursts: arrivals are over-dispersed, and the count the history's own bursts needed is held. */
+        BURST,
+        /** The lower bound {@code min}. */
+        FLOOR,
+        /** The upper bound {@code max}. */
+        CEILING,
+        /** The pace: {@code maxStep} or the cooldown held the count short of what was asked. */
+        PACE,
+        /** A scheduled override. */
+        OVERRIDE,
+        /** No lead time is known yet: the count is kept. */
+        NO_LEAD_TIME
+    }
 }

@@ -15,9 +15,25 @@ import java.util.Optional;
  * @param currentRunningCount the running count in force now
  * @param lastChangeAt        when the sizer last changed it, if ever
  * @param now                 the decision's time
+ * @param history             the days of arrivals and waits the sizer learns from ({@link SizingHistory#NONE}: none)
  */
 public record SizingInput(List<Instant> arrivals, List<Duration> resumeTimes, List<Duration> installTimes,
-                          int currentRunningCount, Optional<Instant> lastChangeAt, Instant now) {
+                          int currentRunningCount, Optional<Instant> lastChangeAt, Instant now, SizingHistory history) {
+
+    /**
+     * An input without history: the sizer plans from the recent windows only.
+     *
+     * @param arrivals            recent claim arrival instants
+     * @param resumeTimes         measured resume times
+     * @param installTimes        measured install times
+     * @param currentRunningCount the running count in force now
+     * @param lastChangeAt        when the sizer last changed it
+     * @param now                 the decision's time
+     */
+    public SizingInput(List<Instant> arrivals, List<Duration> resumeTimes, List<Duration> installTimes,
+                       int currentRunningCount, Optional<Instant> lastChangeAt, Instant now) {
+        this(arrivals, resumeTimes, installTimes, currentRunningCount, lastChangeAt, now, SizingHistory.NONE);
+    }
 
     public SizingInput {
         arrivals = List.copyOf(arrivals);
@@ -25,6 +41,7 @@ public record SizingInput(List<Instant> arrivals, List<Duration> resumeTimes, Li
         installTimes = List.copyOf(installTimes);
         lastChangeAt = Objects.requireNonNullElse(lastChangeAt, Optional.empty());
         Objects.requireNonNull(now, "now");
+        history = Objects.requireNonNullElse(history, SizingHistory.NONE);
         if (currentRunningCount < 0) {
             throw new IllegalArgumentException("currentRunningCount: bad value '" + currentRunningCount + "': must not be negative");
         }

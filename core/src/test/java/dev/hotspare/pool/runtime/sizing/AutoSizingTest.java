@@ -108,6 +108,27 @@ class AutoSizingTest {
     }
 
     @Test
+    void theControllerKeepsHistorySoTheSizerPlansFromAFlatProfileAndItsBudgetAfterADay() {
+        start(PoolSpec.builder("ci").size(8).runningCount(0).autoSizing(sizing(0, 6)).build());
+        time.advanceBy(Duration.ofMinutes(50));
+        // A claim every 15 minutes for 26 hours, each released once served: 4/h, flat.
+        for (int i = 0; i < 26 * 4; i++) {
+            ClaimHandle handle = controller.claim("job-" + i);
+            handle.member().thenAccept(m -> controller.release(handle));
+            time.advanceBy(Duration.ofMinutes(15));
+        }
+        SizingDecision last = controller.sizing().orElseThrow();
+        // 104 claims over 26 h 50 min of watching: 3.88/h, mean over 4 min 0.258; only the first two claims (before
+        // the first spare was running) waited over the target, 2 of 5.2 allowed, so the budget (104 >= 40 claims)
+        // prices a wait low: the quantile asks for 2 (P(N >= 2) = 0.028), but at the mean rate's threshold price for 2
+        // x e^(4 x (2 - 0.6 x 5.2) / 5.2) = 0.55 spare-h a second spare does not pay: 1.
+        assertThat(last.explanation()).contains("3.88 claims/h from the flat profile")
+                .contains("budget: 2 of 104 claims over PT1M in PT168H (5.2 allowed), a wait priced 0.55 spare-h");
+        assertThat(last.basis()).isEqualTo(SizingDecision.Basis.BUDGET);
+        assertThat(last.runningCount()).isEqualTo(1);
+    }
+
+    @Test
     void shadowSizingDecidesTheSameButChangesNothing() {
         start(PoolSpec.builder("ci").size(8).runningCount(0).autoSizing(sizing(0, 6).withApply(false)).build());
         time.advanceBy(Duration.ofMinutes(50));
