@@ -75,6 +75,24 @@ public interface Gen<T> {
     }
 
     /**
+     * Any int; shrinks towards zero.
+     *
+     * @return the generator
+     */
+    static Gen<Integer> integers() {
+        return integers(Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Any long; shrinks towards zero.
+     *
+     * @return the generator
+     */
+    static Gen<Long> longs() {
+        return s -> s.draw(1, s.uniform(1)) == 0 ? Choices.integral(s, 0, Long.MAX_VALUE) : -1 - Choices.integral(s, 0, Long.MAX_VALUE);
+    }
+
+    /**
      * {@code false} and {@code true}, equally likely; shrinks to {@code false}.
      *
      * @return the generator
@@ -258,6 +276,309 @@ public interface Gen<T> {
             list.forEach(e -> map.put(e.getKey(), e.getValue()));
             return Collections.unmodifiableMap(map);
         };
+    }
+
+    /**
+     * Values made by {@code maker} from one value of each generator (drawn in order) — records of generated parts.
+     *
+     * @param a the first generator
+     * @param b the second generator
+     * @param maker makes the value
+     * @param <A> the first part's type
+     * @param <B> the second part's type
+     * @param <R> the value's type
+     * @return the generator
+     */
+    static <A, B, R> Gen<R> combine(Gen<A> a, Gen<B> b, java.util.function.BiFunction<? super A, ? super B, ? extends R> maker) {
+        return s -> maker.apply(a.generate(s), b.generate(s));
+    }
+
+    /**
+     * Values made by {@code maker} from one value of each generator (drawn in order) — records of generated parts.
+     *
+     * @param a generator 1
+     * @param b generator 2
+     * @param c generator 3
+     * @param maker makes the value
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <R> the value's type
+     * @return the generator
+     */
+    static <A, B, C, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Fn3<? super A, ? super B, ? super C, ? extends R> maker) {
+        return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s));
+    }
+
+    /**
+     * Values made by {@code maker} from one value of each generator (drawn in order) — records of generated parts.
+     *
+     * @param a generator 1
+     * @param b generator 2
+     * @param c generator 3
+     * @param d generator 4
+     * @param maker makes the value
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <R> the value's type
+     * @return the generator
+     */
+    static <A, B, C, D, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> maker) {
+        return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s));
+    }
+
+    /**
+     * Values made by {@code maker} from one value of each generator (drawn in order) — records of generated parts.
+     *
+     * @param a generator 1
+     * @param b generator 2
+     * @param c generator 3
+     * @param d generator 4
+     * @param e generator 5
+     * @param maker makes the value
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <E> the type of part 5
+     * @param <R> the value's type
+     * @return the generator
+     */
+    static <A, B, C, D, E, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Gen<E> e, Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> maker) {
+        return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s), e.generate(s));
+    }
+
+    /**
+     * Values made by {@code maker} from one value of each generator (drawn in order) — records of generated parts.
+     *
+     * @param a generator 1
+     * @param b generator 2
+     * @param c generator 3
+     * @param d generator 4
+     * @param e generator 5
+     * @param f generator 6
+     * @param maker makes the value
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <E> the type of part 5
+     * @param <F> the type of part 6
+     * @param <R> the value's type
+     * @return the generator
+     */
+    static <A, B, C, D, E, F, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Gen<E> e, Gen<F> f, Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> maker) {
+        return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s), e.generate(s), f.generate(s));
+    }
+
+    /**
+     * Values made by {@code maker} from one value of each generator (drawn in order) — records of generated parts.
+     *
+     * @param a generator 1
+     * @param b generator 2
+     * @param c generator 3
+     * @param d generator 4
+     * @param e generator 5
+     * @param f generator 6
+     * @param g generator 7
+     * @param maker makes the value
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <E> the type of part 5
+     * @param <F> the type of part 6
+     * @param <G> the type of part 7
+     * @param <R> the value's type
+     * @return the generator
+     */
+    static <A, B, C, D, E, F, G, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Gen<E> e, Gen<F> f, Gen<G> g, Fn7<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? super G, ? extends R> maker) {
+        return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s), e.generate(s), f.generate(s), g.generate(s));
+    }
+
+    /**
+     * Values made by {@code maker} from one value of each generator (drawn in order) — records of generated parts.
+     *
+     * @param a generator 1
+     * @param b generator 2
+     * @param c generator 3
+     * @param d generator 4
+     * @param e generator 5
+     * @param f generator 6
+     * @param g generator 7
+     * @param h generator 8
+     * @param maker makes the value
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <E> the type of part 5
+     * @param <F> the type of part 6
+     * @param <G> the type of part 7
+     * @param <H> the type of part 8
+     * @param <R> the value's type
+     * @return the generator
+     */
+    static <A, B, C, D, E, F, G, H, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Gen<E> e, Gen<F> f, Gen<G> g, Gen<H> h, Fn8<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? super G, ? super H, ? extends R> maker) {
+        return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s), e.generate(s), f.generate(s), g.generate(s), h.generate(s));
+    }
+
+    /**
+     * A function of 3 parts, for {@link #combine}.
+     *
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <R> the result type
+     */
+    @FunctionalInterface
+    interface Fn3<A, B, C, R> {
+        /**
+         * Makes the value.
+         *
+     * @param a part 1
+     * @param b part 2
+     * @param c part 3
+         * @return the value
+         */
+        R apply(A a, B b, C c);
+    }
+
+    /**
+     * A function of 4 parts, for {@link #combine}.
+     *
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <R> the result type
+     */
+    @FunctionalInterface
+    interface Fn4<A, B, C, D, R> {
+        /**
+         * Makes the value.
+         *
+     * @param a part 1
+     * @param b part 2
+     * @param c part 3
+     * @param d part 4
+         * @return the value
+         */
+        R apply(A a, B b, C c, D d);
+    }
+
+    /**
+     * A function of 5 parts, for {@link #combine}.
+     *
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <E> the type of part 5
+     * @param <R> the result type
+     */
+    @FunctionalInterface
+    interface Fn5<A, B, C, D, E, R> {
+        /**
+         * Makes the value.
+         *
+     * @param a part 1
+     * @param b part 2
+     * @param c part 3
+     * @param d part 4
+     * @param e part 5
+         * @return the value
+         */
+        R apply(A a, B b, C c, D d, E e);
+    }
+
+    /**
+     * A function of 6 parts, for {@link #combine}.
+     *
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <E> the type of part 5
+     * @param <F> the type of part 6
+     * @param <R> the result type
+     */
+    @FunctionalInterface
+    interface Fn6<A, B, C, D, E, F, R> {
+        /**
+         * Makes the value.
+         *
+     * @param a part 1
+     * @param b part 2
+     * @param c part 3
+     * @param d part 4
+     * @param e part 5
+     * @param f part 6
+         * @return the value
+         */
+        R apply(A a, B b, C c, D d, E e, F f);
+    }
+
+    /**
+     * A function of 7 parts, for {@link #combine}.
+     *
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <E> the type of part 5
+     * @param <F> the type of part 6
+     * @param <G> the type of part 7
+     * @param <R> the result type
+     */
+    @FunctionalInterface
+    interface Fn7<A, B, C, D, E, F, G, R> {
+        /**
+         * Makes the value.
+         *
+     * @param a part 1
+     * @param b part 2
+     * @param c part 3
+     * @param d part 4
+     * @param e part 5
+     * @param f part 6
+     * @param g part 7
+         * @return the value
+         */
+        R apply(A a, B b, C c, D d, E e, F f, G g);
+    }
+
+    /**
+     * A function of 8 parts, for {@link #combine}.
+     *
+     * @param <A> the type of part 1
+     * @param <B> the type of part 2
+     * @param <C> the type of part 3
+     * @param <D> the type of part 4
+     * @param <E> the type of part 5
+     * @param <F> the type of part 6
+     * @param <G> the type of part 7
+     * @param <H> the type of part 8
+     * @param <R> the result type
+     */
+    @FunctionalInterface
+    interface Fn8<A, B, C, D, E, F, G, H, R> {
+        /**
+         * Makes the value.
+         *
+     * @param a part 1
+     * @param b part 2
+     * @param c part 3
+     * @param d part 4
+     * @param e part 5
+     * @param f part 6
+     * @param g part 7
+     * @param h part 8
+         * @return the value
+         */
+        R apply(A a, B b, C c, D d, E e, F f, G g, H h);
     }
 
     // --- combinators ----------------------------------------------------------------------------------------------

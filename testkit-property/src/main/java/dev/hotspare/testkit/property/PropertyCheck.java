@@ -23,8 +23,8 @@ public final class PropertyCheck<T> {
     /** The number of tries when nothing else is said. */
     public static final int DEFAULT_TRIES = 1000;
 
-    private static final int SHRINK_BUDGET = 2000;
-    private static final long SHRINK_NANOS = 60_000_000_000L;
+    private static final int SHRINK_BUDGET = 10_000;
+    private static final long SHRINK_NANOS = 30_000_000_000L;
 
     private final Gen<T> gen;
     private Integer tries;

@@ -5,12 +5,16 @@ import org.junit.jupiter.api.function.ThrowingConsumer;
 import java.util.Arrays;
 
 /**
- * Shrinks a counter-example by editing the choices it was generated from — deleting runs of 1 to 12 choices (fewer list
- * elements, shorter structures) and making single choices smaller (numbers nearer zero, earlier alternatives) —
+ * Shrinks a counter-example by editing the choices it was generated from — deleting runs of choices (fewer list
+ * elements, shorter structures) and setting runs of choices to zero and making single choices smaller (numbers nearer zero, earlier
+ * alternatives) —
  * and keeping every edit whose value still fails the same way. Candidates only ever get smaller (fewer choices, or
  * as many but lexicographically smaller), so shrinking ends; a budget of attempts and time bounds slow properties.
  */
 final class Shrinker<T> {
+
+    /** Run lengths to delete: a list element is its "one more?" choice and its own, so records need long runs. */
+    private static final int[] RUNS = {12, 8, 6, 4, 3, 2, 1};
 
     /** The smallest counter-example found. */
     record Result<T>(T value, Throwable failure, int steps) {
@@ -52,14 +56,14 @@ final class Shrinker<T> {
         failure = originalFailure;
         boolean improved = true;
         while (improved && !exhausted()) {
-            improved = deleteRuns() | minimiseEach();
+            improved = deleteRuns() | zeroRuns() | minimiseEach();
         }
         return new Result<>(value, failure, steps);
     }
 
     private boolean deleteRuns() {
         boolean improved = false;
-        for (int k = 12; k >= 1; k--) {
+        for (int k : RUNS) {
             for (int i = current.length - k; i >= 0 && !exhausted(); i--) {
                 if (i + k > current.length) {
                     continue;
@@ -68,6 +72,24 @@ final class Shrinker<T> {
                 System.arraycopy(current, 0, candidate, 0, i);
                 System.arraycopy(current, i + k, candidate, i, current.length - i - k);
                 improved |= attempt(candidate);
+            }
+        }
+        return improved;
+    }
+
+    private boolean zeroRuns() {
+        boolean improved = false;
+        for (int k : new int[]{8, 4, 2}) {
+            for (int i = 0; i + k <= current.length && !exhausted(); i++) {
+                boolean allZero = true;
+                long[] candidate = current.clone();
+                for (int j = i; j < i + k; j++) {
+                    allZero &= candidate[j] == 0;
+                    candidate[j] = 0;
+                }
+                if (!allZero) {
+                    improved |= attempt(candidate);
+                }
             }
         }
         return improved;
