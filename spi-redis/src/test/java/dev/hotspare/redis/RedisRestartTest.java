@@ -221,9 +221,9 @@ class RedisRestartTest {
             abandoned = new RedisLockStore(holder.connect()).tryAcquire(key, ttl).orElseThrow();
         }
         RedisLockStore locks = new RedisLockStore(TestRedis.connection());
-        assertThat(locks.tryAcquire(key, ttl)).as("still held right after the holder vanished").isEmpty();
-
-        Lease taken = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        // However slow the machine, the key is granted again only at or after the abandoned lease's expiry on
+        // Redis's clock (checked below): no assertion here depends on how much real time passed.
+        Lease taken = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
                 .until(() -> locks.tryAcquire(key, ttl), Optional::isPresent).orElseThrow();
 
         assertThat(taken.acquiredAt()).isAfterOrEqualTo(abandoned.expiresAt());
