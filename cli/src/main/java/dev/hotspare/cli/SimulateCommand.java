@@ -202,7 +202,7 @@ final class SimulateCommand implements Callable<Integer> {
         printTable(out, reports);
         SimulationReport chosen = recommend(out, reports);
         printKpis(out, settings.withRunningCount(chosen.runningCount()), arrivals);
-        return writeChart(out, err, stem -> Charts.writeWaitVsCost(reports, stem));
+        return writeChart(out, err, stem -> Charts.writeWaitVsCost(reports, chosen, targetP95, stem));
     }
 
     private static boolean builtIn(String trace) {
