@@ -1,8 +1,6 @@
 package dev.hotspare.rollout;
 
-
 import dev.hotspare.testkit.property.Gen;
-import dev.hotspare.testkit.property.Property;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
-import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 
 /** Generators and invariant checks shared by the rollout properties. */
 public final class RolloutScenarios {
@@ -40,8 +36,7 @@ public final class RolloutScenarios {
         Gen<RolloutSpec.Builder> base = Gen.combine(
                 Gen.of(true, false), order, Gen.enums(UnmatchedDevices.class),
                 Gen.enums(DeviceStrategy.class), parallel, Gen.of(true, false),
-                Gen.integers(0, 3), Gen.integers(1, 3)
-        , (cp, ord, unmatched, strategy, maxParallel, prechecks, maxFailures, attempts) -> {
+                Gen.integers(0, 3), Gen.integers(1, 3), (cp, ord, unmatched, strategy, maxParallel, prechecks, maxFailures, attempts) -> {
             RolloutSpec.Builder b = RolloutSpec.builder("r1", "2.0").upgradeControlPlane(cp).unmatchedDevices(unmatched)
                     .strategy(strategy).maxParallel(maxParallel).prechecks(prechecks).maxFailures(maxFailures)
                     .retry(attempts, Duration.ofMinutes(2)).allowPartialWindow(true)
