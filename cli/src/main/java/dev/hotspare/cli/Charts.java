@@ -14,6 +14,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -24,8 +26,12 @@ final class Charts {
     private Charts() {
     }
 
-    /** Claim wait (p50, p95) against running member-hours, one point per runningCount; writes {@code stem}.png and .svg. */
-    static void writeWaitVsCost(List<SimulationReport> reports, Path stem) throws IOException {
+    /**
+     * Claim wait (p50, p95) against running member-hours, one point per runningCount, the p95 target as a horizontal
+     * line and the recommended runningCount marked; writes {@code stem}.png and .svg.
+     */
+    static void writeWaitVsCost(List<SimulationReport> reports, SimulationReport recommended, Duration targetP95, Path stem)
+            throws IOException {
         System.setProperty("java.awt.headless", "true");
         XYChart chart = new XYChartBuilder().width(900).height(560)
                 .title("Claim wait vs cost, by runningCount")
@@ -37,11 +43,52 @@ final class Charts {
         double[] p50 = reports.stream().mapToDouble(r -> r.waitP50().toMillis() / 60000.0).toArray();
         chart.addSeries("p95 wait", cost, p95);
         chart.addSeries("p50 wait", cost, p50);
-        for (int i = 0; i < reports.size(); i++) {
-            chart.addAnnotation(new AnnotationText("rc=" + reports.get(i).runningCount(), cost[i], p95[i], false));
-        }
+        double low = Arrays.stream(cost).min().orElse(0);
+        double high = Arrays.stream(cost).max().orElse(0);
+        double target = targetP95.toMillis() / 60000.0;
+        XYSeries line = chart.addSeries("target p95 <= " + SimulateCommand.human(targetP95), new double[] {low, high},
+                new double[] {target, target});
+        line.setMarker(SeriesMarkers.NONE);
+        XYSeries mark = chart.addSeries("recommended: runningCount " + recommended.runningCount(),
+                new double[] {recommended.runningMemberHours()}, new double[] {recommended.waitP95().toMillis() / 60000.0});
+        mark.setMarker(SeriesMarkers.CIRCLE);
+        mark.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        int first = reports.indexOf(recommended);
+        label(chart, reports, cost, p95, first);
         save(chart, stem);
     }
+
+    /**
+     * Labels points "rc=N", skipping a point whose label would overlap one already drawn (points close on the
+     * plot — rc=7 and rc=8 on a flat stretch — would print one label over the other); {@code first} is labelled
+     * before the rest (-1: none).
+     */
+    private static void label(XYChart chart, List<SimulationReport> reports, double[] x, double[] y, int first) {
+        double xRange = Math.max(1e-9, Arrays.stream(x).max().orElse(0) - Arrays.stream(x).min().orElse(0));
+        double yRange = Math.max(1e-9, Arrays.stream(y).max().orElse(0) - Arrays.stream(y).min().orElse(0));
+        List<Integer> order = new ArrayList<>();
+        if (first >= 0) {
+            order.add(first);
+        }
+        for (int i = 0; i < reports.size(); i++) {
+            if (i != first) {
+                order.add(i);
+            }
+        }
+        List<Integer> drawn = new ArrayList<>();
+        for (int i : order) {
+            boolean clear = drawn.stream().allMatch(j ->
+                    Math.abs(x[i] - x[j]) / xRange > LABEL_WIDTH || Math.abs(y[i] - y[j]) / yRange > LABEL_HEIGHT);
+            if (clear) {
+                chart.addAnnotation(new AnnotationText("rc=" + reports.get(i).runningCount(), x[i], y[i], false));
+                drawn.add(i);
+            }
+        }
+    }
+
+    /** The share of each axis a label takes, roughly (900 x 560 pixels, "rc=10" in the default font). */
+    private static final double LABEL_WIDTH = 0.06;
+    private static final double LABEL_HEIGHT = 0.05;
 
     /**
      * Both policies on one plot: claim wait at the target's percentile against running member-hours, one point per
@@ -60,9 +107,7 @@ final class Charts {
         double[] cost = statics.stream().mapToDouble(SimulationReport::runningMemberHours).toArray();
         double[] wait = statics.stream().mapToDouble(r -> minutes(c, r)).toArray();
         chart.addSeries("static runningCount", cost, wait);
-        for (int i = 0; i < statics.size(); i++) {
-            chart.addAnnotation(new AnnotationText("rc=" + statics.get(i).runningCount(), cost[i], wait[i], false));
-        }
+        label(chart, statics, cost, wait, c.bestStatic().map(statics::indexOf).orElse(-1));
         double autoCost = c.auto().runningMemberHours();
         double autoWait = minutes(c, c.auto());
         XYSeries auto = chart.addSeries("auto (runningCount: auto)", new double[] {autoCost}, new double[] {autoWait});
@@ -81,7 +126,7 @@ final class Charts {
         double low = Math.min(Math.min(autoCost, bound), Arrays.stream(cost).min().orElse(autoCost));
         double high = Math.max(autoCost, Arrays.stream(cost).max().orElse(autoCost));
         double target = c.target().maxWait().toMillis() / 60000.0;
-        XYSeries line = chart.addSeries("target " + p + " <= " + c.target().maxWait(), new double[] {low, high},
+        XYSeries line = chart.addSeries("target " + p + " <= " + SimulateCommand.human(c.target().maxWait()), new double[] {low, high},
                 new double[] {target, target});
         line.setMarker(SeriesMarkers.NONE);
         c.bestStatic().ifPresent(best -> {

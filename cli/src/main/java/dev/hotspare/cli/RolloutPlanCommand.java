@@ -57,14 +57,17 @@ public final class RolloutPlanCommand implements Callable<Integer> {
 
     private static void printTable(PrintWriter out, RolloutPlan plan) {
         out.printf("rollout %s -> version %s%n%n", plan.rollout(), plan.targetVersion());
-        out.printf("%-3s %-36s %7s %8s %6s %10s %11s  %s%n", "#", "stage", "targets", "parallel", "rounds", "op timeout",
-                "worst case", "order");
+        // The stage column is as wide as its longest name ("wait for window start <instant>" is 42 characters), so
+        // every row stays aligned.
+        int width = Math.max(36, plan.stages().stream().mapToInt(st -> st.name().length()).max().orElse(0));
+        String row = "%-3s %-" + width + "s %7s %8s %6s %10s %11s  %s%n";
+        out.printf(row, "#", "stage", "targets", "parallel", "rounds", "op timeout", "worst case", "order");
         int i = 1;
         for (RolloutPlan.Stage s : plan.stages()) {
             String order = s.batches().isEmpty()
                     ? String.join(" ", s.targets().stream().map(t -> t.name()).toList())
                     : String.join(" | ", s.batches().stream().map(b -> String.join(" ", b)).toList());
-            out.printf("%-3d %-36s %7d %8s %6d %10s %11s  %s%n", i++, s.name(), s.targets().size(),
+            out.printf(row, i++, s.name(), s.targets().size(),
                     s.parallelism() == 0 ? "-" : String.valueOf(s.parallelism()), s.rounds(),
                     s.parallelism() == 0 ? "-" : s.opTimeout().toString(), s.estimatedDuration(), abbreviate(order));
         }

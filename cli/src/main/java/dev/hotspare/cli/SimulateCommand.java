@@ -215,9 +215,13 @@ final class SimulateCommand implements Callable<Integer> {
         }
         SimulationSettings settings = new SimulationSettings(PoolSpec.builder("sim").size(size).build(), install, resume,
                 hibernate, Duration.ofMinutes(1));
+        // A generated trace lasts --days (its last claim may come before the end: "over 29 days" for a 30-day
+        // run misled); a CSV trace lasts from its first claim to its last. Durations print as the tables do.
+        String span = kind.equals("csv")
+                ? dev.hotspare.validation.Durations.format(Duration.between(arrivals.get(0).at(), arrivals.get(arrivals.size() - 1).at()))
+                : days + (days == 1 ? " day" : " days");
         out.printf("hotspare simulate: %d claims over %s, install %s, resume %s, pool size %d, runningCount %d..%d%n",
-                arrivals.size(), Duration.between(arrivals.get(0).at(), arrivals.get(arrivals.size() - 1).at()).toDays() + " days",
-                install, resume, size, runningFrom, to);
+                arrivals.size(), span, human(install), human(resume), size, runningFrom, to);
         if (sizing.isPresent()) {
             List<RateStep> trueRate = switch (kind) {
                 case "poisson" -> List.of(new RateStep(TRACE_START, rate));
@@ -235,7 +239,7 @@ final class SimulateCommand implements Callable<Integer> {
         printTable(out, reports);
         SimulationReport chosen = recommend(out, reports);
         printKpis(out, settings.withRunningCount(chosen.runningCount()), arrivals);
-        return writeChart(out, err, stem -> Charts.writeWaitVsCost(reports, stem));
+        return writeChart(out, err, stem -> Charts.writeWaitVsCost(reports, chosen, targetP95, stem));
     }
 
     private static boolean builtIn(String trace) {

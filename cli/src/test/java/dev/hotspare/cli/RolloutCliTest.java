@@ -66,6 +66,24 @@ class RolloutCliTest {
     }
 
     @Test
+    void everyRowOfThePlanTableIsAlignedWithItsHeaderEvenTheWindowStartRow() {
+        int status = HotspareCli.run("rollout", "plan", "--spec", EXAMPLES.resolve("spec.yaml").toString(),
+                "--inventory", EXAMPLES.resolve("inventory.json").toString());
+        assertThat(status).as(err()).isZero();
+        List<String> lines = out().lines().toList();
+        int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("#   stage")).findFirst().orElseThrow());
+        int order = lines.get(header).indexOf("order");
+        int end = header + 1;
+        while (!lines.get(end).isEmpty()) {
+            end++;
+        }
+        List<String> rows = lines.subList(header + 1, end);
+        assertThat(rows).hasSizeGreaterThan(1).first().asString().contains("wait for window start");
+        // The "worst case" column ends two spaces before "order" on every row.
+        assertThat(rows).allSatisfy(row -> assertThat(row.substring(order - 3, order)).as(row).matches("\\S  "));
+    }
+
+    @Test
     void rolloutHelpListsItsSubcommands() {
         assertThat(HotspareCli.run("rollout", "--help")).isZero();
         assertThat(out()).contains("plan", "replay");

@@ -1,13 +1,8 @@
 package dev.hotspare.pool;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static dev.hotspare.pool.PoolPlannerTest.at;
 import static dev.hotspare.pool.PoolPlannerTest.running;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,11 +31,10 @@ class ClaimOrderProperties {
     record Arrival(int minute, int priority, Optional<Integer> deadlineAfter) {
     }
 
-    @Provide
-    Arbitrary<List<Arrival>> arrivals() {
-        Arbitrary<Arrival> one = Combinators.combine(Arbitraries.integers().between(0, 60), Arbitraries.integers().between(0, 2),
-                Arbitraries.integers().between(0, 40).optional(0.3)).as(Arrival::new);
-        return one.list().ofMinSize(1).ofMaxSize(25);
+    Gen<List<Arrival>> arrivals() {
+        Gen<Arrival> one = Gen.combine(Gen.integers(0, 60), Gen.integers(0, 2),
+                Gen.integers(0, 40).optional(0.3), Arrival::new);
+        return one.list(1, 25);
     }
 
     static List<Claim> claims(List<Arrival> arrivals) {
@@ -68,65 +63,84 @@ class ClaimOrderProperties {
     }
 
     @Property(tries = 400)
-    void oneDecisionKeepsFifoWithinAClassHigherClassesFirstAndAgedClaimsFirst(
-            @ForAll("arrivals") List<Arrival> arrivals, @ForAll @IntRange(min = 0, max = 12) int free,
-            @ForAll @IntRange(min = 0, max = 90) int nowMinute, @ForAll @IntRange(min = 0, max = 60) int agingMinutes) {
-        Duration aging = Duration.ofMinutes(agingMinutes);
-        Instant now = at(nowMinute);
-        List<Claim> claims = claims(arrivals);
-        PoolPlan plan = PoolPlanner.plan(PoolSpec.builder("ci").size(0).agingLimit(aging).build(), members(free), claims, now);
-        Set<String> assigned = assignedNames(plan);
-        Set<String> expired = new HashSet<>();
-        plan.releases().forEach(r -> expired.add(r.claimName()));
-        for (Claim c : claims) {
-            assertThat(expired.contains(c.name())).as("expired exactly when its deadline has come: %s", c)
-                    .isEqualTo(c.isExpiredAt(now));
-            assertThat(expired.contains(c.name()) && assigned.contains(c.name())).isFalse();
+    void oneDecisionKeepsFifoWithinAClassHigherClassesFirstAndAgedClaimsFirst() {
+        record Args(List<Arrival> arrivals, int free, int nowMinute, int agingMinutes) {
         }
-        List<Claim> waiting = claims.stream().filter(c -> !expired.contains(c.name())).toList();
-        assertThat(assigned).hasSize(Math.min(free, waiting.size()));
-        for (Claim served : waiting) {
-            if (!assigned.contains(served.name())) {
-                continue;
+        forAll(s -> new Args(
+                arrivals().generate(s),
+                Gen.integers(0, 12).generate(s),
+                Gen.integers(0, 90).generate(s),
+                Gen.integers(0, 60).generate(s))).check(args -> {
+            List<Arrival> arrivals = args.arrivals();
+            int free = args.free();
+            int nowMinute = args.nowMinute();
+            int agingMinutes = args.agingMinutes();
+            Duration aging = Duration.ofMinutes(agingMinutes);
+            Instant now = at(nowMinute);
+            List<Claim> claims = claims(arrivals);
+            PoolPlan plan = PoolPlanner.plan(PoolSpec.builder("ci").size(0).agingLimit(aging).build(), members(free), claims, now);
+            Set<String> assigned = assignedNames(plan);
+            Set<String> expired = new HashSet<>();
+            plan.releases().forEach(r -> expired.add(r.claimName()));
+            for (Claim c : claims) {
+                assertThat(expired.contains(c.name())).as("expired exactly when its deadline has come: %s", c)
+                        .isEqualTo(c.isExpiredAt(now));
+                assertThat(expired.contains(c.name()) && assigned.contains(c.name())).isFalse();
             }
-            for (Claim left : waiting) {
-                if (assigned.contains(left.name())) {
+            List<Claim> waiting = claims.stream().filter(c -> !expired.contains(c.name())).toList();
+            assertThat(assigned).hasSize(Math.min(free, waiting.size()));
+            for (Claim served : waiting) {
+                if (!assigned.contains(served.name())) {
                     continue;
                 }
-                if (left.claimClass().priority() == served.claimClass().priority()) {
-                    assertThat(Claim.TOTAL_ORDER.compare(served, left)).as("FIFO within a class: %s served before %s",
-                            served.name(), left.name()).isNegative();
-                }
-                if (PoolPlanner.isAged(left, aging, now)) {
-                    assertThat(Claim.TOTAL_ORDER.compare(served, left)).as("aged %s waits only for older claims, not %s",
-                            left.name(), served.name()).isNegative();
-                } else if (!PoolPlanner.isAged(served, aging, now)) {
-                    assertThat(served.claimClass().priority()).as("among claims not aged, higher classes first")
-                            .isGreaterThanOrEqualTo(left.claimClass().priority());
+                for (Claim left : waiting) {
+                    if (assigned.contains(left.name())) {
+                        continue;
+                    }
+                    if (left.claimClass().priority() == served.claimClass().priority()) {
+                        assertThat(Claim.TOTAL_ORDER.compare(served, left)).as("FIFO within a class: %s served before %s",
+                                served.name(), left.name()).isNegative();
+                    }
+                    if (PoolPlanner.isAged(left, aging, now)) {
+                        assertThat(Claim.TOTAL_ORDER.compare(served, left)).as("aged %s waits only for older claims, not %s",
+                                left.name(), served.name()).isNegative();
+                    } else if (!PoolPlanner.isAged(served, aging, now)) {
+                        assertThat(served.claimClass().priority()).as("among claims not aged, higher classes first")
+                                .isGreaterThanOrEqualTo(left.claimClass().priority());
+                    }
                 }
             }
-        }
+        });
     }
 
     @Property(tries = 300)
-    void aSingleClassPoolIsServedExactlyAsBefore(@ForAll("arrivals") List<Arrival> arrivals,
-                                                 @ForAll @IntRange(min = 0, max = 12) int free,
-                                                 @ForAll @IntRange(min = 0, max = 90) int nowMinute,
-                                                 @ForAll @IntRange(min = 0, max = 60) int agingMinutes) {
-        List<Claim> single = new ArrayList<>();
-        for (int i = 0; i < arrivals.size(); i++) {
-            single.add(Claim.pending("c-" + i, at(arrivals.get(i).minute()), Optional.empty()));
+    void aSingleClassPoolIsServedExactlyAsBefore() {
+        record Args(List<Arrival> arrivals, int free, int nowMinute, int agingMinutes) {
         }
-        PoolPlan plan = PoolPlanner.plan(PoolSpec.builder("ci").size(2).runningCount(1)
-                .agingLimit(Duration.ofMinutes(agingMinutes)).build(), members(free), single, at(nowMinute));
-        List<Claim> fifo = single.stream().sorted(Claim.TOTAL_ORDER).toList();
-        List<String> expected = new ArrayList<>();
-        for (int i = 0; i < Math.min(free, fifo.size()); i++) {
-            expected.add(fifo.get(i).name() + String.format("=m-%02d", i));
-        }
-        assertThat(plan.assignments().stream().map(a -> a.claimName() + "=" + a.memberId()).toList()).isEqualTo(expected);
-        assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::claimName)
-                .containsExactlyElementsOf(fifo.subList(expected.size(), fifo.size()).stream().map(Claim::name).toList());
+        forAll(s -> new Args(
+                arrivals().generate(s),
+                Gen.integers(0, 12).generate(s),
+                Gen.integers(0, 90).generate(s),
+                Gen.integers(0, 60).generate(s))).check(args -> {
+            List<Arrival> arrivals = args.arrivals();
+            int free = args.free();
+            int nowMinute = args.nowMinute();
+            int agingMinutes = args.agingMinutes();
+            List<Claim> single = new ArrayList<>();
+            for (int i = 0; i < arrivals.size(); i++) {
+                single.add(Claim.pending("c-" + i, at(arrivals.get(i).minute()), Optional.empty()));
+            }
+            PoolPlan plan = PoolPlanner.plan(PoolSpec.builder("ci").size(2).runningCount(1)
+                    .agingLimit(Duration.ofMinutes(agingMinutes)).build(), members(free), single, at(nowMinute));
+            List<Claim> fifo = single.stream().sorted(Claim.TOTAL_ORDER).toList();
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < Math.min(free, fifo.size()); i++) {
+                expected.add(fifo.get(i).name() + String.format("=m-%02d", i));
+            }
+            assertThat(plan.assignments().stream().map(a -> a.claimName() + "=" + a.memberId()).toList()).isEqualTo(expected);
+            assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::claimName)
+                    .containsExactlyElementsOf(fifo.subList(expected.size(), fifo.size()).stream().map(Claim::name).toList());
+        });
     }
 
     /**
@@ -137,50 +151,50 @@ class ClaimOrderProperties {
      * in a single-class pool from that moment.
      */
     @Property(tries = 300)
-    void onceAgedAClaimWaitsOnlyForOlderClaims(@ForAll("arrivals") List<Arrival> arrivals,
-                                               @ForAll @Size(min = 120, max = 120) List<@IntRange(min = 0, max = 2) Integer> free,
-                                               @ForAll @IntRange(min = 0, max = 30) int agingMinutes) {
-        Duration aging = Duration.ofMinutes(agingMinutes);
-        PoolSpec spec = PoolSpec.builder("ci").size(0).agingLimit(aging).build();
-        List<Claim> all = claims(arrivals.stream().map(a -> new Arrival(a.minute(), a.priority(), Optional.empty())).toList());
-        Map<String, Claim> pending = new LinkedHashMap<>();
-        Map<String, Integer> servedAt = new HashMap<>();
-        List<List<String>> servedPerMinute = new ArrayList<>();
-        int memberSeq = 0;
-        for (int minute = 0; minute < free.size(); minute++) {
-            for (Claim c : all) {
-                if (c.createdAt().equals(at(minute))) {
-                    pending.put(c.name(), c);
-                }
-            }
-            List<Member> members = new ArrayList<>();
-            for (int i = 0; i < free.get(minute); i++) {
-                members.add(running("m-" + (memberSeq++), minute));
-            }
-            PoolPlan plan = PoolPlanner.plan(spec, members, pending.values(), at(minute));
-            List<String> order = new ArrayList<>();
-            for (PoolPlan.Assignment a : plan.assignments()) {
-                pending.remove(a.claimName());
-                servedAt.put(a.claimName(), minute);
-                order.add(a.claimName());
-            }
-            servedPerMinute.add(order);
-        }
-        Map<String, Claim> byName = new HashMap<>();
-        all.forEach(c -> byName.put(c.name(), c));
-        for (Claim c : all) {
-            int agedMinute = (int) Duration.between(at(0), c.createdAt().plus(aging)).toMinutes();
-            int end = servedAt.getOrDefault(c.name(), free.size());
-            for (int minute = Math.max(agedMinute, 0); minute <= Math.min(end, free.size() - 1); minute++) {
-                for (String other : servedPerMinute.get(minute)) {
-                    if (other.equals(c.name())) {
-                        break;
+    void onceAgedAClaimWaitsOnlyForOlderClaims() {
+        forAll(arrivals(), Gen.integers(0, 2).list(120, 120), Gen.integers(0, 30)).check((arrivals, free, agingMinutes) -> {
+            Duration aging = Duration.ofMinutes(agingMinutes);
+            PoolSpec spec = PoolSpec.builder("ci").size(0).agingLimit(aging).build();
+            List<Claim> all = claims(arrivals.stream().map(a -> new Arrival(a.minute(), a.priority(), Optional.empty())).toList());
+            Map<String, Claim> pending = new LinkedHashMap<>();
+            Map<String, Integer> servedAt = new HashMap<>();
+            List<List<String>> servedPerMinute = new ArrayList<>();
+            int memberSeq = 0;
+            for (int minute = 0; minute < free.size(); minute++) {
+                for (Claim c : all) {
+                    if (c.createdAt().equals(at(minute))) {
+                        pending.put(c.name(), c);
                     }
-                    assertThat(Claim.TOTAL_ORDER.compare(byName.get(other), c))
-                            .as("%s, aged at minute %d, saw younger %s served at minute %d", c.name(), agedMinute, other, minute)
-                            .isNegative();
+                }
+                List<Member> members = new ArrayList<>();
+                for (int i = 0; i < free.get(minute); i++) {
+                    members.add(running("m-" + (memberSeq++), minute));
+                }
+                PoolPlan plan = PoolPlanner.plan(spec, members, pending.values(), at(minute));
+                List<String> order = new ArrayList<>();
+                for (PoolPlan.Assignment a : plan.assignments()) {
+                    pending.remove(a.claimName());
+                    servedAt.put(a.claimName(), minute);
+                    order.add(a.claimName());
+                }
+                servedPerMinute.add(order);
+            }
+            Map<String, Claim> byName = new HashMap<>();
+            all.forEach(c -> byName.put(c.name(), c));
+            for (Claim c : all) {
+                int agedMinute = (int) Duration.between(at(0), c.createdAt().plus(aging)).toMinutes();
+                int end = servedAt.getOrDefault(c.name(), free.size());
+                for (int minute = Math.max(agedMinute, 0); minute <= Math.min(end, free.size() - 1); minute++) {
+                    for (String other : servedPerMinute.get(minute)) {
+                        if (other.equals(c.name())) {
+                            break;
+                        }
+                        assertThat(Claim.TOTAL_ORDER.compare(byName.get(other), c))
+                                .as("%s, aged at minute %d, saw younger %s served at minute %d", c.name(), agedMinute, other, minute)
+                                .isNegative();
+                    }
                 }
             }
-        }
+        });
     }
 }

@@ -1,10 +1,8 @@
 package dev.hotspare.rollout;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -16,20 +14,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Device prechecks follow the upgrade's order and pacing, whatever the agents answer and whenever. */
 class PrecheckProperties {
 
-    @Provide
-    Arbitrary<RolloutScenarios.Scenario> scenarios() {
-        return Arbitraries.lazy(() -> RolloutScenarios.scenarios(true))
+    Gen<RolloutScenarios.Scenario> scenarios() {
+        return Gen.lazy(() -> RolloutScenarios.scenarios(true))
                 .map(s -> new RolloutScenarios.Scenario(s.spec().toBuilder().prechecks(true).build(), s.inventory()));
     }
 
-    @Provide
-    Arbitrary<List<Integer>> steps() {
-        return Arbitraries.integers().between(0, 999).list().ofMinSize(1).ofMaxSize(150);
+    Gen<List<Integer>> steps() {
+        return Gen.integers(0, 999).list(1, 150);
     }
 
     /**
@@ -40,45 +37,46 @@ class PrecheckProperties {
      * restarting per group.
      */
     @Property(tries = 500)
-    void prechecksNeverRunADeviceBeforeItsGroupsTurn(@ForAll("scenarios") RolloutScenarios.Scenario scenario,
-                                                   @ForAll("steps") List<Integer> steps) {
-        RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
-        Instant now = RolloutScenarios.T0;
-        Set<String> ids = new HashSet<>();
-        Map<Integer, List<Integer>> batchesByGroup = new TreeMap<>();
-        List<Integer> groupsStarted = new ArrayList<>();
-        state = step(state, new RolloutEvent.LeaderChanged(Optional.of("node-0")), now, ids, batchesByGroup, groupsStarted);
-        state = step(state, new RolloutEvent.Start(), now, ids, batchesByGroup, groupsStarted);
-        for (int step : steps) {
-            if (state.terminal()) {
-                break;
+    void prechecksNeverRunADeviceBeforeItsGroupsTurn() {
+        forAll(scenarios(), steps()).check((scenario, steps) -> {
+            RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
+            Instant now = RolloutScenarios.T0;
+            Set<String> ids = new HashSet<>();
+            Map<Integer, List<Integer>> batchesByGroup = new TreeMap<>();
+            List<Integer> groupsStarted = new ArrayList<>();
+            state = step(state, new RolloutEvent.LeaderChanged(Optional.of("node-0")), now, ids, batchesByGroup, groupsStarted);
+            state = step(state, new RolloutEvent.Start(), now, ids, batchesByGroup, groupsStarted);
+            for (int step : steps) {
+                if (state.terminal()) {
+                    break;
+                }
+                RolloutEvent event;
+                int kind = step % 10;
+                if (kind <= 5 && !state.inFlight().isEmpty()) {
+                    InFlightOp op = state.inFlight().get(step % state.inFlight().size());
+                    event = new RolloutEvent.AgentReported(op.address(), op.opId(), op.attempt(),
+                            step % 4 == 0 ? OpStatus.FAILED : OpStatus.SUCCEEDED, "");
+                } else if (kind == 6) {
+                    event = step % 2 == 0 ? new RolloutEvent.Suspend() : new RolloutEvent.Resume();
+                } else {
+                    // Time passes: deadlines may expire (a timed-out precheck fails), the window may open or close.
+                    now = now.plus(Duration.ofMinutes(step % 25));
+                    event = new RolloutEvent.Tick(now);
+                }
+                state = step(state, event, now, ids, batchesByGroup, groupsStarted);
             }
-            RolloutEvent event;
-            int kind = step % 10;
-            if (kind <= 5 && !state.inFlight().isEmpty()) {
-                InFlightOp op = state.inFlight().get(step % state.inFlight().size());
-                event = new RolloutEvent.AgentReported(op.address(), op.opId(), op.attempt(),
-                        step % 4 == 0 ? OpStatus.FAILED : OpStatus.SUCCEEDED, "");
-            } else if (kind == 6) {
-                event = step % 2 == 0 ? new RolloutEvent.Suspend() : new RolloutEvent.Resume();
-            } else {
-                // Time passes: deadlines may expire (a timed-out precheck fails), the window may open or close.
-                now = now.plus(Duration.ofMinutes(step % 25));
-                event = new RolloutEvent.Tick(now);
+            for (Map.Entry<Integer, List<Integer>> group : batchesByGroup.entrySet()) {
+                int size = RolloutScenarios.groupSize(state, group.getKey());
+                int parallel = state.spec().maxParallel().forGroup(size);
+                if (state.spec().strategy() == DeviceStrategy.EXPONENTIAL) {
+                    List<Integer> ramp = Grouping.exponentialBatchSizes(size, parallel);
+                    assertThat(ramp).as("group %s batches", group.getKey()).startsWith(group.getValue().toArray(Integer[]::new));
+                } else {
+                    assertThat(group.getValue()).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(parallel));
+                }
             }
-            state = step(state, event, now, ids, batchesByGroup, groupsStarted);
-        }
-        for (Map.Entry<Integer, List<Integer>> group : batchesByGroup.entrySet()) {
-            int size = RolloutScenarios.groupSize(state, group.getKey());
-            int parallel = state.spec().maxParallel().forGroup(size);
-            if (state.spec().strategy() == DeviceStrategy.EXPONENTIAL) {
-                List<Integer> ramp = Grouping.exponentialBatchSizes(size, parallel);
-                assertThat(ramp).as("group %s batches", group.getKey()).startsWith(group.getValue().toArray(Integer[]::new));
-            } else {
-                assertThat(group.getValue()).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(parallel));
-            }
-        }
-        assertThat(groupsStarted).isSorted();
+            assertThat(groupsStarted).isSorted();
+        });
     }
 
     private static RolloutState step(RolloutState state, RolloutEvent event, Instant now, Set<String> ids,

@@ -1,10 +1,8 @@
 package dev.hotspare.rollout;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -14,23 +12,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RolloutMachineProperties {
 
-    @Provide
-    Arbitrary<RolloutScenarios.Scenario> scenarios() {
+    Gen<RolloutScenarios.Scenario> scenarios() {
         return RolloutScenarios.scenarios(true);
     }
 
-    @Provide
-    Arbitrary<RolloutScenarios.Scenario> openScenarios() {
+    Gen<RolloutScenarios.Scenario> openScenarios() {
         return RolloutScenarios.scenarios(false);
     }
 
-    @Provide
-    Arbitrary<List<Integer>> steps() {
-        return Arbitraries.integers().between(0, 999).list().ofMinSize(1).ofMaxSize(120);
+    Gen<List<Integer>> steps() {
+        return Gen.integers(0, 999).list(1, 120);
     }
 
     /**
@@ -39,23 +35,24 @@ class RolloutMachineProperties {
      * keeps the safety invariants and survives a JSON round trip.
      */
     @Property
-    void everyStateEventPairHasAnOutcome(@ForAll("scenarios") RolloutScenarios.Scenario scenario,
-                                         @ForAll("steps") List<Integer> steps) {
-        RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
-        Instant now = RolloutScenarios.T0;
-        Set<String> ids = new HashSet<>();
-        List<RolloutEvent.AgentReported> seen = new ArrayList<>();
-        for (int step : steps) {
-            RolloutEvent event = randomEvent(state, step, seen, scenario.inventory());
-            now = now.plus(Duration.ofSeconds(step % 7 == 0 ? step * 7L : 1));
-            Decision d = RolloutMachine.decide(state, event, now);
-            state = d.state();
-            RolloutScenarios.checkInvariants(state, d.commandsOf(RolloutCommand.IssueOp.class), ids);
-            if (event instanceof RolloutEvent.AgentReported r) {
-                seen.add(r);
+    void everyStateEventPairHasAnOutcome() {
+        forAll(scenarios(), steps()).check((scenario, steps) -> {
+            RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
+            Instant now = RolloutScenarios.T0;
+            Set<String> ids = new HashSet<>();
+            List<RolloutEvent.AgentReported> seen = new ArrayList<>();
+            for (int step : steps) {
+                RolloutEvent event = randomEvent(state, step, seen, scenario.inventory());
+                now = now.plus(Duration.ofSeconds(step % 7 == 0 ? step * 7L : 1));
+                Decision d = RolloutMachine.decide(state, event, now);
+                state = d.state();
+                RolloutScenarios.checkInvariants(state, d.commandsOf(RolloutCommand.IssueOp.class), ids);
+                if (event instanceof RolloutEvent.AgentReported r) {
+                    seen.add(r);
+                }
             }
-        }
-        assertThat(RolloutStateJson.read(RolloutStateJson.write(state))).isEqualTo(state);
+            assertThat(RolloutStateJson.read(RolloutStateJson.write(state))).isEqualTo(state);
+        });
     }
 
     private static RolloutEvent randomEvent(RolloutState s, int step, List<RolloutEvent.AgentReported> seen, Inventory original) {
@@ -118,43 +115,44 @@ class RolloutMachineProperties {
      * arbitrary report interleavings, suspends and resumes, the invariants hold throughout.
      */
     @Property
-    void allAgentsSucceedingPutsEveryTargetOnTheVersion(@ForAll("openScenarios") RolloutScenarios.Scenario scenario,
-                                                        @ForAll("steps") List<Integer> order) {
-        RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
-        Instant now = RolloutScenarios.T0;
-        Set<String> ids = new HashSet<>();
-        state = apply(state, new RolloutEvent.LeaderChanged(Optional.of("node-0")), now, ids);
-        state = apply(state, new RolloutEvent.Start(), now, ids);
-        int i = 0;
-        while (!state.terminal()) {
-            int choice = order.get(i++ % order.size());
-            // Time moves only when nothing is in flight, so every agent answers before its deadline.
-            if (choice % 11 == 0 && state.suspension() == Suspension.NONE) {
-                state = apply(state, new RolloutEvent.Suspend(), now, ids);
-                continue;
+    void allAgentsSucceedingPutsEveryTargetOnTheVersion() {
+        forAll(openScenarios(), steps()).check((scenario, order) -> {
+            RolloutState state = RolloutMachine.initial(scenario.spec(), scenario.inventory());
+            Instant now = RolloutScenarios.T0;
+            Set<String> ids = new HashSet<>();
+            state = apply(state, new RolloutEvent.LeaderChanged(Optional.of("node-0")), now, ids);
+            state = apply(state, new RolloutEvent.Start(), now, ids);
+            int i = 0;
+            while (!state.terminal()) {
+                int choice = order.get(i++ % order.size());
+                // Time moves only when nothing is in flight, so every agent answers before its deadline.
+                if (choice % 11 == 0 && state.suspension() == Suspension.NONE) {
+                    state = apply(state, new RolloutEvent.Suspend(), now, ids);
+                    continue;
+                }
+                if (choice % 11 == 1 || state.inFlight().isEmpty()) {
+                    state = apply(state, new RolloutEvent.Resume(), now, ids);
+                }
+                if (state.inFlight().isEmpty()) {
+                    now = state.nextWake().orElse(now);
+                    state = apply(state, new RolloutEvent.Tick(now), now, ids);
+                } else {
+                    InFlightOp op = state.inFlight().get(choice % state.inFlight().size());
+                    state = apply(state, new RolloutEvent.AgentReported(op.address(), op.opId(), op.attempt(), OpStatus.SUCCEEDED, "ok"), now, ids);
+                }
+                assertThat(i).as("rollout should finish").isLessThan(10_000);
             }
-            if (choice % 11 == 1 || state.inFlight().isEmpty()) {
-                state = apply(state, new RolloutEvent.Resume(), now, ids);
+            // An unhealthy device is skipped and fails the rollout (as Venice's), however well the others went.
+            boolean unhealthy = scenario.inventory().targets().stream()
+                    .anyMatch(t -> Grouping.skipReason(scenario.spec(), t).filter(Grouping.DEVICE_NOT_HEALTHY::equals).isPresent());
+            assertThat(state.phase()).isEqualTo(unhealthy ? Phase.FAILED : Phase.SUCCEEDED);
+            for (Target t : scenario.inventory().targets()) {
+                boolean leftAloneBySpec = Grouping.skipReason(scenario.spec(), t).filter(why -> !why.startsWith("already")).isPresent();
+                if (!leftAloneBySpec) {
+                    assertThat(state.record(t.ref()).orElseThrow().version()).as(t.name()).isEqualTo("2.0");
+                }
             }
-            if (state.inFlight().isEmpty()) {
-                now = state.nextWake().orElse(now);
-                state = apply(state, new RolloutEvent.Tick(now), now, ids);
-            } else {
-                InFlightOp op = state.inFlight().get(choice % state.inFlight().size());
-                state = apply(state, new RolloutEvent.AgentReported(op.address(), op.opId(), op.attempt(), OpStatus.SUCCEEDED, "ok"), now, ids);
-            }
-            assertThat(i).as("rollout should finish").isLessThan(10_000);
-        }
-        // An unhealthy device is skipped and fails the rollout (as Venice's), however well the others went.
-        boolean unhealthy = scenario.inventory().targets().stream()
-                .anyMatch(t -> Grouping.skipReason(scenario.spec(), t).filter(Grouping.DEVICE_NOT_HEALTHY::equals).isPresent());
-        assertThat(state.phase()).isEqualTo(unhealthy ? Phase.FAILED : Phase.SUCCEEDED);
-        for (Target t : scenario.inventory().targets()) {
-            boolean leftAloneBySpec = Grouping.skipReason(scenario.spec(), t).filter(why -> !why.startsWith("already")).isPresent();
-            if (!leftAloneBySpec) {
-                assertThat(state.record(t.ref()).orElseThrow().version()).as(t.name()).isEqualTo("2.0");
-            }
-        }
+        });
     }
 
     private static RolloutState apply(RolloutState s, RolloutEvent e, Instant now, Set<String> ids) {

@@ -1,8 +1,6 @@
 package dev.hotspare.rollout;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
+import dev.hotspare.testkit.property.Gen;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -31,15 +29,14 @@ public final class RolloutScenarios {
             "tier notin (a,b)", "!tier", "tier");
 
     /** Specs of every shape; {@code withWindowEnd} allows windows that close (and lets them be too short). */
-    public static Arbitrary<RolloutSpec> specs(boolean withWindowEnd) {
-        Arbitrary<List<String>> order = Arbitraries.of(SELECTORS).list().uniqueElements().ofMaxSize(3);
-        Arbitrary<MaxParallel> parallel = Arbitraries.oneOf(Arbitraries.integers().between(1, 4).map(MaxParallel::of),
-                Arbitraries.of(25, 50, 100).map(MaxParallel::percentOfGroup));
-        Arbitrary<RolloutSpec.Builder> base = Combinators.combine(
-                Arbitraries.of(true, false), order, Arbitraries.of(UnmatchedDevices.class),
-                Arbitraries.of(DeviceStrategy.class), parallel, Arbitraries.of(true, false),
-                Arbitraries.integers().between(0, 3), Arbitraries.integers().between(1, 3)
-        ).as((cp, ord, unmatched, strategy, maxParallel, prechecks, maxFailures, attempts) -> {
+    public static Gen<RolloutSpec> specs(boolean withWindowEnd) {
+        Gen<List<String>> order = Gen.of(SELECTORS).uniqueList(0, 3);
+        Gen<MaxParallel> parallel = Gen.oneOf(Gen.integers(1, 4).map(MaxParallel::of),
+                Gen.of(25, 50, 100).map(MaxParallel::percentOfGroup));
+        Gen<RolloutSpec.Builder> base = Gen.combine(
+                Gen.of(true, false), order, Gen.enums(UnmatchedDevices.class),
+                Gen.enums(DeviceStrategy.class), parallel, Gen.of(true, false),
+                Gen.integers(0, 3), Gen.integers(1, 3), (cp, ord, unmatched, strategy, maxParallel, prechecks, maxFailures, attempts) -> {
             RolloutSpec.Builder b = RolloutSpec.builder("r1", "2.0").upgradeControlPlane(cp).unmatchedDevices(unmatched)
                     .strategy(strategy).maxParallel(maxParallel).prechecks(prechecks).maxFailures(maxFailures)
                     .retry(attempts, Duration.ofMinutes(2)).allowPartialWindow(true)
@@ -47,15 +44,14 @@ public final class RolloutScenarios {
             ord.forEach(b::deviceGroup);
             return b;
         });
-        Arbitrary<Optional<MaintenanceWindow>> windows = Arbitraries.integers().between(0, 3).flatMap(kind -> switch (kind) {
-            case 0, 1 -> Arbitraries.just(Optional.<MaintenanceWindow>empty());
-            case 2 -> Arbitraries.integers().between(0, 120).map(m -> Optional.of(MaintenanceWindow.from(T0.plus(Duration.ofMinutes(m)))));
+        Gen<Optional<MaintenanceWindow>> windows = Gen.integers(0, 3).flatMap(kind -> switch (kind) {
+            case 0, 1 -> Gen.just(Optional.<MaintenanceWindow>empty());
+            case 2 -> Gen.integers(0, 120).map(m -> Optional.of(MaintenanceWindow.from(T0.plus(Duration.ofMinutes(m)))));
             default -> withWindowEnd
-                    ? Combinators.combine(Arbitraries.integers().between(0, 60), Arbitraries.integers().between(1, 400))
-                    .as((s, len) -> Optional.of(MaintenanceWindow.between(T0.plus(Duration.ofMinutes(s)), T0.plus(Duration.ofMinutes(s + len)))))
-                    : Arbitraries.just(Optional.<MaintenanceWindow>empty());
+                    ? Gen.combine(Gen.integers(0, 60), Gen.integers(1, 400), (s, len) -> Optional.of(MaintenanceWindow.between(T0.plus(Duration.ofMinutes(s)), T0.plus(Duration.ofMinutes(s + len)))))
+                    : Gen.just(Optional.<MaintenanceWindow>empty());
         });
-        return Combinators.combine(base, windows).as((b, w) -> {
+        return Gen.combine(base, windows, (b, w) -> {
             w.ifPresent(b::window);
             return b.build();
         });
@@ -66,12 +62,12 @@ public final class RolloutScenarios {
      * few devices not admitted or not healthy (nodes are healthy: an unhealthy one ends a rollout with prechecks
      * before anything runs).
      */
-    public static Arbitrary<Inventory> inventories() {
-        Arbitrary<Integer> nodes = Arbitraries.integers().between(0, 3);
-        Arbitrary<List<String>> devices = Arbitraries.of(LABELS).list().ofMaxSize(10);
-        Arbitrary<Integer> currentEvery = Arbitraries.of(0, 0, 0, 4);
-        Arbitrary<Integer> unfitEvery = Arbitraries.of(0, 0, 3, 5);
-        return Combinators.combine(nodes, devices, currentEvery, unfitEvery).as((n, labels, every, unfit) -> {
+    public static Gen<Inventory> inventories() {
+        Gen<Integer> nodes = Gen.integers(0, 3);
+        Gen<List<String>> devices = Gen.of(LABELS).list(0, 10);
+        Gen<Integer> currentEvery = Gen.of(0, 0, 0, 4);
+        Gen<Integer> unfitEvery = Gen.of(0, 0, 3, 5);
+        return Gen.combine(nodes, devices, currentEvery, unfitEvery, (n, labels, every, unfit) -> {
             List<Target> targets = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 targets.add(Target.node("node-" + i, every > 0 && i == 1 ? "2.0" : "1.0"));
@@ -89,8 +85,8 @@ public final class RolloutScenarios {
         return Target.device(String.format("dev-%02d-%s", i, label), version, label.equals("none") ? Map.of() : Map.of("tier", label));
     }
 
-    public static Arbitrary<Scenario> scenarios(boolean withWindowEnd) {
-        return Combinators.combine(specs(withWindowEnd), inventories()).as(Scenario::new);
+    public static Gen<Scenario> scenarios(boolean withWindowEnd) {
+        return Gen.combine(specs(withWindowEnd), inventories(), Scenario::new);
     }
 
     /**

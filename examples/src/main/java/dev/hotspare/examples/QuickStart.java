@@ -18,6 +18,7 @@ public final class QuickStart {
     }
 
     public static void main(String[] args) {
+        // snippet: README.md
         VirtualTimeScheduler time = VirtualTimeScheduler.startingAt2026();   // or TaskScheduler.system(executor, clock)
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time)
                 .installTime(Duration.ofMinutes(40)).resumeTime(Duration.ofMinutes(5)).build();
@@ -31,6 +32,7 @@ public final class QuickStart {
         System.out.println("claimed " + claim.member().join().id() + " at " + time.now());
         System.out.println(Documents.toJson(plan));                          // assignment, hot-set refill, replacement
         pool.release(claim);
+        // end snippet
         pool.close();
     }
 }

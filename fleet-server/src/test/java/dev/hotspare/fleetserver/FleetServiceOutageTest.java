@@ -68,7 +68,7 @@ class FleetServiceOutageTest {
         redis.stop();
 
         // Unhealthy as soon as the connection is seen lost (Lettuce notices a closed socket at once).
-        await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/healthcheck").status() == 500);
+        await().atMost(Duration.ofSeconds(60)).until(() -> http.get("/healthcheck").status() == 500);
         assertThat(http.get("/healthcheck").body().toString()).isEqualTo("{\"healthy\":false,\"failed\":[\"redis\"]}");
         Http.Answer ping = http.put("/scheduler/" + scheduler + "/rooms/" + r1 + "/ping", ping(r1));
         assertThat(ping.status()).as(ping.raw()).isEqualTo(503);

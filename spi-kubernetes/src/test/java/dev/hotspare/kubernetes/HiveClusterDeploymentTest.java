@@ -72,7 +72,7 @@ class HiveClusterDeploymentTest {
     }
 
     Member seen(String pool, String id, Predicate<Member> until) {
-        return await().atMost(Duration.ofSeconds(10)).until(() -> driver.find(pool, id), o -> o.isPresent() && until.test(o.get()))
+        return await().atMost(Duration.ofSeconds(60)).until(() -> driver.find(pool, id), o -> o.isPresent() && until.test(o.get()))
                 .orElseThrow();
     }
 

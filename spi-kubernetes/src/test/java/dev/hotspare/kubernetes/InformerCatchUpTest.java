@@ -52,11 +52,11 @@ class InformerCatchUpTest {
         rooms.watch("resynced", events::add);
         Member a = rooms.create("resynced", "v1", DesiredPower.RUNNING);
         Member b = rooms.create("resynced", "v1", DesiredPower.RUNNING);
-        await().atMost(Duration.ofSeconds(10)).until(() -> rooms.list("resynced").size() == 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> rooms.list("resynced").size() == 2);
 
         // Over two resync periods (fabric8's shortest is one second) the informer re-delivers both pods, and none
         // of it is a change.
-        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(6))
+        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(60))
                 .untilAsserted(() -> assertThat(events).hasSize(2));
         assertThat(events).containsExactlyInAnyOrder(new MemberEvent.Added("resynced", a), new MemberEvent.Added("resynced", b));
     }
@@ -69,7 +69,7 @@ class InformerCatchUpTest {
         rooms.watch(pool, events::add);
         Member a = rooms.create(pool, "v1", DesiredPower.RUNNING);
         Member b = rooms.create(pool, "v1", DesiredPower.RUNNING);
-        await().atMost(Duration.ofSeconds(10)).until(() -> rooms.list(pool).size() == 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> rooms.list(pool).size() == 2);
 
         assertThat(kube.dropWatches()).isPositive();
         // Someone else (another worker, kubectl) claims room a while the watch is down or reconnecting.
@@ -78,9 +78,9 @@ class InformerCatchUpTest {
                 .addToAnnotations(Kube.CLAIM, "match-7").addToAnnotations(Kube.CLAIMED_AT, "2026-03-01T10:00:00Z")
                 .endMetadata().build()).update();
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> rooms.find(pool, a.id()).orElseThrow().claimName().isPresent());
+        await().atMost(Duration.ofSeconds(60)).until(() -> rooms.find(pool, a.id()).orElseThrow().claimName().isPresent());
         // Let the reconnected watch re-deliver everything it is going to.
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> events.size() == 3);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(60)).until(() -> events.size() == 3);
 
         assertThat(events).filteredOn(e -> e instanceof MemberEvent.Added).hasSize(2);
         assertThat(events).filteredOn(e -> e instanceof MemberEvent.Updated)

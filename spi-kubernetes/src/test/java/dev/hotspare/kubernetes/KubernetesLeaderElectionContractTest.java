@@ -26,7 +26,9 @@ class KubernetesLeaderElectionContractTest extends LeaderElectionContract {
     @Override
     protected LeaderElection newElection() {
         election = KubernetesLeaderElection.builder(kube.client, "locks", "leader-" + ELECTIONS.incrementAndGet())
-                .timing(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(200)).build();
+                // A lease and renew deadline no busy machine outlasts between two renewals, so a leader never loses the
+                // lease to slowness mid-test (a resigning candidate releases it at once: releaseOnCancel).
+                .timing(Duration.ofSeconds(30), Duration.ofSeconds(20), Duration.ofMillis(200)).build();
         return election;
     }
 }

@@ -123,7 +123,7 @@ class WriteCountTest {
             CustomResourceMemberDriver.write(cd, List.of("status", "powerState"), asked);
             resources.resource(cd).update();
         }
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(clusters.list(pool)).hasSize(size)
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(clusters.list(pool)).hasSize(size)
                 .allSatisfy(m -> {
                     assertThat(m.phase()).isEqualTo(MemberPhase.READY);
                     ObservedPower expected = m.desiredPower() == DesiredPower.HIBERNATING ? ObservedPower.HIBERNATING : ObservedPower.RUNNING;

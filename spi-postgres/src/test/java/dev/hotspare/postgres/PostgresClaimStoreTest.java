@@ -186,12 +186,12 @@ class PostgresClaimStoreTest {
         AtomicInteger heard = new AtomicInteger();
         try (AutoCloseable watch = store.watch(pool, heard::incrementAndGet)) {
             store.offerMember(pool, "m-1", T0);
-            await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 1);
+            await().atMost(Duration.ofSeconds(60)).until(() -> heard.get() >= 1);
             store.submit(pool, "job", Optional.empty(), T0);
-            await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 2);
+            await().atMost(Duration.ofSeconds(60)).until(() -> heard.get() >= 2);
             store.assignOldest(pool, T0).orElseThrow();
             store.release(pool, "job");
-            await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 3);
+            await().atMost(Duration.ofSeconds(60)).until(() -> heard.get() >= 3);
         }
     }
 

@@ -4,10 +4,8 @@ import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.ClaimClass;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.PoolPlanner;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -29,25 +28,24 @@ class PostgresServiceOrderProperties {
     private final PostgresClaimStore store = new PostgresClaimStore(TestSchemas.migrated(SCHEMA), SCHEMA);
 
     @Property(tries = 60)
-    void assignOldestWithAgingDrainsInTheServiceOrder(
-            @ForAll @Size(min = 1, max = 12) List<@IntRange(min = 0, max = 30) Integer> createdMinutes,
-            @ForAll @Size(min = 12, max = 12) List<@IntRange(min = 0, max = 3) Integer> priorities,
-            @ForAll @IntRange(min = 0, max = 40) int agingMinutes) {
-        String pool = "so" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
-        List<Claim> submitted = new ArrayList<>();
-        for (int i = 0; i < createdMinutes.size(); i++) {
-            ClaimRequest request = ClaimRequest.of(String.format("c-%02d", i))
-                    .withClass(new ClaimClass("p" + priorities.get(i), priorities.get(i)));
-            submitted.add(store.submit(pool, request, T0.plus(Duration.ofMinutes(createdMinutes.get(i)))));
-            store.offerMember(pool, String.format("m-%02d", i), T0);
-        }
-        Instant at = T0.plus(Duration.ofMinutes(30));
-        Duration aging = Duration.ofMinutes(agingMinutes);
-        List<String> drained = new ArrayList<>();
-        for (Optional<Claim> next = store.assignOldest(pool, at, aging); next.isPresent(); next = store.assignOldest(pool, at, aging)) {
-            drained.add(next.get().name());
-        }
-        List<String> expected = submitted.stream().sorted(PoolPlanner.serviceOrder(aging, at)).map(Claim::name).toList();
-        assertThat(drained).isEqualTo(expected);
+    void assignOldestWithAgingDrainsInTheServiceOrder() {
+        forAll(Gen.integers(0, 30).list(1, 12), Gen.integers(0, 3).list(12, 12), Gen.integers(0, 40)).check((createdMinutes, priorities, agingMinutes) -> {
+            String pool = "so" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffL);
+            List<Claim> submitted = new ArrayList<>();
+            for (int i = 0; i < createdMinutes.size(); i++) {
+                ClaimRequest request = ClaimRequest.of(String.format("c-%02d", i))
+                        .withClass(new ClaimClass("p" + priorities.get(i), priorities.get(i)));
+                submitted.add(store.submit(pool, request, T0.plus(Duration.ofMinutes(createdMinutes.get(i)))));
+                store.offerMember(pool, String.format("m-%02d", i), T0);
+            }
+            Instant at = T0.plus(Duration.ofMinutes(30));
+            Duration aging = Duration.ofMinutes(agingMinutes);
+            List<String> drained = new ArrayList<>();
+            for (Optional<Claim> next = store.assignOldest(pool, at, aging); next.isPresent(); next = store.assignOldest(pool, at, aging)) {
+                drained.add(next.get().name());
+            }
+            List<String> expected = submitted.stream().sorted(PoolPlanner.serviceOrder(aging, at)).map(Claim::name).toList();
+            assertThat(drained).isEqualTo(expected);
+        });
     }
 }

@@ -92,7 +92,7 @@ class RedisRestartTest {
 
         server.restart();
 
-        Lease next = await().atMost(Duration.ofSeconds(20)).ignoreException(StoreUnavailableException.class)
+        Lease next = await().atMost(Duration.ofSeconds(60)).ignoreException(StoreUnavailableException.class)
                 .until(() -> locks.tryAcquire(key, LONG_TTL), Optional::isPresent).orElseThrow();
         // Without persistence the counter and the old lease are gone; the clock term still wins.
         assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
@@ -116,7 +116,7 @@ class RedisRestartTest {
         server.stop();
         server.restart();
 
-        Optional<Lease> seen = await().atMost(Duration.ofSeconds(20)).ignoreException(StoreUnavailableException.class)
+        Optional<Lease> seen = await().atMost(Duration.ofSeconds(60)).ignoreException(StoreUnavailableException.class)
                 .until(() -> locks.inspect("scheduler.pong.config"), lease -> true);
         assertThat(seen).contains(held);
         assertThat(locks.tryAcquire("scheduler.pong.config", LONG_TTL)).isEmpty();
@@ -174,13 +174,13 @@ class RedisRestartTest {
                     return null;
                 }));
             }
-            await().atMost(Duration.ofSeconds(20)).until(() -> grants.size() >= 50);
+            await().atMost(Duration.ofSeconds(60)).until(() -> grants.size() >= 50);
             stopping.set(true);
             server.stop();
-            await().atMost(Duration.ofSeconds(20)).until(() -> unavailable.get() >= 4);
+            await().atMost(Duration.ofSeconds(60)).until(() -> unavailable.get() >= 4);
             server.restart();
             restarted.set(true);
-            await().atMost(Duration.ofSeconds(20)).until(() -> grantedAfterRestart.get() >= 50);
+            await().atMost(Duration.ofSeconds(60)).until(() -> grantedAfterRestart.get() >= 50);
             done.set(true);
             for (Future<?> worker : workers) {
                 worker.get(30, TimeUnit.SECONDS);
@@ -221,9 +221,9 @@ class RedisRestartTest {
             abandoned = new RedisLockStore(holder.connect()).tryAcquire(key, ttl).orElseThrow();
         }
         RedisLockStore locks = new RedisLockStore(TestRedis.connection());
-        assertThat(locks.tryAcquire(key, ttl)).as("still held right after the holder vanished").isEmpty();
-
-        Lease taken = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        // However slow the machine, the key is granted again only at or after the abandoned lease's expiry on
+        // Redis's clock (checked below): no assertion here depends on how much real time passed.
+        Lease taken = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
                 .until(() -> locks.tryAcquire(key, ttl), Optional::isPresent).orElseThrow();
 
         assertThat(taken.acquiredAt()).isAfterOrEqualTo(abandoned.expiresAt());

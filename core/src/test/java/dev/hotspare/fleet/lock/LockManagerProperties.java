@@ -2,15 +2,9 @@ package dev.hotspare.fleet.lock;
 
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.memory.InMemoryLockStore;
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 import dev.hotspare.time.VirtualTimeScheduler;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,20 +31,18 @@ class LockManagerProperties {
         record ForceRelease(LockId id) implements Step { }
     }
 
-    @Provide
-    Arbitrary<LockId> lockIds() {
-        return Combinators.combine(Arbitraries.of(SCHEDULERS), Arbitraries.of(LockKind.class)).as(LockId::new);
+    Gen<LockId> lockIds() {
+        return Gen.combine(Gen.of(SCHEDULERS), Gen.enums(LockKind.class), LockId::new);
     }
 
-    @Provide
-    Arbitrary<Step> steps() {
-        Arbitrary<Integer> scope = Arbitraries.integers().between(0, 3);
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, Combinators.combine(scope, lockIds()).as(Step.Acquire::new)),
-                net.jqwik.api.Tuple.of(3, Combinators.combine(scope, Arbitraries.integers().between(0, 4)).as(Step.Release::new)),
-                net.jqwik.api.Tuple.of(1, scope.map(Step.CloseScope::new)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.longs().between(1, 120).map(s -> new Step.Advance(Duration.ofSeconds(s)))),
-                net.jqwik.api.Tuple.of(1, lockIds().map(Step.ForceRelease::new)));
+    Gen<Step> steps() {
+        Gen<Integer> scope = Gen.integers(0, 3);
+        return Gen.frequency(
+                Gen.weighted(6, Gen.combine(scope, lockIds(), Step.Acquire::new)),
+                Gen.weighted(3, Gen.combine(scope, Gen.integers(0, 4), Step.Release::new)),
+                Gen.weighted(1, scope.map(Step.CloseScope::new)),
+                Gen.weighted(2, Gen.longs(1, 120).map(s -> new Step.Advance(Duration.ofSeconds(s)))),
+                Gen.weighted(1, lockIds().map(Step.ForceRelease::new)));
     }
 
     /**
@@ -57,21 +50,23 @@ class LockManagerProperties {
      * after every lock the scope holds, and then nothing changes.
      */
     @Property
-    void aScopeAcceptsARequestExactlyWhenItComesAfterEverythingItHolds(@ForAll @Size(max = 12) List<@net.jqwik.api.From("lockIds") LockId> requests) {
-        VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
-        LockManager locks = LockManager.builder(new InMemoryLockStore(scheduler.clock()), scheduler).build();
-        LockScope scope = locks.newScope();
-        List<LockId> model = new ArrayList<>();
-        for (LockId request : requests) {
-            boolean allowed = model.stream().allMatch(h -> h.compareTo(request) < 0);
-            if (allowed) {
-                assertThat(scope.tryAcquire(request)).isPresent();
-                model.add(request);
-            } else {
-                assertThatThrownBy(() -> scope.tryAcquire(request)).isInstanceOf(LockOrderException.class);
+    void aScopeAcceptsARequestExactlyWhenItComesAfterEverythingItHolds() {
+        forAll(lockIds().list(0, 12)).check(requests -> {
+            VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
+            LockManager locks = LockManager.builder(new InMemoryLockStore(scheduler.clock()), scheduler).build();
+            LockScope scope = locks.newScope();
+            List<LockId> model = new ArrayList<>();
+            for (LockId request : requests) {
+                boolean allowed = model.stream().allMatch(h -> h.compareTo(request) < 0);
+                if (allowed) {
+                    assertThat(scope.tryAcquire(request)).isPresent();
+                    model.add(request);
+                } else {
+                    assertThatThrownBy(() -> scope.tryAcquire(request)).isInstanceOf(LockOrderException.class);
+                }
+                assertThat(scope.held()).extracting(HeldLock::id).containsExactlyElementsOf(model);
             }
-            assertThat(scope.held()).extracting(HeldLock::id).containsExactlyElementsOf(model);
-        }
+        });
     }
 
     /**
@@ -81,76 +76,78 @@ class LockManagerProperties {
      * closed nothing is left held (no leak).
      */
     @Property(tries = 300)
-    void interleavedOperationsNeverShareALockNeverReuseATokenAndLeakNothing(@ForAll @Size(min = 1, max = 60) List<@net.jqwik.api.From("steps") Step> steps) {
-        VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
-        InMemoryLockStore store = new InMemoryLockStore(scheduler.clock());
-        LockManager locks = LockManager.builder(store, scheduler).ttl(TTL).build();
-        LockScope[] scopes = new LockScope[4];
-        for (int i = 0; i < scopes.length; i++) {
-            scopes[i] = locks.newScope();
-        }
-        Map<LockId, Long> lastToken = new HashMap<>();
-        List<HeldLock> everGranted = new ArrayList<>();
+    void interleavedOperationsNeverShareALockNeverReuseATokenAndLeakNothing() {
+        forAll(steps().list(1, 60)).check(steps -> {
+            VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
+            InMemoryLockStore store = new InMemoryLockStore(scheduler.clock());
+            LockManager locks = LockManager.builder(store, scheduler).ttl(TTL).build();
+            LockScope[] scopes = new LockScope[4];
+            for (int i = 0; i < scopes.length; i++) {
+                scopes[i] = locks.newScope();
+            }
+            Map<LockId, Long> lastToken = new HashMap<>();
+            List<HeldLock> everGranted = new ArrayList<>();
 
-        for (Step step : steps) {
-            if (step instanceof Step.Acquire a) {
-                try {
-                    Optional<HeldLock> got = scopes[a.scope()].tryAcquire(a.id());
-                    got.ifPresent(lock -> {
-                        Long previous = lastToken.put(lock.id(), lock.fencingToken());
-                        assertThat(previous == null || lock.fencingToken() > previous)
-                                .as("token of %s went from %s to %s", lock.id(), previous, lock.fencingToken()).isTrue();
-                        everGranted.add(lock);
-                    });
-                } catch (LockOrderException expected) {
-                    // the order rule is checked by its own property
+            for (Step step : steps) {
+                if (step instanceof Step.Acquire a) {
+                    try {
+                        Optional<HeldLock> got = scopes[a.scope()].tryAcquire(a.id());
+                        got.ifPresent(lock -> {
+                            Long previous = lastToken.put(lock.id(), lock.fencingToken());
+                            assertThat(previous == null || lock.fencingToken() > previous)
+                                    .as("token of %s went from %s to %s", lock.id(), previous, lock.fencingToken()).isTrue();
+                            everGranted.add(lock);
+                        });
+                    } catch (LockOrderException expected) {
+                        // the order rule is checked by its own property
+                    }
+                } else if (step instanceof Step.Release r) {
+                    List<HeldLock> held = scopes[r.scope()].held();
+                    if (!held.isEmpty()) {
+                        held.get(r.which() % held.size()).release();
+                    }
+                } else if (step instanceof Step.CloseScope c) {
+                    scopes[c.scope()].close();
+                } else if (step instanceof Step.Advance a) {
+                    scheduler.advanceBy(a.by());
+                } else if (step instanceof Step.ForceRelease f) {
+                    locks.forceRelease(f.id());
                 }
-            } else if (step instanceof Step.Release r) {
-                List<HeldLock> held = scopes[r.scope()].held();
-                if (!held.isEmpty()) {
-                    held.get(r.which() % held.size()).release();
+                for (Lease lease : store.list("")) {
+                    List<HeldLock> holders = everGranted.stream()
+                            .filter(l -> l.lease().ownerToken().equals(lease.ownerToken())).toList();
+                    assertThat(holders).as("store lease %s belongs to exactly one granted lock", lease).hasSize(1);
+                    assertThat(holders.get(0).isReleased()).as("store still holds released %s", holders.get(0)).isFalse();
                 }
-            } else if (step instanceof Step.CloseScope c) {
-                scopes[c.scope()].close();
-            } else if (step instanceof Step.Advance a) {
-                scheduler.advanceBy(a.by());
-            } else if (step instanceof Step.ForceRelease f) {
-                locks.forceRelease(f.id());
-            }
-            for (Lease lease : store.list("")) {
-                List<HeldLock> holders = everGranted.stream()
-                        .filter(l -> l.lease().ownerToken().equals(lease.ownerToken())).toList();
-                assertThat(holders).as("store lease %s belongs to exactly one granted lock", lease).hasSize(1);
-                assertThat(holders.get(0).isReleased()).as("store still holds released %s", holders.get(0)).isFalse();
-            }
-            // A renewed (not force-released) lock is never reported lost on virtual time.
-            for (HeldLock lock : everGranted) {
-                if (!lock.isReleased() && store.inspect(lock.id().key()).map(Lease::ownerToken)
-                        .filter(lock.lease().ownerToken()::equals).isPresent()) {
-                    assertThat(lock.isLost()).as("%s is held in the store", lock).isFalse();
+                // A renewed (not force-released) lock is never reported lost on virtual time.
+                for (HeldLock lock : everGranted) {
+                    if (!lock.isReleased() && store.inspect(lock.id().key()).map(Lease::ownerToken)
+                            .filter(lock.lease().ownerToken()::equals).isPresent()) {
+                        assertThat(lock.isLost()).as("%s is held in the store", lock).isFalse();
+                    }
                 }
             }
-        }
-        for (LockScope scope : scopes) {
-            scope.close();
-        }
-        assertThat(store.list("")).isEmpty();
+            for (LockScope scope : scopes) {
+                scope.close();
+            }
+            assertThat(store.list("")).isEmpty();
+        });
     }
 
     @Property
-    void backoffStartsAtTheInitialPauseGrowsAndNeverExceedsTheCap(@ForAll @IntRange(min = 1, max = 1000) int initialMs,
-                                                                @ForAll @IntRange(min = 0, max = 5000) int extraMs,
-                                                                @ForAll @IntRange(min = 1, max = 60) int attempts) {
-        Duration initial = Duration.ofMillis(initialMs);
-        Duration cap = initial.plusMillis(extraMs);
-        WaitPolicy.RetryUntil policy = new WaitPolicy.RetryUntil(Duration.ofMinutes(1), initial, cap);
+    void backoffStartsAtTheInitialPauseGrowsAndNeverExceedsTheCap() {
+        forAll(Gen.integers(1, 1000), Gen.integers(0, 5000), Gen.integers(1, 60)).check((initialMs, extraMs, attempts) -> {
+            Duration initial = Duration.ofMillis(initialMs);
+            Duration cap = initial.plusMillis(extraMs);
+            WaitPolicy.RetryUntil policy = new WaitPolicy.RetryUntil(Duration.ofMinutes(1), initial, cap);
 
-        assertThat(policy.backoff(1)).isEqualTo(initial);
-        Duration previous = Duration.ZERO;
-        for (int attempt = 1; attempt <= attempts; attempt++) {
-            Duration pause = policy.backoff(attempt);
-            assertThat(pause).isBetween(initial, cap).isGreaterThanOrEqualTo(previous);
-            previous = pause;
-        }
+            assertThat(policy.backoff(1)).isEqualTo(initial);
+            Duration previous = Duration.ZERO;
+            for (int attempt = 1; attempt <= attempts; attempt++) {
+                Duration pause = policy.backoff(attempt);
+                assertThat(pause).isBetween(initial, cap).isGreaterThanOrEqualTo(previous);
+                previous = pause;
+            }
+        });
     }
 }

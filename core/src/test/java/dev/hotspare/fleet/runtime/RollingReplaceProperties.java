@@ -7,15 +7,15 @@ import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 import dev.hotspare.time.VirtualTimeScheduler;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RollingReplaceProperties {
@@ -26,35 +26,44 @@ class RollingReplaceProperties {
      * with every room on the target version.
      */
     @Property(tries = 150)
-    void replacesEveryOutdatedRoomOnceKeepingAllButOneChunkAvailable(@ForAll @IntRange(min = 1, max = 40) int rooms,
-                                                                    @ForAll @IntRange(min = 1, max = 100) int maxSurge,
-                                                                    @ForAll @IntRange(min = 1, max = 120) int installSeconds,
-                                                                    @ForAll @IntRange(min = 0, max = 5) int alreadyCurrent) {
-        VirtualTimeScheduler tasks = VirtualTimeScheduler.startingAt2026();
-        InMemoryMemberDriver driver = InMemoryMemberDriver.builder(tasks)
-                .installTime(Duration.ofSeconds(installSeconds)).deleteTime(Duration.ofSeconds(3)).build();
-        int current = Math.min(alreadyCurrent, rooms);
-        for (int i = 0; i < rooms; i++) {
-            driver.create("pong", i < current ? "v2.0" : "v1.0", DesiredPower.RUNNING);
+    void replacesEveryOutdatedRoomOnceKeepingAllButOneChunkAvailable() {
+        record Args(int rooms, int maxSurge, int installSeconds, int alreadyCurrent) {
         }
-        tasks.advanceBy(Duration.ofSeconds(installSeconds));
-        int chunk = Math.max(1, (int) Math.ceil(rooms * maxSurge / 100.0));
+        forAll(s -> new Args(
+                Gen.integers(1, 40).generate(s),
+                Gen.integers(1, 100).generate(s),
+                Gen.integers(1, 120).generate(s),
+                Gen.integers(0, 5).generate(s))).check(args -> {
+            int rooms = args.rooms();
+            int maxSurge = args.maxSurge();
+            int installSeconds = args.installSeconds();
+            int alreadyCurrent = args.alreadyCurrent();
+            VirtualTimeScheduler tasks = VirtualTimeScheduler.startingAt2026();
+            InMemoryMemberDriver driver = InMemoryMemberDriver.builder(tasks)
+                    .installTime(Duration.ofSeconds(installSeconds)).deleteTime(Duration.ofSeconds(3)).build();
+            int current = Math.min(alreadyCurrent, rooms);
+            for (int i = 0; i < rooms; i++) {
+                driver.create("pong", i < current ? "v2.0" : "v1.0", DesiredPower.RUNNING);
+            }
+            tasks.advanceBy(Duration.ofSeconds(installSeconds));
+            int chunk = Math.max(1, (int) Math.ceil(rooms * maxSurge / 100.0));
 
-        CompletableFuture<OperationStatus> done = new RollingReplace("pong", new SchedulerVersion(2, 0), dev.hotspare.fleet.MaxSurge.percent(maxSurge),
-                Duration.ofHours(10), Duration.ofSeconds(1), new RoomActions(driver, java.util.Optional.empty(),
-                dev.hotspare.fleet.events.EventDispatcher.builder().build(), FleetListener.NONE, tasks, Duration.ofSeconds(1)),
-                () -> false, () -> false).start();
-        while (!done.isDone()) {
-            List<Member> live = driver.list("pong").stream().filter(m -> m.phase() != MemberPhase.DELETING).toList();
-            long available = live.stream().filter(m -> m.phase() == MemberPhase.READY && m.observedPower() == ObservedPower.RUNNING).count();
-            assertThat(live).hasSize(rooms);
-            assertThat(available).isGreaterThanOrEqualTo(rooms - chunk);
-            tasks.advanceBy(Duration.ofSeconds(1));
-        }
+            CompletableFuture<OperationStatus> done = new RollingReplace("pong", new SchedulerVersion(2, 0), dev.hotspare.fleet.MaxSurge.percent(maxSurge),
+                    Duration.ofHours(10), Duration.ofSeconds(1), new RoomActions(driver, java.util.Optional.empty(),
+                    dev.hotspare.fleet.events.EventDispatcher.builder().build(), FleetListener.NONE, tasks, Duration.ofSeconds(1)),
+                    () -> false, () -> false).start();
+            while (!done.isDone()) {
+                List<Member> live = driver.list("pong").stream().filter(m -> m.phase() != MemberPhase.DELETING).toList();
+                long available = live.stream().filter(m -> m.phase() == MemberPhase.READY && m.observedPower() == ObservedPower.RUNNING).count();
+                assertThat(live).hasSize(rooms);
+                assertThat(available).isGreaterThanOrEqualTo(rooms - chunk);
+                tasks.advanceBy(Duration.ofSeconds(1));
+            }
 
-        assertThat(done.join()).isEqualTo(OperationStatus.DEPLOYED);
-        tasks.advanceBy(Duration.ofSeconds(5));
-        assertThat(driver.list("pong")).hasSize(rooms).allMatch(m -> m.templateVersion().equals("v2.0"));
-        assertThat(driver.writeCount()).as("creates + deletes").isEqualTo(rooms + 2L * (rooms - current));
+            assertThat(done.join()).isEqualTo(OperationStatus.DEPLOYED);
+            tasks.advanceBy(Duration.ofSeconds(5));
+            assertThat(driver.list("pong")).hasSize(rooms).allMatch(m -> m.templateVersion().equals("v2.0"));
+            assertThat(driver.writeCount()).as("creates + deletes").isEqualTo(rooms + 2L * (rooms - current));
+        });
     }
 }

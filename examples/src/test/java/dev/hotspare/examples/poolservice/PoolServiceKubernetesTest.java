@@ -135,7 +135,7 @@ class PoolServiceKubernetesTest {
                     case "Resuming" -> ObservedPower.RESUMING;
                     default -> ObservedPower.HIBERNATING_IN_PROGRESS;
                 };
-                await().atMost(Duration.ofSeconds(10)).until(() -> driver.find(POOL, move.member())
+                await().atMost(Duration.ofSeconds(60)).until(() -> driver.find(POOL, move.member())
                         .map(m -> m.observedPower() == expected && m.phase() == MemberPhase.READY).orElse(false));
             }
             service.controller().reconcile();

@@ -40,7 +40,9 @@ import static org.awaitility.Awaitility.await;
  * uses a short {@link #ttl()} of 400 ms, so a real server finishes the suite in seconds. A store on a
  * {@link dev.hotspare.time.VirtualClock} overrides {@link #advanceStoreTime} to move the clock instead. A
  * backend whose TTL has a coarser granularity (Kubernetes Lease durations are whole seconds) overrides
- * {@link #ttl()}.
+ * {@link #ttl()}. No test depends on how fast the machine is: the short TTL is only ever waited <em>past</em>
+ * (a slow machine waits longer, and the lease is only more expired), and a lease a test expects to be still held
+ * has {@link #longTtl()}, which no test outlives.
  *
  * <p>Every test uses keys under a fresh random namespace, so the suite can run against a shared server.
  */
@@ -70,6 +72,16 @@ public abstract class LockStoreContract {
      */
     protected Duration ttl() {
         return Duration.ofMillis(400);
+    }
+
+    /**
+     * The TTL of leases a test expects to be still held when it checks them: far longer than any test runs, so a
+     * busy machine cannot let them expire early (a 400 ms lease checked after a 200 ms wait could).
+     *
+     * @return ten minutes by default
+     */
+    protected Duration longTtl() {
+        return Duration.ofMinutes(10);
     }
 
     /**
@@ -147,8 +159,9 @@ public abstract class LockStoreContract {
 
     @Test
     void aLeaseIsNotGrantedAgainBeforeItExpires() {
-        Lease lease = store.tryAcquire(key("config"), ttl()).orElseThrow();
-        advanceStoreTime(ttl().dividedBy(2));
+        // Time passes (more than the short TTL), but far less than this lease's own TTL.
+        Lease lease = store.tryAcquire(key("config"), longTtl()).orElseThrow();
+        advanceStoreTime(pastTtl());
 
         assertThat(store.tryAcquire(key("config"), ttl())).isEmpty();
         assertThat(store.inspect(key("config"))).map(Lease::ownerToken).contains(lease.ownerToken());
@@ -178,7 +191,7 @@ public abstract class LockStoreContract {
     void aStaleLeaseCanNeitherReleaseNorRenewTheNewHolders() {
         Lease first = store.tryAcquire(key("config"), ttl()).orElseThrow();
         advanceStoreTime(pastTtl());
-        Lease second = store.tryAcquire(key("config"), ttl().multipliedBy(20)).orElseThrow();
+        Lease second = store.tryAcquire(key("config"), longTtl()).orElseThrow();
 
         assertThat(store.release(first)).isFalse();
         assertThat(store.renew(first, ttl())).isEmpty();
@@ -192,7 +205,8 @@ public abstract class LockStoreContract {
     void renewalByTheOwnerExtendsTheLease() {
         Lease lease = store.tryAcquire(key("config"), ttl()).orElseThrow();
 
-        Lease renewed = store.renew(lease, ttl().multipliedBy(5)).orElseThrow();
+        // Past the lease's first TTL, well within the renewed one.
+        Lease renewed = store.renew(lease, longTtl()).orElseThrow();
         advanceStoreTime(pastTtl());
 
         assertThat(renewed.ownerToken()).isEqualTo(lease.ownerToken());
@@ -240,7 +254,7 @@ public abstract class LockStoreContract {
     @Test
     void inspectShowsTheLiveHolder() {
         assertThat(store.inspect(key("config"))).isEmpty();
-        Lease lease = store.tryAcquire(key("config"), ttl().multipliedBy(20)).orElseThrow();
+        Lease lease = store.tryAcquire(key("config"), longTtl()).orElseThrow();
 
         Lease seen = store.inspect(key("config")).orElseThrow();
         assertThat(seen.key()).isEqualTo(lease.key());
@@ -252,7 +266,7 @@ public abstract class LockStoreContract {
 
     @Test
     void listShowsLiveLeasesUnderThePrefixOrderedByKey() {
-        Duration longTtl = ttl().multipliedBy(20);
+        Duration longTtl = longTtl();
         Lease scale = store.tryAcquire(key("pong.scale"), longTtl).orElseThrow();
         Lease config = store.tryAcquire(key("pong.config"), longTtl).orElseThrow();
         Lease other = store.tryAcquire(key("pongx.config"), longTtl).orElseThrow();
@@ -271,7 +285,7 @@ public abstract class LockStoreContract {
 
     @Test
     void forceReleaseRemovesAnyHolderAndTheNextTokenIsLarger() {
-        Lease stuck = store.tryAcquire(key("config"), ttl().multipliedBy(20)).orElseThrow();
+        Lease stuck = store.tryAcquire(key("config"), longTtl()).orElseThrow();
 
         assertThat(store.forceRelease(key("config"))).isTrue();
         assertThat(store.forceRelease(key("config"))).isFalse();

@@ -215,11 +215,11 @@ public abstract class ClaimStoreContract {
         AtomicInteger heard = new AtomicInteger();
         AutoCloseable watch = store.watch(pool, heard::incrementAndGet);
         store.submit(pool, "job", Optional.empty(), T0);
-        await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 1);
+        await().atMost(Duration.ofSeconds(60)).until(() -> heard.get() >= 1);
         store.assign(pool, "job", "m-1", T0);
-        await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> heard.get() >= 2);
         store.release(pool, "job");
-        await().atMost(Duration.ofSeconds(10)).until(() -> heard.get() >= 3);
+        await().atMost(Duration.ofSeconds(60)).until(() -> heard.get() >= 3);
         watch.close();
     }
 

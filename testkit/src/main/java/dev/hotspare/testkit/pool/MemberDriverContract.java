@@ -48,7 +48,7 @@ public abstract class MemberDriverContract {
 
     /** How long a write may take to show up in {@code list}/{@code find}. */
     protected Duration visibilityTimeout() {
-        return Duration.ofSeconds(10);
+        return Duration.ofSeconds(60);
     }
 
     private Optional<Member> eventually(MemberDriver driver, String pool, String id, java.util.function.Predicate<Optional<Member>> until) {

@@ -34,7 +34,7 @@ public abstract class LeaderElectionContract {
      * @return how long an election or hand-over may take
      */
     protected Duration electionTimeout() {
-        return Duration.ofSeconds(10);
+        return Duration.ofSeconds(60);
     }
 
     private LeaderElection election;

@@ -32,7 +32,7 @@ public abstract class RolloutAgentChannelContract {
      * @return how long to wait for an asynchronous delivery
      */
     protected Duration deliveryTimeout() {
-        return Duration.ofSeconds(10);
+        return Duration.ofSeconds(60);
     }
 
     private RolloutAgentChannel channel;

@@ -10,11 +10,9 @@ import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 import dev.hotspare.time.VirtualTimeScheduler;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +24,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -44,27 +43,51 @@ class ClaimReadProperties {
     }
 
     @Property(tries = 300)
-    void noMemberWhoseClaimStillExistsIsEverDeleted(@ForAll @IntRange(min = 0, max = 4) int size,
-                                                    @ForAll @IntRange(min = 0, max = 4) int running,
-                                                    @ForAll @IntRange(min = 1, max = 5) int maxConcurrent,
-                                                    @ForAll @IntRange(min = 2, max = 30) int graceMinutes,
-                                                    @ForAll @Size(min = 1, max = 8) List<@IntRange(min = 0, max = 180) Integer> arrivals,
-                                                    @ForAll @IntRange(min = 1, max = 120) int holdMinutes,
-                                                    @ForAll long seed) {
-        Outcome outcome = run(size, running, maxConcurrent, graceMinutes, arrivals, holdMinutes, seed);
-        assertThat(outcome.deletedInUse()).as("members deleted while their claim was live").isEmpty();
+    void noMemberWhoseClaimStillExistsIsEverDeleted() {
+        record Args(int size, int running, int maxConcurrent, int graceMinutes, List<Integer> arrivals, int holdMinutes, long seed) {
+        }
+        forAll(s -> new Args(
+                Gen.integers(0, 4).generate(s),
+                Gen.integers(0, 4).generate(s),
+                Gen.integers(1, 5).generate(s),
+                Gen.integers(2, 30).generate(s),
+                Gen.integers(0, 180).list(1, 8).generate(s),
+                Gen.integers(1, 120).generate(s),
+                Gen.longs().generate(s))).check(args -> {
+            int size = args.size();
+            int running = args.running();
+            int maxConcurrent = args.maxConcurrent();
+            int graceMinutes = args.graceMinutes();
+            List<Integer> arrivals = args.arrivals();
+            int holdMinutes = args.holdMinutes();
+            long seed = args.seed();
+            Outcome outcome = run(size, running, maxConcurrent, graceMinutes, arrivals, holdMinutes, seed);
+            assertThat(outcome.deletedInUse()).as("members deleted while their claim was live").isEmpty();
+        });
     }
 
     @Property(tries = 300)
-    void everyReleasedClaimsMemberIsDeletedInTheEnd(@ForAll @IntRange(min = 0, max = 4) int size,
-                                                    @ForAll @IntRange(min = 0, max = 4) int running,
-                                                    @ForAll @IntRange(min = 1, max = 5) int maxConcurrent,
-                                                    @ForAll @IntRange(min = 2, max = 30) int graceMinutes,
-                                                    @ForAll @Size(min = 1, max = 8) List<@IntRange(min = 0, max = 180) Integer> arrivals,
-                                                    @ForAll @IntRange(min = 1, max = 120) int holdMinutes,
-                                                    @ForAll long seed) {
-        Outcome outcome = run(size, running, maxConcurrent, graceMinutes, arrivals, holdMinutes, seed);
-        assertThat(outcome.releasedButKept()).as("members of released claims still in the pool").isEmpty();
+    void everyReleasedClaimsMemberIsDeletedInTheEnd() {
+        record Args(int size, int running, int maxConcurrent, int graceMinutes, List<Integer> arrivals, int holdMinutes, long seed) {
+        }
+        forAll(s -> new Args(
+                Gen.integers(0, 4).generate(s),
+                Gen.integers(0, 4).generate(s),
+                Gen.integers(1, 5).generate(s),
+                Gen.integers(2, 30).generate(s),
+                Gen.integers(0, 180).list(1, 8).generate(s),
+                Gen.integers(1, 120).generate(s),
+                Gen.longs().generate(s))).check(args -> {
+            int size = args.size();
+            int running = args.running();
+            int maxConcurrent = args.maxConcurrent();
+            int graceMinutes = args.graceMinutes();
+            List<Integer> arrivals = args.arrivals();
+            int holdMinutes = args.holdMinutes();
+            long seed = args.seed();
+            Outcome outcome = run(size, running, maxConcurrent, graceMinutes, arrivals, holdMinutes, seed);
+            assertThat(outcome.releasedButKept()).as("members of released claims still in the pool").isEmpty();
+        });
     }
 
     private static Outcome run(int size, int running, int maxConcurrent, int graceMinutes, List<Integer> arrivals,

@@ -6,12 +6,10 @@ import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 import dev.hotspare.time.VirtualClock;
 import dev.hotspare.time.VirtualTimeScheduler;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -28,33 +27,36 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class InconsistentRecordsProperties {
 
-    @Provide
-    Arbitrary<PoolScenario> inconsistent() {
-        return PoolArbitraries.inconsistentScenarios();
+    Gen<PoolScenario> inconsistent() {
+        return PoolGenerators.inconsistentScenarios();
     }
 
     @Property(tries = 500)
-    void thePlannerReturnsAPlanForAnyRecords(@ForAll("inconsistent") PoolScenario s) {
-        PoolPlan plan = PoolPlanner.plan(s.spec(), s.members(), s.claims(), s.now());
-        assertThat(plan).isNotNull();
-        assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::claimName).doesNotHaveDuplicates();
+    void thePlannerReturnsAPlanForAnyRecords() {
+        forAll(inconsistent()).check(s -> {
+            PoolPlan plan = PoolPlanner.plan(s.spec(), s.members(), s.claims(), s.now());
+            assertThat(plan).isNotNull();
+            assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::claimName).doesNotHaveDuplicates();
+        });
     }
 
     @Property(tries = 300)
-    void everyPassReturnsAPlan(@ForAll("inconsistent") PoolScenario s, @ForAll long seed) {
-        VirtualTimeScheduler time = new VirtualTimeScheduler(new VirtualClock(s.now()));
-        InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time).installTime(Duration.ofMinutes(5))
-                .resumeTime(Duration.ofMinutes(2)).deleteTime(Duration.ofMinutes(1)).build();
-        String pool = s.spec().name();
-        s.members().forEach(m -> driver.restore(pool, m));
-        ClaimStore claims = new RecordedClaims(s.claims(), new Random(seed));
-        PoolController controller = PoolController.builder(s.spec(), driver, claims).scheduler(time)
-                .resyncPeriod(Duration.ofHours(24)).build();
-        for (int pass = 0; pass < 8; pass++) {
-            assertThat(controller.reconcile()).isNotNull();
-            time.advanceBy(Duration.ofMinutes(3));
-        }
-        controller.close();
+    void everyPassReturnsAPlan() {
+        forAll(inconsistent(), Gen.longs()).check((s, seed) -> {
+            VirtualTimeScheduler time = new VirtualTimeScheduler(new VirtualClock(s.now()));
+            InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time).installTime(Duration.ofMinutes(5))
+                    .resumeTime(Duration.ofMinutes(2)).deleteTime(Duration.ofMinutes(1)).build();
+            String pool = s.spec().name();
+            s.members().forEach(m -> driver.restore(pool, m));
+            ClaimStore claims = new RecordedClaims(s.claims(), new Random(seed));
+            PoolController controller = PoolController.builder(s.spec(), driver, claims).scheduler(time)
+                    .resyncPeriod(Duration.ofHours(24)).build();
+            for (int pass = 0; pass < 8; pass++) {
+                assertThat(controller.reconcile()).isNotNull();
+                time.advanceBy(Duration.ofMinutes(3));
+            }
+            controller.close();
+        });
     }
 
     /**

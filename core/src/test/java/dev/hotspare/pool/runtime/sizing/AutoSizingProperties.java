@@ -10,17 +10,16 @@ import dev.hotspare.pool.runtime.PoolListener;
 import dev.hotspare.pool.sizing.SizerSettings;
 import dev.hotspare.pool.sizing.SizingDecision;
 import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 import dev.hotspare.time.VirtualTimeScheduler;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Invariants of the controller applying the sizer, over random bounds, modes and claim sequences on virtual time. */
@@ -32,13 +31,22 @@ class AutoSizingProperties {
      * the same sequence.
      */
     @Property(tries = 60)
-    void theCountInForceStaysWithinBoundsAndShadowModeNeverChangesIt(
-            @ForAll @IntRange(min = 0, max = 3) int min, @ForAll @IntRange(min = 0, max = 4) int extra,
-            @ForAll boolean apply,
-            @ForAll @Size(max = 40) List<@IntRange(min = 0, max = 240) Integer> arrivalMinutes) {
-        int max = min + extra;
-        List<String> first = run(min, max, apply, arrivalMinutes);
-        assertThat(run(min, max, apply, arrivalMinutes)).as("deterministic").isEqualTo(first);
+    void theCountInForceStaysWithinBoundsAndShadowModeNeverChangesIt() {
+        record Args(int min, int extra, boolean apply, List<Integer> arrivalMinutes) {
+        }
+        forAll(s -> new Args(
+                Gen.integers(0, 3).generate(s),
+                Gen.integers(0, 4).generate(s),
+                Gen.booleans().generate(s),
+                Gen.integers(0, 240).list(0, 40).generate(s))).check(args -> {
+            int min = args.min();
+            int extra = args.extra();
+            boolean apply = args.apply();
+            List<Integer> arrivalMinutes = args.arrivalMinutes();
+            int max = min + extra;
+            List<String> first = run(min, max, apply, arrivalMinutes);
+            assertThat(run(min, max, apply, arrivalMinutes)).as("deterministic").isEqualTo(first);
+        });
     }
 
     private static List<String> run(int min, int max, boolean apply, List<Integer> arrivalMinutes) {

@@ -17,14 +17,10 @@ import dev.hotspare.rollout.spi.AgentOp;
 import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.rollout.spi.RolloutStore;
 import dev.hotspare.rollout.spi.VersionedRollout;
+import dev.hotspare.testkit.property.Gen;
+import dev.hotspare.testkit.property.Property;
 import dev.hotspare.time.VirtualClock;
 import dev.hotspare.time.VirtualTimeScheduler;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 
 import java.time.Duration;
 import java.util.List;
@@ -35,19 +31,18 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import static dev.hotspare.testkit.property.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** §4 "crash anywhere": killing and rebuilding the controller never changes what a rollout does. */
 class CrashAnywhereProperties {
 
-    @Provide
-    Arbitrary<RolloutScenarios.Scenario> scenarios() {
+    Gen<RolloutScenarios.Scenario> scenarios() {
         return RolloutScenarios.scenarios(true);
     }
 
-    @Provide
-    Arbitrary<Set<Integer>> crashes() {
-        return Arbitraries.integers().between(1, 80).set().ofMaxSize(6);
+    Gen<Set<Integer>> crashes() {
+        return Gen.integers(1, 80).set(0, 6);
     }
 
     /**
@@ -56,28 +51,38 @@ class CrashAnywhereProperties {
      * executed equal those of an uninterrupted run with the same agent behaviour, and no op id ever runs twice.
      */
     @Property
-    void crashAnywhereEqualsAnUninterruptedRun(@ForAll("scenarios") RolloutScenarios.Scenario scenario,
-                                               @ForAll long behaviourSeed,
-                                               @ForAll @IntRange(max = 40) int failPercent,
-                                               @ForAll("crashes") Set<Integer> crashSteps,
-                                               @ForAll("crashes") Set<Integer> crashAfterSaves) {
-        Function<AgentOp, SimulatedFleet.Behaviour> behaviour = op -> {
-            long h = mix(behaviourSeed ^ op.opId().hashCode());
-            int minutes = 1 + (int) Math.floorMod(h, 24L);
-            boolean fails = Math.floorMod(h >>> 17, 100L) < failPercent;
-            // A per-op sub-second offset: an agent's report never lands on the very instant of a controller timer
-            // (op deadline, retry delay, window edge), which are whole minutes after the instant they were armed.
-            // Two events at one instant may legitimately be handled in either order, and a restarted controller
-            // re-arms its timer after reports already scheduled for that instant; without the offset the property
-            // compared two valid orders (a timeout handled before or after a report due at the same second).
-            long nanos = 1 + Math.floorMod(h >>> 23, 999_999_998L);
-            return new SimulatedFleet.Behaviour(Duration.ofMinutes(minutes).plusNanos(nanos),
-                    fails ? RolloutAgent.Result.failed("simulated failure") : RolloutAgent.Result.succeeded("ok"));
-        };
-        Outcome reference = run(scenario, behaviour, Set.of(), Set.of());
-        Outcome crashed = run(scenario, behaviour, crashSteps, crashAfterSaves);
-        assertThat(crashed).isEqualTo(reference);
-        assertThat(reference.executions().values()).allMatch(n -> n == 1);
+    void crashAnywhereEqualsAnUninterruptedRun() {
+        record Args(RolloutScenarios.Scenario scenario, long behaviourSeed, int failPercent, Set<Integer> crashSteps, Set<Integer> crashAfterSaves) {
+        }
+        forAll(s -> new Args(
+                scenarios().generate(s),
+                Gen.longs().generate(s),
+                Gen.integers(0, 40).generate(s),
+                crashes().generate(s),
+                crashes().generate(s))).check(args -> {
+            RolloutScenarios.Scenario scenario = args.scenario();
+            long behaviourSeed = args.behaviourSeed();
+            int failPercent = args.failPercent();
+            Set<Integer> crashSteps = args.crashSteps();
+            Set<Integer> crashAfterSaves = args.crashAfterSaves();
+            Function<AgentOp, SimulatedFleet.Behaviour> behaviour = op -> {
+                long h = mix(behaviourSeed ^ op.opId().hashCode());
+                int minutes = 1 + (int) Math.floorMod(h, 24L);
+                boolean fails = Math.floorMod(h >>> 17, 100L) < failPercent;
+                // A per-op sub-second offset: an agent's report never lands on the very instant of a controller timer
+                // (op deadline, retry delay, window edge), which are whole minutes after the instant they were armed.
+                // Two events at one instant may legitimately be handled in either order, and a restarted controller
+                // re-arms its timer after reports already scheduled for that instant; without the offset the property
+                // compared two valid orders (a timeout handled before or after a report due at the same second).
+                long nanos = 1 + Math.floorMod(h >>> 23, 999_999_998L);
+                return new SimulatedFleet.Behaviour(Duration.ofMinutes(minutes).plusNanos(nanos),
+                        fails ? RolloutAgent.Result.failed("simulated failure") : RolloutAgent.Result.succeeded("ok"));
+            };
+            Outcome reference = run(scenario, behaviour, Set.of(), Set.of());
+            Outcome crashed = run(scenario, behaviour, crashSteps, crashAfterSaves);
+            assertThat(crashed).isEqualTo(reference);
+            assertThat(reference.executions().values()).allMatch(n -> n == 1);
+        });
     }
 
     private static long mix(long z) {

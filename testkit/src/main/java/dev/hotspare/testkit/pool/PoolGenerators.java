@@ -7,9 +7,7 @@ import dev.hotspare.pool.Member;
 import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
+import dev.hotspare.testkit.property.Gen;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -19,39 +17,39 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * jqwik arbitraries for pool specs, members, claims and whole scenarios — for hotspare's own properties
- * and for users who want to state properties about their pools. Every timestamp lies in the 200 minutes
+ * Generators ({@link Gen}, run by {@link dev.hotspare.testkit.property.PropertyCheck}) for pool specs, members,
+ * claims and whole scenarios — for hotspare's own properties and for users who want to state properties about their
+ * pools; every generated value shrinks. Every timestamp lies in the 200 minutes
  * after {@link #ORIGIN}; scenarios decide at {@code ORIGIN + 200 min}.
  */
-public final class PoolArbitraries {
+public final class PoolGenerators {
 
     /** The earliest timestamp generated. */
     public static final Instant ORIGIN = Instant.parse("2026-01-01T00:00:00Z");
     /** The decision time of generated scenarios. */
     public static final Instant NOW = ORIGIN.plus(Duration.ofMinutes(200));
 
-    private PoolArbitraries() {
+    private PoolGenerators() {
     }
 
     /**
      * Pool specs small enough to exercise every limit: sizes 0..8, runningCount 0..10, optional caps and timers,
      * orphan grace periods of 0..30 minutes, and one pool in ten being deleted.
      *
-     * @return the arbitrary
+     * @return the generator
      */
-    public static Arbitrary<PoolSpec> specs() {
-        Arbitrary<OptionalInt> maxSize = Arbitraries.integers().between(0, 20).optional().map(o -> o.map(OptionalInt::of).orElse(OptionalInt.empty()));
-        Arbitrary<OptionalInt> maxConcurrent = Arbitraries.integers().between(1, 5).optional().map(o -> o.map(OptionalInt::of).orElse(OptionalInt.empty()));
-        Arbitrary<Optional<Duration>> hibernateAfter = minutes(10, 120).optional();
-        Arbitrary<Optional<Duration>> resumeTimeout = minutes(5, 60).optional();
-        Arbitrary<ClaimLifetime> lifetime = Combinators.combine(minutes(30, 240).optional(), minutes(30, 480).optional())
-                .as(ClaimLifetime::new);
-        Arbitrary<PoolSpec> base = Combinators.combine(Arbitraries.integers().between(0, 8), Arbitraries.integers().between(0, 10),
-                        maxSize, maxConcurrent, hibernateAfter, resumeTimeout, lifetime, Arbitraries.of("v1", "v2"))
-                .as((size, running, max, concurrent, hibernate, resume, life, template) -> new PoolSpec("pool", size, running,
-                        max, concurrent, hibernate, resume, life, template));
-        return Combinators.combine(base, minutes(0, 30), Arbitraries.integers().between(0, 9))
-                .as((spec, grace, deleted) -> spec.toBuilder().orphanGracePeriod(grace).deleted(deleted == 0).build());
+    public static Gen<PoolSpec> specs() {
+        Gen<OptionalInt> maxSize = Gen.integers(0, 20).optional().map(o -> o.map(OptionalInt::of).orElse(OptionalInt.empty()));
+        Gen<OptionalInt> maxConcurrent = Gen.integers(1, 5).optional().map(o -> o.map(OptionalInt::of).orElse(OptionalInt.empty()));
+        Gen<Optional<Duration>> hibernateAfter = minutes(10, 120).optional();
+        Gen<Optional<Duration>> resumeTimeout = minutes(5, 60).optional();
+        Gen<ClaimLifetime> lifetime = s -> new ClaimLifetime(minutes(30, 240).optional().generate(s), minutes(30, 480).optional().generate(s));
+        Gen<Integer> size = Gen.integers(0, 8);
+        Gen<Integer> running = Gen.integers(0, 10);
+        Gen<String> template = Gen.of("v1", "v2");
+        return s -> new PoolSpec("pool", size.generate(s), running.generate(s), maxSize.generate(s), maxConcurrent.generate(s),
+                hibernateAfter.generate(s), resumeTimeout.generate(s), lifetime.generate(s), template.generate(s))
+                .toBuilder().orphanGracePeriod(minutes(0, 30).generate(s)).deleted(Gen.integers(0, 9).generate(s) == 0).build();
     }
 
     /**
@@ -59,20 +57,26 @@ public final class PoolArbitraries {
      * template version, some claimed, some of those carrying a release or an orphan mark, some whose claim is
      * missing — and up to 6 pending claims. Member and claim records agree with each other.
      *
-     * @return the arbitrary
+     * @return the generator
      */
-    public static Arbitrary<PoolScenario> scenarios() {
-        Arbitrary<List<MemberSeed>> members = memberSeeds().list().ofMaxSize(15);
-        Arbitrary<List<Integer>> pending = Arbitraries.integers().between(0, 199).list().ofMaxSize(6);
-        Arbitrary<Integer> orphanEvery = Arbitraries.integers().between(0, 10);
-        return Combinators.combine(specs(), members, pending, orphanEvery).as(PoolArbitraries::build);
+    public static Gen<PoolScenario> scenarios() {
+        Gen<PoolSpec> specs = specs();
+        Gen<List<MemberSeed>> members = memberSeeds().list(0, 15);
+        Gen<List<Integer>> pending = Gen.integers(0, 199).list(0, 6);
+        Gen<Integer> orphanEvery = Gen.integers(0, 10);
+        return s -> build(specs.generate(s), members.generate(s), pending.generate(s), orphanEvery.generate(s));
     }
 
-    /** Members of a settled pool: all READY and observed in their desired state, no claims. */
-    public static Arbitrary<List<Member>> settledMembers() {
-        return Combinators.combine(Arbitraries.integers().between(0, 199), Arbitraries.of(DesiredPower.RUNNING, DesiredPower.HIBERNATING))
-                .as((minute, power) -> new int[]{minute, power.ordinal()})
-                .list().ofMaxSize(12)
+    /**
+     * Members of a settled pool: all READY and observed in their desired state, no claims.
+     *
+     * @return the generator
+     */
+    public static Gen<List<Member>> settledMembers() {
+        Gen<Integer> minutes = Gen.integers(0, 199);
+        Gen<DesiredPower> powers = Gen.of(DesiredPower.RUNNING, DesiredPower.HIBERNATING);
+        return ((Gen<int[]>) s -> new int[]{minutes.generate(s), powers.generate(s).ordinal()})
+                .list(0, 12)
                 .map(seeds -> {
                     List<Member> out = new ArrayList<>();
                     for (int i = 0; i < seeds.size(); i++) {
@@ -86,8 +90,8 @@ public final class PoolArbitraries {
                 });
     }
 
-    private static Arbitrary<Duration> minutes(int min, int max) {
-        return Arbitraries.integers().between(min, max).map(Duration::ofMinutes);
+    private static Gen<Duration> minutes(int min, int max) {
+        return Gen.integers(min, max).map(Duration::ofMinutes);
     }
 
     /** The random choices behind one member; turned into a consistent {@link Member} by {@link #build}. */
@@ -95,13 +99,17 @@ public final class PoolArbitraries {
                               int sinceOffset, boolean claimed, int claimOffset, int template, int mark) {
     }
 
-    private static Arbitrary<MemberSeed> memberSeeds() {
-        return Combinators.combine(Combinators.combine(Arbitraries.integers().between(0, 150), Arbitraries.of(MemberPhase.class),
-                        Arbitraries.of(DesiredPower.class), Arbitraries.of(ObservedPower.class), Arbitraries.integers().between(0, 49),
-                        Arbitraries.of(true, false, false), Arbitraries.integers().between(0, 49)).as(List::<Object>of),
-                Arbitraries.integers().between(0, 7), Arbitraries.integers().between(0, 5))
-                .as((b, template, mark) -> new MemberSeed((Integer) b.get(0), (MemberPhase) b.get(1), (DesiredPower) b.get(2),
-                        (ObservedPower) b.get(3), (Integer) b.get(4), (Boolean) b.get(5), (Integer) b.get(6), template, mark));
+    private static Gen<MemberSeed> memberSeeds() {
+        Gen<Integer> created = Gen.integers(0, 150);
+        Gen<MemberPhase> phase = Gen.enums(MemberPhase.class);
+        Gen<DesiredPower> desired = Gen.enums(DesiredPower.class);
+        Gen<ObservedPower> observed = Gen.enums(ObservedPower.class);
+        Gen<Integer> offset = Gen.integers(0, 49);
+        Gen<Boolean> claimed = Gen.of(false, false, true);
+        Gen<Integer> template = Gen.integers(0, 7);
+        Gen<Integer> mark = Gen.integers(0, 5);
+        return s -> new MemberSeed(created.generate(s), phase.generate(s), desired.generate(s), observed.generate(s),
+                offset.generate(s), claimed.generate(s), offset.generate(s), template.generate(s), mark.generate(s));
     }
 
     private static PoolScenario build(PoolSpec spec, List<MemberSeed> seeds, List<Integer> pendingMinutes, int orphanEvery) {
@@ -142,12 +150,13 @@ public final class PoolArbitraries {
      * claim but no claim time; claims naming members that do not exist, that name no claim or another claim;
      * marks on any claimed member. Member ids and claim names are unique (the runtime removes duplicates first).
      *
-     * @return the arbitrary
+     * @return the generator
      */
-    public static Arbitrary<PoolScenario> inconsistentScenarios() {
-        Arbitrary<List<List<Integer>>> members = Arbitraries.integers().between(0, 99).list().ofSize(8).list().ofMaxSize(10);
-        Arbitrary<List<List<Integer>>> claims = Arbitraries.integers().between(0, 99).list().ofSize(5).list().ofMaxSize(8);
-        return Combinators.combine(specs(), members, claims).as(PoolArbitraries::buildInconsistent);
+    public static Gen<PoolScenario> inconsistentScenarios() {
+        Gen<PoolSpec> specs = specs();
+        Gen<List<List<Integer>>> members = Gen.integers(0, 99).list(8).list(0, 10);
+        Gen<List<List<Integer>>> claims = Gen.integers(0, 99).list(5).list(0, 8);
+        return s -> buildInconsistent(specs.generate(s), members.generate(s), claims.generate(s));
     }
 
     private static PoolScenario buildInconsistent(PoolSpec spec, List<List<Integer>> memberSeeds, List<List<Integer>> claimSeeds) {
