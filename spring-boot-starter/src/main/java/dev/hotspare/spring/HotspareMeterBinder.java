@@ -127,6 +127,21 @@ public final class HotspareMeterBinder implements MeterBinder, KpiListener {
     }
 
     @Override
+    public void acquired(String kind, String key, long fencingToken, Duration waited) {
+        delegate.acquired(kind, key, fencingToken, waited);
+    }
+
+    @Override
+    public void handedOver(String kind, String key) {
+        delegate.handedOver(kind, key);
+    }
+
+    @Override
+    public void lost(String kind, String key) {
+        delegate.lost(kind, key);
+    }
+
+    @Override
     public void rolloutProgress(String rollout, RolloutProgress progress) {
         delegate.rolloutProgress(rollout, progress);
     }

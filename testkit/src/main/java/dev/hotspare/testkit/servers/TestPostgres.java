@@ -100,6 +100,8 @@ public final class TestPostgres {
                     .setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(false)
                     .setPort(port)
+                    // zonky waits 10 s by default; a loaded 2-core machine can take longer to start a server.
+                    .setPGStartupWait(java.time.Duration.ofMinutes(2))
                     .start();
         } catch (IOException e) {
             throw new UncheckedIOException("starting embedded PostgreSQL on " + dataDirectory, e);
@@ -118,7 +120,9 @@ public final class TestPostgres {
     private static EmbeddedPostgres startShared() {
         try {
             // Closed by zonky's shutdown hook when the JVM exits; its data directory is temporary.
-            return EmbeddedPostgres.builder().setServerConfig("max_connections", "100").start();
+            return EmbeddedPostgres.builder().setServerConfig("max_connections", "100")
+                    // zonky waits 10 s by default; a loaded 2-core machine can take longer to start a server.
+                    .setPGStartupWait(java.time.Duration.ofMinutes(2)).start();
         } catch (IOException e) {
             throw new UncheckedIOException("starting embedded PostgreSQL", e);
         }
