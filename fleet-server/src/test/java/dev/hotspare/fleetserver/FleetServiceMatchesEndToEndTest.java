@@ -205,8 +205,8 @@ class FleetServiceMatchesEndToEndTest {
 
         // A player event reaches the webhook; with forwardResponse its failure is the route's answer.
         String event = "{\"timestamp\":" + now + ",\"event\":\"playerJoin\",\"metadata\":{\"playerId\":\"sime\"}}";
-        assertThat(httpToSecond.post("/scheduler/" + scheduler + "/rooms/" + pods.get(0) + "/playerevent", event).status())
-                .isEqualTo(200);
+        Http.Answer joined = httpToSecond.post("/scheduler/" + scheduler + "/rooms/" + pods.get(0) + "/playerevent", event);
+        assertThat(joined.status()).as(joined.raw()).isEqualTo(200);
         assertThat(webhookBodies).anyMatch(b -> b.contains("\"PLAYER_EVENT\"") && b.contains("\"playerId\":\"sime\""));
         webhookStatus = 500;
         Http.Answer failed = http.post("/scheduler/" + scheduler + "/rooms/" + pods.get(0) + "/playerevent", event);

@@ -497,6 +497,10 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
                 try {
                     started.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
                     informer = started;
+                    // The first list is in the informer's store now, but its add events reach this cache later, on the
+                    // informer's thread: take them from the store at once, so the first find after a start answers
+                    // from the list (observe is idempotent; the late events then change nothing).
+                    started.getStore().list().forEach(this::observe);
                     if (firstFailure != null) {
                         LOG.info("pool {}: list and watch started on attempt {} after: {}", pool, attempt,
                                 startFailure(firstFailure));
