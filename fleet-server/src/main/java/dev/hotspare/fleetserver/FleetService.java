@@ -225,7 +225,7 @@ public final class FleetService implements AutoCloseable {
      * when the driver has that room. A Kubernetes room finds it in its pod as {@code HOTSPARE_ROOM_TOKEN}; a room
      * of the in-memory driver, or a program embedding the service, reads it here.
      *
-     * @param scheduler the scheduler
+     * @param scheduler the room's scheduler
      * @param room      the room
      * @return the room's token, or empty when the driver has no such room
      */
@@ -827,7 +827,7 @@ public final class FleetService implements AutoCloseable {
          * default a random key made when the builder is). Instances that share stores, and a service that restarts
          * while its rooms live on (Kubernetes), must be given the same key, or the rooms' tokens stop being valid.
          *
-         * @param key the key
+         * @param key the secret's bytes
          * @return this builder
          */
         public Builder roomTokenKey(byte[] key) {

@@ -65,7 +65,7 @@ class FleetServiceRoomTokensKubernetesTest {
                 .pollInterval(Duration.ofMillis(100))).start();
         Http anonymous = new Http(service.port());
         Http admin = anonymous.withToken(ADMIN);
-        String scheduler = "tok-" + Long.toString(System.nanoTime() % 1_000_000, 36);
+        String scheduler = "tok-" + Long.toString(java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000_000), 36);
         assertThat(admin.post("/scheduler", "name: " + scheduler + "\ngame: pong\nimage: pong:1\nautoscaling:\n  min: 2\n").status())
                 .isEqualTo(201);
 

@@ -32,7 +32,7 @@ class RedisRoomProtocolAgreementTest {
         RoomStatusStore redis = new RedisRoomStatusStore(TestRedis.connection());
         for (long seed = 0; seed < 60; seed++) {
             Random r = new Random(seed);
-            String scheduler = "agree-" + seed + "-" + Long.toHexString(System.nanoTime());
+            String scheduler = "agree-" + seed + "-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
             RoomStatusStore memory = new InMemoryRoomStatusStore();
             Instant now = T0;
             for (int step = 0; step < 60; step++) {

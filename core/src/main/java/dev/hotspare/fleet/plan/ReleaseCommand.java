@@ -38,7 +38,7 @@ public sealed interface ReleaseCommand {
         /**
          * Copies the rooms.
          *
-         * @param rooms the rooms
+         * @param rooms the old rooms to remove, by name
          */
         public RemoveRooms {
             rooms = List.copyOf(Objects.requireNonNull(rooms, "rooms"));

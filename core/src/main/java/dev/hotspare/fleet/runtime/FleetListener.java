@@ -45,7 +45,7 @@ public interface FleetListener {
      * {@code scheduler} is gone from the store and this worker stopped watching it: whatever was kept per scheduler
      * (meters, say) can go, so deleted schedulers do not pile up.
      *
-     * @param scheduler the scheduler
+     * @param scheduler the deleted scheduler's name
      */
     default void schedulerRemoved(String scheduler) {
     }

@@ -256,7 +256,7 @@ public interface RoomStatusStore {
      * dead rooms. The default makes the individual reads; a networked store answers in one round trip (Redis
      * pipelines the reads), so observing a scheduler costs the same whatever the number of statuses.
      *
-     * @param scheduler the scheduler
+     * @param scheduler whose rooms to observe
      * @param rules     the dead-room rules
      * @param now       the time of the check
      * @return the observation

@@ -11,7 +11,7 @@ public final class StaleReleaseException extends RuntimeException {
     /**
      * Names the scheduler and both versions.
      *
-     * @param scheduler the scheduler
+     * @param scheduler whose release was saved concurrently
      * @param expected  the version the caller read
      * @param stored    the version stored (0: none)
      */

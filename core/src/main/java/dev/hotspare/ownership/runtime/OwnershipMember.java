@@ -523,7 +523,7 @@ public final class OwnershipMember implements AutoCloseable {
         /**
          * Told of every key taken, handed over or lost.
          *
-         * @param listener the listener
+         * @param listener called on the heartbeat thread; must be quick and must not throw
          * @return this builder
          */
         public Builder listener(OwnershipListener listener) {
