@@ -65,14 +65,14 @@ class SimulateAutoTest {
         PoolCommandsTest.Run functions = run("simulate", "--trace", azure.toString(), "--thin", "2", "--hold", "PT20M",
                 "--size", "4", "--chart", dir.resolve("a").toString());
         assertThat(functions.status()).as(functions.err()).isZero();
-        assertThat(functions.out()).contains("hotspare simulate: 48 claims over 0 days");
+        assertThat(functions.out()).contains("hotspare simulate: 48 claims over 23h29m"); // first to last claim of the file
 
         Path events = Files.writeString(dir.resolve("llm.csv"), "TIMESTAMP,ContextTokens,GeneratedTokens\n"
                 + "2023-11-16 18:15:46.6805900,4808,10\n2023-11-16 18:16:46.1,1,2\n2023-11-16 20:15:46.1,1,2\n");
         PoolCommandsTest.Run llm = run("simulate", "--auto", "p95=PT1M", "--trace", events.toString(), "--trace-format", "events",
                 "--dilate", "24", "--size", "3", "--chart", dir.resolve("l").toString());
         assertThat(llm.status()).as(llm.err()).isZero();
-        assertThat(llm.out()).contains("hotspare simulate: 3 claims over 1 days"); // 1 h 59 min 59 s stretched 24 times: 47 h 59 min
+        assertThat(llm.out()).contains("hotspare simulate: 3 claims over 1d23h59m"); // 1 h 59 min 59 s stretched 24 times: 47 h 59 min
 
         Path broken = Files.writeString(dir.resolve("broken.csv"), "TIMESTAMP,x\n2023-11-16 18:15:46,1\nlater,2\n");
         PoolCommandsTest.Run bad = run("simulate", "--trace", broken.toString(), "--trace-format", "events");

@@ -121,18 +121,8 @@ public final class FleetService implements AutoCloseable {
                 maxConcurrentRequests(b.maxThreads), b.tasks.clock(),
                 scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError),
                 authenticator, b.forwardResponseWait);
-        this.api.ownershipView(() -> fleet.ownership().<Object>map(member -> {
-            dev.hotspare.ownership.runtime.OwnershipMember.View view = member.view();
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("enabled", true);
-            body.put("instanceId", view.instanceId());
-            body.put("group", view.group());
-            body.put("running", view.running());
-            body.put("liveInstances", view.liveMembers());
-            body.put("owners", view.assignment());
-            body.put("held", view.held());
-            return body;
-        }).orElse(Map.of("enabled", false, "why", "this instance acts on every scheduler (in memory, or --ownership false)")));
+        this.api.ownershipView(() -> dev.hotspare.ownership.runtime.OwnershipMember.describe(fleet.ownership(),
+                "this instance acts on every scheduler (in memory, or --ownership false)"));
     }
 
     /**

@@ -398,19 +398,7 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
 
     /** The host name (a pod's name), the process id and four random characters, as one DNS-1123 label. */
     static String defaultInstanceId() {
-        String host = System.getenv().getOrDefault("HOSTNAME", "");
-        if (host.isBlank()) {
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (UnknownHostException e) {
-                host = "fleet";
-            }
-        }
-        String label = host.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]", "-").replaceAll("^-+|-+$", "");
-        String suffix = "-" + ProcessHandle.current().pid() + "-"
-                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(36 * 36 * 36, 36 * 36 * 36 * 36), 36);
-        label = label.isEmpty() ? "fleet" : label;
-        return label.substring(0, Math.min(label.length(), 63 - suffix.length())).replaceAll("-+$", "") + suffix;
+        return dev.hotspare.ownership.runtime.OwnershipMember.defaultInstanceId();
     }
 
     /** Flag, else variable, else default; {@link #source} says which one a bad value came from. */

@@ -277,6 +277,52 @@ public final class OwnershipMember implements AutoCloseable {
     }
 
     /**
+     * What operators are shown (the fleet server's {@code GET /ownership}, the Spring actuator endpoint): the view of
+     * {@code member} as a JSON-ready map with {@code "enabled": true}, or {@code "enabled": false} and {@code whyOff}.
+     *
+     * @param member the application's member, if it divides work
+     * @param whyOff why nothing is divided, said when {@code member} is empty
+     * @return a JSON-ready map
+     */
+    public static Map<String, Object> describe(Optional<OwnershipMember> member, String whyOff) {
+        return member.<Map<String, Object>>map(m -> {
+            View view = m.view();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("enabled", true);
+            body.put("instanceId", view.instanceId());
+            body.put("group", view.group());
+            body.put("running", view.running());
+            body.put("liveInstances", view.liveMembers());
+            body.put("owners", view.assignment());
+            body.put("held", view.held());
+            return body;
+        }).orElse(Map.of("enabled", false, "why", whyOff));
+    }
+
+    /**
+     * An instance id for a process that was given none: the host name (a pod's name on Kubernetes), the process id
+     * and four random characters, as one DNS-1123 label — two processes on one host, or two runtimes in one JVM,
+     * never share it.
+     *
+     * @return a fresh id
+     */
+    public static String defaultInstanceId() {
+        String host = System.getenv().getOrDefault("HOSTNAME", "");
+        if (host.isBlank()) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.io.IOException e) {
+                host = "instance";
+            }
+        }
+        String label = host.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]", "-").replaceAll("^-+|-+$", "");
+        String suffix = "-" + ProcessHandle.current().pid() + "-"
+                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(36 * 36 * 36, 36 * 36 * 36 * 36), 36);
+        label = label.isEmpty() ? "instance" : label;
+        return label.substring(0, Math.min(label.length(), 63 - suffix.length())).replaceAll("-+$", "") + suffix;
+    }
+
+    /**
      * One instance's view of the division of work.
      *
      * @param instanceId   this instance

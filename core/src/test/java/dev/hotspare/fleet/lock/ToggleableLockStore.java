@@ -8,15 +8,27 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** A store wrapper that can be made unavailable, and can run a hook just before granting. */
-final class ToggleableLockStore implements LockStore {
+/**
+ * A store wrapper that can be made unavailable (a partition, or a process that died and renews nothing), and can run a
+ * hook just before granting.
+ */
+public final class ToggleableLockStore implements LockStore {
 
     private final LockStore delegate;
     volatile boolean down;
     volatile Runnable beforeAcquire = () -> { };
 
-    ToggleableLockStore(LockStore delegate) {
+    public ToggleableLockStore(LockStore delegate) {
         this.delegate = delegate;
+    }
+
+    /**
+     * Cuts the store off (every call throws {@link StoreUnavailableException}) or brings it back.
+     *
+     * @param down true to cut it off
+     */
+    public void down(boolean down) {
+        this.down = down;
     }
 
     private void check() {

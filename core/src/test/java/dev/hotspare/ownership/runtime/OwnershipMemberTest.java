@@ -1,9 +1,7 @@
 package dev.hotspare.ownership.runtime;
 
-import dev.hotspare.fleet.lock.spi.Lease;
-import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.fleet.lock.ToggleableLockStore;
 import dev.hotspare.memory.InMemoryLockStore;
-import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.time.VirtualTimeScheduler;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
@@ -30,65 +28,11 @@ class OwnershipMemberTest {
     private final VirtualTimeScheduler time = VirtualTimeScheduler.startingAt2026();
     private final InMemoryLockStore shared = new InMemoryLockStore(time.clock());
 
-    /** A lock store an instance reaches through a link the test can cut (a partition, or a process that stopped). */
-    private static final class Link implements LockStore {
-        private final LockStore store;
-        private boolean cut;
-        private long calls;
-
-        Link(LockStore store) {
-            this.store = store;
-        }
-
-        private void check() {
-            calls++;
-            if (cut) {
-                throw new StoreUnavailableException("lock", "link cut by the test");
-            }
-        }
-
-        @Override
-        public Optional<Lease> tryAcquire(String key, Duration ttl) {
-            check();
-            return store.tryAcquire(key, ttl);
-        }
-
-        @Override
-        public Optional<Lease> renew(Lease lease, Duration ttl) {
-            check();
-            return store.renew(lease, ttl);
-        }
-
-        @Override
-        public boolean release(Lease lease) {
-            check();
-            return store.release(lease);
-        }
-
-        @Override
-        public Optional<Lease> inspect(String key) {
-            check();
-            return store.inspect(key);
-        }
-
-        @Override
-        public List<Lease> list(String prefix) {
-            check();
-            return store.list(prefix);
-        }
-
-        @Override
-        public boolean forceRelease(String key) {
-            check();
-            return store.forceRelease(key);
-        }
-    }
-
-    private record Instance(OwnershipMember member, OwnershipMember.OwnedKeys keys, Link link) {
+    private record Instance(OwnershipMember member, OwnershipMember.OwnedKeys keys, ToggleableLockStore link) {
     }
 
     private Instance instance(String id) {
-        Link link = new Link(shared);
+        ToggleableLockStore link = new ToggleableLockStore(shared);
         OwnershipMember member = OwnershipMember.builder(id).lockStore(link).scheduler(time).leaseTtl(TTL).heartbeat(HEARTBEAT).build();
         OwnershipMember.OwnedKeys keys = member.track("scheduler", () -> KEYS);
         member.start();
@@ -146,7 +90,7 @@ class OwnershipMemberTest {
         Instance dead = instances.get(2);
         List<String> itsKeys = dead.keys().owned();
         assertThat(itsKeys).isNotEmpty();
-        dead.link().cut = true;                  // stops renewing: no clean shutdown
+        dead.link().down(true);                  // stops renewing: no clean shutdown
         Instant killedAt = time.now();
 
         Optional<Instant> reOwned = advanceChecking(instances, TTL.multipliedBy(3));

@@ -1,7 +1,6 @@
 package dev.hotspare.ownership.runtime;
 
-import dev.hotspare.fleet.lock.spi.Lease;
-import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.fleet.lock.ToggleableLockStore;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
@@ -10,7 +9,6 @@ import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
-import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +19,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.stream.IntStream;
 
@@ -45,61 +42,14 @@ class PoolOwnershipTest {
     private final InMemoryClaimStore claims = new InMemoryClaimStore();
     private final InMemoryLockStore locks = new InMemoryLockStore(time.clock());
 
-    /** A lock store whose link the test can cut: a process that died keeps no lease alive. */
-    private static final class Link implements LockStore {
-        private final LockStore store;
-        private volatile boolean cut;
-
-        Link(LockStore store) {
-            this.store = store;
-        }
-
-        private LockStore up() {
-            if (cut) {
-                throw new StoreUnavailableException("lock", "the instance is dead");
-            }
-            return store;
-        }
-
-        @Override
-        public Optional<Lease> tryAcquire(String key, Duration ttl) {
-            return up().tryAcquire(key, ttl);
-        }
-
-        @Override
-        public Optional<Lease> renew(Lease lease, Duration ttl) {
-            return up().renew(lease, ttl);
-        }
-
-        @Override
-        public boolean release(Lease lease) {
-            return up().release(lease);
-        }
-
-        @Override
-        public Optional<Lease> inspect(String key) {
-            return up().inspect(key);
-        }
-
-        @Override
-        public List<Lease> list(String prefix) {
-            return up().list(prefix);
-        }
-
-        @Override
-        public boolean forceRelease(String key) {
-            return up().forceRelease(key);
-        }
-    }
-
     private static final class Instance {
         final OwnershipMember member;
         final OwnershipMember.OwnedKeys pools;
         final Map<String, PoolController> controllers = new LinkedHashMap<>();
-        final Link link;
+        final ToggleableLockStore link;
         boolean dead;
 
-        Instance(OwnershipMember member, OwnershipMember.OwnedKeys pools, Link link) {
+        Instance(OwnershipMember member, OwnershipMember.OwnedKeys pools, ToggleableLockStore link) {
             this.member = member;
             this.pools = pools;
             this.link = link;
@@ -107,7 +57,7 @@ class PoolOwnershipTest {
     }
 
     private Instance instance(String id) {
-        Link link = new Link(locks);
+        ToggleableLockStore link = new ToggleableLockStore(locks);
         Map<String, PoolController> controllers = new LinkedHashMap<>();
         OwnershipMember member = OwnershipMember.builder(id).lockStore(link).scheduler(time).leaseTtl(TTL).heartbeat(HEARTBEAT)
                 .listener(new OwnershipListener() {
@@ -161,7 +111,7 @@ class PoolOwnershipTest {
         for (int second = 0; second < 600; second++) {
             if (second == 120) {
                 victim.dead = true;                              // stops: no pass, no renewal, no clean hand-over
-                victim.link.cut = true;
+                victim.link.down(true);
                 victim.controllers.values().forEach(PoolController::close);
             }
             if (second % 2 == 0) {

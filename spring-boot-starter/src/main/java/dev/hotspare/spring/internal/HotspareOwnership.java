@@ -7,7 +7,6 @@ import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 
-import java.net.InetAddress;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -68,19 +67,8 @@ public final class HotspareOwnership implements AutoCloseable {
      * @return a JSON-ready map
      */
     public java.util.Map<String, Object> describe() {
-        return member.<java.util.Map<String, Object>>map(m -> {
-            OwnershipMember.View view = m.view();
-            java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
-            body.put("enabled", true);
-            body.put("instanceId", view.instanceId());
-            body.put("group", view.group());
-            body.put("running", view.running());
-            body.put("liveInstances", view.liveMembers());
-            body.put("owners", view.assignment());
-            body.put("held", view.held());
-            return body;
-        }).orElse(java.util.Map.of("enabled", false,
-                "why", "this application runs every pool and scheduler (memory store, or hotspare.ownership.enabled=false)"));
+        return OwnershipMember.describe(member,
+                "this application runs every pool and scheduler (memory store, or hotspare.ownership.enabled=false)");
     }
 
     @Override
@@ -94,23 +82,7 @@ public final class HotspareOwnership implements AutoCloseable {
      * @return the id an instance takes when {@code hotspare.ownership.instance-id} is empty
      */
     public static String defaultInstanceId() {
-        String host = System.getenv().getOrDefault("HOSTNAME", "");
-        if (host.isBlank()) {
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (java.io.IOException e) {
-                host = "instance";
-            }
-        }
-        String label = host.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-").replaceAll("^-+|-+$", "");
-        // The process id and a few random characters: two applications on one host (or two contexts in one JVM) differ.
-        String pid = "-" + ProcessHandle.current().pid() + "-"
-                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(36 * 36 * 36, 36 * 36 * 36 * 36), 36);
-        if (label.isEmpty()) {
-            label = "instance";
-        }
-        label = label.substring(0, Math.min(label.length(), 63 - pid.length())).replaceAll("-+$", "");
-        return label + pid;
+        return OwnershipMember.defaultInstanceId();
     }
 
     private static String kebab(String field) {
