@@ -104,7 +104,7 @@ public interface Gen<T> {
     /**
      * Always {@code value}.
      *
-     * @param value the value
+     * @param value what every try gets (it never shrinks)
      * @param <T> its type
      * @return the generator
      */
@@ -259,8 +259,8 @@ public interface Gen<T> {
     /**
      * Maps with {@code minSize..maxSize} distinct keys (insertion-ordered).
      *
-     * @param keys the keys
-     * @param values the values
+     * @param keys   makes each key (duplicates are drawn again)
+     * @param values makes the value of each key
      * @param minSize the fewest entries, at least 0
      * @param maxSize the most entries, at least {@code minSize}
      * @param <K> the key type
