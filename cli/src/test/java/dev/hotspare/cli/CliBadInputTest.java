@@ -6,10 +6,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * The CLI items of issue 26 §5, through the real command: each bad input exits 2 with one line naming the option
@@ -17,11 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class CliBadInputTest {
 
-    /** A safety net only: each of these answers in well under a second once fixed; before, some never ended. */
-    private static final Duration NEVER_HANGS = Duration.ofSeconds(120);
-
+    // No time limit here (tests never bound durations): the inputs that used to hang simulate are now refused by
+    // validation before any replay starts, which these tests check by the answer itself.
     private static CliRun run(String... args) {
-        return assertTimeoutPreemptively(NEVER_HANGS, () -> CliRun.run(args));
+        return CliRun.run(args);
     }
 
     private static void assertBadInput(CliRun run, String... parts) {

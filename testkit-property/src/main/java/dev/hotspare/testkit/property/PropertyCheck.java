@@ -134,7 +134,7 @@ public final class PropertyCheck<T> {
      * The first values a run with {@code seed} tries, in order — to see what a generator makes.
      *
      * @param gen the generator
-     * @param seed the seed
+     * @param seed the run's seed: the same seed always gives the same values
      * @param count how many values
      * @param <T> the type of the values
      * @return the values
@@ -262,7 +262,7 @@ public final class PropertyCheck<T> {
         /**
          * Checks the property on every try.
          *
-         * @param property the property
+         * @param property the invariant: throws (an assertion error, say) for a pair of values that breaks it
          */
         public void check(ThrowingBiConsumer<? super A, ? super B> property) {
             check.check(t -> property.accept(t.first(), t.second()));
@@ -308,7 +308,7 @@ public final class PropertyCheck<T> {
         /**
          * Checks the property on every try.
          *
-         * @param property the property
+         * @param property the invariant: throws (an assertion error, say) for three values that break it
          */
         public void check(ThrowingTriConsumer<? super A, ? super B, ? super C> property) {
             check.check(t -> property.accept(t.first(), t.second(), t.third()));
