@@ -86,12 +86,16 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--trace-format", paramLabel = "claims|azure-functions|events",
             description = {"the trace file's format (default: detected from its first line): claims ('claim time,hold duration');",
-                    "azure-functions (Azure Functions 2019 per-minute invocation counts, all rows summed, spread within each minute);",
+                    "azure-functions (Azure Functions 2019 per-minute invocation counts, all rows summed or one --function's, spread within each minute);",
                     "events (one event per line, the first column a timestamp)"})
     String traceFormat;
 
     @Option(names = "--dilate", paramLabel = "F", description = "with a trace file: stretch time by F from the first claim (2: half the rate; default 1)")
     Double dilate;
+
+    @Option(names = {"--function", "--trace-function"}, paramLabel = "HASH",
+            description = "with an Azure Functions trace: replay only the rows of this HashFunction (default: the sum of all rows)")
+    String function;
 
     @Option(names = "--thin", paramLabel = "K", description = "with a trace file: keep every K-th claim (default 1: all)")
     Integer thin;
@@ -161,6 +165,7 @@ final class SimulateCommand implements Callable<Integer> {
         problems.require(traceFormat == null || kind.equals("csv"), "--trace-format", traceFormat, "applies to a trace file only");
         problems.require(dilate == null || kind.equals("csv"), "--dilate", dilate, "applies to a trace file only");
         problems.require(thin == null || kind.equals("csv"), "--thin", thin, "applies to a trace file only");
+        problems.require(function == null || kind.equals("csv"), "--function", function, "applies to an Azure Functions trace file only");
         Optional<TraceFiles.Format> format = Optional.empty();
         if (traceFormat != null) {
             try {
@@ -171,7 +176,8 @@ final class SimulateCommand implements Callable<Integer> {
         }
         TraceFiles.Options fileOptions = null;
         if (kind.equals("csv")) try {
-            fileOptions = new TraceFiles.Options(format, hold, dilate == null ? 1 : dilate, thin == null ? 1 : thin, TRACE_START, seed);
+            fileOptions = new TraceFiles.Options(format, hold, dilate == null ? 1 : dilate, thin == null ? 1 : thin, TRACE_START, seed,
+                    Optional.ofNullable(function));
         } catch (ValidationException e) {
             problems.addAll(e.problems());
         }

@@ -66,6 +66,14 @@ class SimulateAutoTest {
                 "--size", "4", "--chart", dir.resolve("a").toString());
         assertThat(functions.status()).as(functions.err()).isZero();
         assertThat(functions.out()).contains("hotspare simulate: 48 claims over 23h29m"); // first to last claim of the file
+        Path two = Files.writeString(dir.resolve("two.csv"), header + "\n" + row + "\n" + row.toString().replace("o,a,f,", "o,a,g,") + "\n");
+        PoolCommandsTest.Run one = run("simulate", "--trace", two.toString(), "--function", "g", "--hold", "PT20M",
+                "--size", "4", "--chart", dir.resolve("g").toString());
+        assertThat(one.status()).as(one.err()).isZero();
+        assertThat(one.out()).as("g's 96 invocations, not both rows' 192").contains("hotspare simulate: 96 claims");
+        PoolCommandsTest.Run unknown = run("simulate", "--trace", two.toString(), "--trace-function", "h");
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("error: " + two + ": --function").contains("'h'").contains("f (line 2), g (line 3)");
 
         Path events = Files.writeString(dir.resolve("llm.csv"), "TIMESTAMP,ContextTokens,GeneratedTokens\n"
                 + "2023-11-16 18:15:46.6805900,4808,10\n2023-11-16 18:16:46.1,1,2\n2023-11-16 20:15:46.1,1,2\n");

@@ -36,8 +36,8 @@ public final class TraceFiles {
         CLAIMS,
         /**
          * Azure Functions 2019: {@code HashOwner,HashApp,HashFunction,Trigger,1,2,…,1440}, one row per function with
-         * its invocations in each minute of a day; all rows are summed, each minute's invocations spread at random
-         * (seeded) within it.
+         * its invocations in each minute of a day; all rows are summed (or only the rows of one function, see
+         * {@link Options#function()}), each minute's invocations spread at random (seeded) within it.
          */
         AZURE_FUNCTIONS,
         /** One event per line, the first column a timestamp (ISO-8601, {@code 2023-11-16 18:15:46.6805900} as UTC, or epoch seconds). */
@@ -75,11 +75,23 @@ public final class TraceFiles {
      * @param thin   keep every {@code thin}-th claim (1: all), >= 1
      * @param start  the day an Azure Functions file's minute 1 starts (it names no date)
      * @param seed   the seed spreading each minute's invocations within it
+     * @param function an Azure Functions file's {@code HashFunction} whose rows alone are read (a function's own
+     *               traffic, not the whole region's), or empty to sum every row; compared ignoring case and
+     *               surrounding blanks
      */
-    public record Options(Optional<Format> format, Duration hold, double dilate, int thin, Instant start, long seed) {
+    public record Options(Optional<Format> format, Duration hold, double dilate, int thin, Instant start, long seed,
+                          Optional<String> function) {
+
+        /** Options that sum every row of an Azure Functions file. */
+        public Options(Optional<Format> format, Duration hold, double dilate, int thin, Instant start, long seed) {
+            this(format, hold, dilate, thin, start, seed, Optional.empty());
+        }
 
         public Options {
+            function = function.map(String::strip);
             Problems problems = new Problems();
+            function.ifPresent(f -> problems.require(!f.isEmpty() && f.indexOf(',') < 0, "--function", f,
+                    "must be a HashFunction from the file (not blank, no comma)"));
             problems.require(!hold.isNegative(), "--hold", hold, "must not be negative");
             problems.require(Double.isFinite(dilate) && dilate > 0, "--dilate", dilate, "must be a factor > 0");
             problems.require(thin >= 1, "--thin", thin, "must be at least 1 (keep every K-th claim)");
@@ -124,6 +136,10 @@ public final class TraceFiles {
      */
     public static List<ClaimArrival> read(List<String> lines, Options options) {
         Format format = options.format().orElseGet(() -> detect(lines));
+        if (options.function().isPresent() && format != Format.AZURE_FUNCTIONS) {
+            throw new ValidationException(Problem.of("--function", options.function().get(),
+                    "selects a function of an Azure Functions file; this trace is read as " + format.cliName()));
+        }
         return switch (format) {
             case CLAIMS -> reshape(ClaimTraces.parseCsv(lines), options.dilate(), options.thin());
             // Thinned while generated: a day of a busy function can hold millions of invocations.
@@ -154,6 +170,11 @@ public final class TraceFiles {
         Problems problems = new Problems();
         long[] perMinute = new long[1440];
         boolean sawHeader = false;
+        Optional<String> wanted = options.function();
+        int matched = 0;
+        // The first few functions in the file, to name in the error when the wanted one is not there.
+        List<String> some = new ArrayList<>();
+        int rows = 0;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -173,6 +194,17 @@ public final class TraceFiles {
                 problems.add(where, cells.length + " fields", "expected 1444: HashOwner,HashApp,HashFunction,Trigger and 1440 minutes");
                 continue;
             }
+            rows++;
+            String function = cells[2].strip();
+            if (wanted.isPresent()) {
+                if (some.size() < 5) {
+                    some.add(function + " (line " + (i + 1) + ")");
+                }
+                if (!function.equalsIgnoreCase(wanted.get())) {
+                    continue; // another function's counts are neither summed nor checked
+                }
+                matched++;
+            }
             for (int m = 0; m < 1440; m++) {
                 String cell = cells[4 + m].strip();
                 try {
@@ -185,6 +217,10 @@ public final class TraceFiles {
                     problems.add(where + ", field " + (5 + m) + " (minute " + (m + 1) + ")", cell, "expected a count of invocations (0 or more)");
                 }
             }
+        }
+        if (wanted.isPresent() && matched == 0 && problems.isEmpty()) {
+            problems.add("--function", wanted.get(), "no row has this HashFunction (field 3); the file's " + rows
+                    + " function rows" + (some.isEmpty() ? "" : " start with " + String.join(", ", some)));
         }
         problems.throwIfAny();
         Random random = new Random(options.seed());
@@ -205,7 +241,9 @@ public final class TraceFiles {
             }
         }
         if (out.isEmpty()) {
-            throw new ValidationException(Problem.of("trace", "<no invocations>", "the trace has no claims"));
+            throw wanted.isPresent()
+                    ? new ValidationException(Problem.of("--function", wanted.get(), "this function has no invocations in the file"))
+                    : new ValidationException(Problem.of("trace", "<no invocations>", "the trace has no claims"));
         }
         out.sort(Comparator.comparing(ClaimArrival::at));
         return out;

@@ -51,6 +51,29 @@ class TraceFilesTest {
     }
 
     @Test
+    void oneAzureFunctionIsSelectedByItsHashAndAMissingHashNamesTheFunctionsThereAre() {
+        List<String> file = List.of(header(), row("f1", 2, 0, 1), row("F2", 1), row("f1", 0, 0, 0, 1));
+        TraceFiles.Options f2 = new TraceFiles.Options(Optional.empty(), Duration.ofMinutes(30), 1, 1, DAY, 1, Optional.of(" f2 "));
+        assertThat(TraceFiles.read(file, f2)).as("F2 only, matched ignoring case and blanks").hasSize(1);
+        TraceFiles.Options f1 = new TraceFiles.Options(Optional.empty(), Duration.ofMinutes(30), 1, 1, DAY, 1, Optional.of("f1"));
+        assertThat(TraceFiles.read(file, f1)).as("both rows of f1 summed").hasSize(4);
+        // Another function's bad counts do not matter when it is not selected.
+        String broken = row("f3", 1).replaceFirst(",http,1,", ",http,x,");
+        assertThat(TraceFiles.read(List.of(header(), broken, row("f1", 1)), f1)).hasSize(1);
+        TraceFiles.Options missing = new TraceFiles.Options(Optional.empty(), Duration.ofMinutes(30), 1, 1, DAY, 1, Optional.of("f9"));
+        assertThatThrownBy(() -> TraceFiles.read(file, missing)).isInstanceOf(ValidationException.class)
+                .hasMessageContaining("--function").hasMessageContaining("f9")
+                .hasMessageContaining("f1 (line 2), F2 (line 3), f1 (line 4)");
+        assertThatThrownBy(() -> TraceFiles.read(List.of(header(), row("f1", 1), row("f0")),
+                new TraceFiles.Options(Optional.empty(), Duration.ofMinutes(30), 1, 1, DAY, 1, Optional.of("f0"))))
+                .hasMessageContaining("f0").hasMessageContaining("no invocations");
+        assertThatThrownBy(() -> TraceFiles.read(List.of("TIMESTAMP,x", "2023-11-16 18:15:46,1"), f1))
+                .hasMessageContaining("--function").hasMessageContaining("read as events");
+        assertThatThrownBy(() -> new TraceFiles.Options(Optional.empty(), Duration.ZERO, 1, 1, DAY, 1, Optional.of(" ")))
+                .hasMessageContaining("--function");
+    }
+
+    @Test
     void eventsAreReadFromTheFirstColumnInEachTimestampForm() {
         List<String> file = List.of("TIMESTAMP,ContextTokens,GeneratedTokens", "2023-11-16 18:15:46.6805900,4808,10",
                 "2023-11-16T18:16:00Z,1,2", "1700158600,3,4");

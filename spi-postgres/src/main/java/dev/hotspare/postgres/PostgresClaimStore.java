@@ -5,6 +5,8 @@ import dev.hotspare.pool.ClaimClass;
 import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimExistsException;
+import dev.hotspare.pool.sizing.ClaimWait;
+import dev.hotspare.pool.sizing.SizingHistory;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
@@ -70,9 +72,11 @@ public final class PostgresClaimStore implements ClaimStore {
     private record Sql(String submit, String find, String live, String pending, String lockClaim, String lockMember,
                        String setMember, String takeMember, String notifyPool, String release, String assignOldest,
                        String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember,
-                       String markReady, String releasePending, String assignAged) {
+                       String markReady, String releasePending, String assignAged, String historySince,
+                       String historyArrivals, String historyStart, String historyTrim) {
         static Sql in(String schema) {
             String c = schema + ".claims";
+            String h = schema + ".claim_history";
             String m = schema + ".pool_members";
             String fifo = " ORDER BY created_at, name COLLATE \"C\"";
             // Store-side service order: higher class first, FIFO within a class.
@@ -86,7 +90,10 @@ public final class PostgresClaimStore implements ClaimStore {
             return new Sql(
                     "WITH inserted AS (INSERT INTO " + c + " (pool, name, created_at, lifetime_seconds, lifetime_nanos, "
                             + "class_name, class_priority, deadline) "
-                            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pool, name) DO NOTHING RETURNING pool) "
+                            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pool, name) DO NOTHING RETURNING pool, name, created_at), "
+                            // The sizer's history, in the same statement: an arrival is never lost or half-written.
+                            + "kept AS (INSERT INTO " + h + " (pool, name, created_at) SELECT pool, name, created_at FROM inserted "
+                            + "ON CONFLICT DO NOTHING) "
                             + "SELECT pg_notify(?, pool) FROM inserted",
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND name = ?",
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ?" + fifo,
@@ -114,11 +121,17 @@ public final class PostgresClaimStore implements ClaimStore {
                             + "WHERE pm.pool = ? AND cl.pool = pm.pool AND cl.member_id = pm.member_id",
                     // Only an assigned claim, only once, never before its assignment.
                     "WITH readied AS (UPDATE " + c + " SET ready_at = ? WHERE pool = ? AND name = ? AND member_id IS NOT NULL "
-                            + "AND ready_at IS NULL AND assigned_at <= ? RETURNING pool) "
+                            + "AND ready_at IS NULL AND assigned_at <= ? RETURNING pool, name, created_at, ready_at), "
+                            + "waited AS (UPDATE " + h + " hs SET ready_at = r.ready_at FROM readied r WHERE hs.pool = r.pool "
+                            + "AND hs.name = r.name AND hs.created_at = r.created_at AND hs.ready_at IS NULL AND r.ready_at >= r.created_at) "
                             + "SELECT pg_notify(?, pool) FROM readied",
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? AND member_id IS NULL RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM gone",
-                    assignNext(c, m, aged));
+                    assignNext(c, m, aged),
+                    "SELECT since FROM " + h + "_since WHERE pool = ?",
+                    "SELECT created_at, ready_at FROM " + h + " WHERE pool = ? AND created_at >= ? ORDER BY created_at",
+                    "INSERT INTO " + h + "_since (pool, since) VALUES (?, ?) ON CONFLICT (pool) DO NOTHING",
+                    "DELETE FROM " + h + " WHERE pool = ? AND created_at < ?");
         }
 
         /** The store-side assignment statement, taking the first pending claim in {@code order}. */
@@ -150,8 +163,12 @@ public final class PostgresClaimStore implements ClaimStore {
         }
     }
 
+    /** The history is trimmed once every this many submits of a store (and on each read). */
+    static final int HISTORY_TRIM_EVERY = 1024;
+
     private final DataSource dataSource;
     private final Sql sql;
+    private final java.util.concurrent.atomic.AtomicLong submits = new java.util.concurrent.atomic.AtomicLong();
     private final String channel;
     private final ClaimNotifications notifications;
 
@@ -212,6 +229,9 @@ public final class PostgresClaimStore implements ClaimStore {
                 }
             }
         });
+        if (inserted && submits.incrementAndGet() % HISTORY_TRIM_EVERY == 0) {
+            trimHistory(pool, now.minus(SizingHistory.KEPT));
+        }
         if (!inserted) {
             throw new ClaimExistsException(pool, claimName);
         }
@@ -315,6 +335,68 @@ public final class PostgresClaimStore implements ClaimStore {
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.markReady()), readyAt, pool, claimName, readyAt, channel);
                  ResultSet rs = ps.executeQuery()) {
                 return rs.next();
+            }
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>From table {@code claim_history} (schema version 9): a row per submitted claim, written by the statement
+     * that submits it, its ready time set by {@link #markReady}; rows older than {@link SizingHistory#KEPT} are
+     * deleted here and every {@value #HISTORY_TRIM_EVERY} submits. Empty until a controller recorded its start
+     * ({@link #recordSizingStart}).
+     */
+    @Override
+    public Optional<SizingHistory> sizingHistory(String pool, Instant from) {
+        Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(from, "from");
+        trimHistory(pool, from);
+        return Jdbc.inTransaction(dataSource, STORE, "reading the sizer's history of pool " + pool, c -> {
+            Instant since;
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.historySince()), pool);
+                 ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.<SizingHistory>empty();
+                }
+                since = Jdbc.instant(rs, "since");
+            }
+            List<Instant> arrivals = new ArrayList<>();
+            List<ClaimWait> waits = new ArrayList<>();
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.historyArrivals()), pool, from);
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Instant created = Jdbc.instant(rs, "created_at");
+                    arrivals.add(created);
+                    Optional<Instant> ready = Jdbc.optionalInstant(rs, "ready_at");
+                    ready.ifPresent(r -> waits.add(new ClaimWait(created, Duration.between(created, r))));
+                }
+            }
+            return Optional.of(new SizingHistory(Optional.of(since), arrivals, waits));
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In table {@code claim_history_since} (schema version 9); an existing row stays.
+     */
+    @Override
+    public void recordSizingStart(String pool, Instant since) {
+        Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(since, "since");
+        Jdbc.autoCommit(dataSource, STORE, "recording the sizer's start on pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.historyStart()), pool, since)) {
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Deletes the pool's history rows older than {@code before}: a sizer never reads them. */
+    private void trimHistory(String pool, Instant before) {
+        Jdbc.autoCommit(dataSource, STORE, "trimming the sizer's history of pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.historyTrim()), pool, before)) {
+                return ps.executeUpdate();
             }
         });
     }

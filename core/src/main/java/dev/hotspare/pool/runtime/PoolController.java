@@ -542,6 +542,9 @@ public final class PoolController implements AutoCloseable {
             return current;
         }
         SizerSettings settings = current.autoSizing().get();
+        if (historySince == null) {
+            resumeHistory(current.name(), live, now, settings.longWindow());
+        }
         recordArrivals(live, now, settings.longWindow());
         if (sizerCount < 0) {
             sizerCount = current.runningCount();
@@ -589,6 +592,56 @@ public final class PoolController implements AutoCloseable {
         SizerSettings settings = current.autoSizing().get();
         int bounded = Math.max(settings.min(), Math.min(settings.max(), count));
         return current.toBuilder().runningCount(bounded).build();
+    }
+
+    /**
+     * The first sizing pass: the history the claim store kept (PostgreSQL keeps it; the in-memory store none) is
+     * taken over, so a restarted controller sizes as its predecessor did; otherwise watching starts now and the
+     * store is told so. The live claims are in the stored arrivals already and are marked seen, so they are not
+     * counted twice.
+     */
+    private void resumeHistory(String pool, List<Claim> live, Instant now, Duration window) {
+        Optional<SizingHistory> stored;
+        try {
+            stored = claims.sizingHistory(pool, now.minus(SizingHistory.KEPT));
+        } catch (RuntimeException e) {
+            // Sizing goes on without the history; it learns again, as a store that keeps none makes it.
+            LOG.warn("pool {}: reading the sizer's history from the claim store failed; learning from now on: {}", pool, e.toString());
+            stored = Optional.empty();
+        }
+        if (stored.isPresent() && stored.get().since().isPresent() && !stored.get().since().get().isAfter(now)) {
+            SizingHistory h = stored.get();
+            historySince = h.since().get();
+            List<Instant> sorted = new ArrayList<>(h.arrivals());
+            sorted.sort(null);
+            Instant horizon = now.minus(window);
+            for (Instant at : sorted) {
+                if (!at.isAfter(now)) {
+                    historyArrivals.addLast(at);
+                    if (!at.isBefore(horizon)) {
+                        arrivals.addLast(at);
+                    }
+                }
+            }
+            synchronized (servedWaits) {
+                h.waits().stream().sorted(java.util.Comparator.comparing(ClaimWait::arrivedAt)).forEach(servedWaits::addLast);
+                while (servedWaits.size() > HISTORY_CAP) {
+                    servedWaits.pollFirst();
+                }
+            }
+            Map<String, Instant> seen = new HashMap<>(Math.max(16, live.size() * 2));
+            for (Claim c : live) {
+                if (!c.createdAt().isBefore(now.minus(SizingHistory.KEPT))) {
+                    seen.put(c.name(), c.createdAt());
+                }
+            }
+            seenClaims = seen;
+            LOG.info("pool {}: sizer history taken over from the claim store: watched since {}, {} arrivals, {} waits",
+                    pool, historySince, historyArrivals.size(), h.waits().size());
+            return;
+        }
+        historySince = now;
+        attempt(pool, "record the sizer's start", () -> claims.recordSizingStart(pool, now));
     }
 
     /**

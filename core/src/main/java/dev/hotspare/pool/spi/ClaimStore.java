@@ -4,6 +4,7 @@ import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.ClaimClass;
 import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimRequest;
+import dev.hotspare.pool.sizing.SizingHistory;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -111,6 +112,32 @@ public interface ClaimStore {
     default boolean releasePending(String pool, String claimName) {
         Optional<Claim> claim = find(pool, claimName);
         return claim.isPresent() && !claim.get().isAssigned() && release(pool, claimName);
+    }
+
+    /**
+     * The claim history this store keeps for a pool's sizer, so a controller started again (or another one taking
+     * the pool over) sizes from the days already seen instead of learning from nothing: when the pool began to be
+     * watched ({@link #recordSizingStart}), the arrivals of claims submitted at or after {@code from}, and the waits
+     * of those marked ready ({@link #markReady}: ready time minus creation time). The default keeps none: a store
+     * whose claims live and die with the process has nothing to hand over.
+     *
+     * @param pool the pool
+     * @param from the oldest arrival wanted (the sizer keeps {@link SizingHistory#KEPT})
+     * @return the history, or empty when this store keeps none (or none for this pool)
+     */
+    default Optional<SizingHistory> sizingHistory(String pool, Instant from) {
+        return Optional.empty();
+    }
+
+    /**
+     * Records that a controller began watching {@code pool} for its sizer at {@code since}; the first record stays
+     * (a restarted controller keeps the original start, so its profile has as many days as before). The default
+     * keeps nothing, like {@link #sizingHistory}.
+     *
+     * @param pool  the pool
+     * @param since when its controller's sizer first saw it
+     */
+    default void recordSizingStart(String pool, Instant since) {
     }
 
     /**
