@@ -665,7 +665,8 @@ public final class PostgresClaimStore implements ClaimStore {
      * live claim holds gets it, with its outcome, and is marked ready; a member {@link #offerMember offered} for
      * store-side assignment leaves the free list; one {@code NOTIFY} per statement. If two pairs of a batch
      * collide with each other or with a concurrent writer on one member (the unique constraint), that batch is
-     * applied one by one instead, each as {@link #assign}. With batch size 1 every assignment is its own
+     * applied one by one instead, each as {@link #assign}; so is a batch PostgreSQL aborts to break a deadlock with
+     * another writer. With batch size 1 every assignment is its own
      * transaction, followed by its own {@link #markReady}.
      */
     @Override
@@ -715,13 +716,18 @@ public final class PostgresClaimStore implements ClaimStore {
                 }
                 return List.copyOf(out);
             } catch (SQLException e) {
-                if (Jdbc.isUniqueViolation(e)) {
+                // Two batches can each wait on a member the other has just given (the unique index), or a batch
+                // can meet a concurrent one-by-one assignment: PostgreSQL then aborts one side. The statement rolled
+                // back as a whole, so applying the batch one by one loses and repeats nothing.
+                if (Jdbc.isUniqueViolation(e) || DEADLOCK.equals(e.getSQLState())) {
                     return null;
                 }
                 throw e;
             }
         });
     }
+
+    private static final String DEADLOCK = "40P01";
 
     // --- Two-phase claims ---------------------------------------------------------------------------------------
 
