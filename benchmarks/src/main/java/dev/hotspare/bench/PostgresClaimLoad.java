@@ -96,8 +96,10 @@ public final class PostgresClaimLoad {
         for (int i = 0; i < half; i++) {
             Phase b = phases.get(i);
             Phase base = phases.get(half + i);
-            System.out.printf(Locale.ROOT, "ratio batched/baseline, %-8s served/s %.2fx, p99 %.2fx lower%n", b.name(),
-                    b.servedPerSecond() / Math.max(1e-9, base.servedPerSecond()), base.p99() / Math.max(1e-9, b.p99()));
+            System.out.printf(Locale.ROOT, "ratio batched/baseline, %-8s served/s %s, p99 %.2fx lower%n", b.name(),
+                    base.servedPerSecond() < 1 ? "n/a (baseline served none in time)"
+                            : String.format(Locale.ROOT, "%.2fx", b.servedPerSecond() / base.servedPerSecond()),
+                    base.p99() / Math.max(1e-9, b.p99()));
         }
         Phase steady = phases.get(0);
         System.out.printf(Locale.ROOT, "goal >= 3000 claims/s served at p99 <= 20 ms (steady, batched): %s%n",
@@ -198,8 +200,7 @@ public final class PostgresClaimLoad {
             while (System.nanoTime() < patience && served(latency, count) < count) {
                 Thread.sleep(20); // a benchmark's drain poll, not a test
             }
-            long lastServed = offeredEnd;
-            return new Recorded(variant, phase, Arrays.copyOf(intended, count), latency, count, start, offeredEnd, lastServed);
+            return new Recorded(variant, phase, Arrays.copyOf(intended, count), latency, count, start, offeredEnd);
         }
 
         private static int served(AtomicLongArray latency, int count) {
@@ -215,7 +216,7 @@ public final class PostgresClaimLoad {
 
     /** What one phase recorded. */
     record Recorded(String variant, String phase, long[] intended, AtomicLongArray latency, int count, long start,
-                    long offeredEnd, long lastServed) {
+                    long offeredEnd) {
 
         Phase summary(int windowSeconds) {
             long windowNanos = TimeUnit.SECONDS.toNanos(windowSeconds);
