@@ -47,9 +47,17 @@ import javax.sql.DataSource;
  *       {@link #releaseExpired} and {@link #offerMember} send {@code NOTIFY} on channel {@code <schema>_claims} with the pool as payload,
  *       in the same transaction (so only committed changes are announced): a controller wakes when a claim
  *       arrives or a member becomes free. {@link #watch} LISTENs on one connection while any watch is open.
- *       {@link #assignOldest} does not notify: its caller has the result, and a transaction that notifies
+ *       {@link #assignAll} sends one per batch. {@link #assignOldest} does not notify: its caller has the result, and a transaction that notifies
  *       takes PostgreSQL's global notification-queue lock at commit, which would serialise the claimers
  *       (measured: about a quarter of FIFO throughput).</li>
+ *   <li><b>Batches</b> (schema version 8) — {@link #assignAll} writes a pool controller's assignments of a pass in
+ *       one statement per batch, ready at once, with one {@code NOTIFY}; {@link #assignOldest(String, Instant,
+ *       Duration, int)} is the store-side FIFO for up to N claims in one statement (no {@code NOTIFY}, as above).</li>
+ *   <li><b>Incremental reads</b> — {@link #live} reads only what changed since this object's previous read of the
+ *       pool (transaction ids on rows, tombstones for deleted claims).</li>
+ *   <li><b>Two-phase claims</b> — {@link #reserve}, {@link #confirm}, {@link #findReservation} and
+ *       {@link #expireReservations} keep one row per idempotency key in {@code claim_reservations}, deleted with
+ *       its claim.</li>
  *   <li>Every claim keeps its created, assigned and ready times ({@code ready_at} since schema version 2).</li>
  *   <li>Released claims are deleted.</li>
  * </ul>
