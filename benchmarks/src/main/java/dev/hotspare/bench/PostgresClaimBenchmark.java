@@ -44,7 +44,10 @@ import java.util.concurrent.TimeUnit;
  * Both borrow a connection per operation from the same HikariCP pool. Before every iteration the tables are
  * refilled with {@value #ROWS} pending claims and as many free members, more than an iteration consumes.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PostgresClaimBenchmark}
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PostgresClaimBenchmark --jmh}
+ *
+ * <p>Without {@code --jmh}, {@link #main} runs {@link PostgresClaimLoad}: claims through one pool controller on
+ * PostgreSQL, open loop, batched assignment against the one-transaction-per-assignment baseline.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -115,12 +118,25 @@ public class PostgresClaimBenchmark {
         }
     }
 
-    public static void main(String[] args) throws Exception {
+    /** The JMH comparison of the store-side assignment with a raw queue pop (option {@code --jmh}). */
+    static void jmh() throws Exception {
         List<RunResult> results = new ArrayList<>();
         for (int threads : new int[] {1, 8}) {
             Collection<RunResult> run = Comparisons.run(Comparisons.options(PostgresClaimBenchmark.class).threads(threads));
             results.addAll(run);
         }
         Comparisons.printRatios(results, "store", "rawSql");
+    }
+
+    /**
+     * {@code --jmh}: the JMH store-side comparison above; otherwise the open-loop controller load
+     * ({@link PostgresClaimLoad#main}, which takes the remaining options).
+     */
+    public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--jmh")) {
+            jmh();
+        } else {
+            PostgresClaimLoad.main(args);
+        }
     }
 }

@@ -4,6 +4,8 @@ import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.ClaimClass;
 import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimRequest;
+import dev.hotspare.pool.PoolPlanner;
+import dev.hotspare.pool.Reservation;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.sizing.ClaimWait;
 import dev.hotspare.pool.sizing.SizingHistory;
@@ -19,9 +21,13 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -43,9 +49,17 @@ import javax.sql.DataSource;
  *       {@link #releaseExpired} and {@link #offerMember} send {@code NOTIFY} on channel {@code <schema>_claims} with the pool as payload,
  *       in the same transaction (so only committed changes are announced): a controller wakes when a claim
  *       arrives or a member becomes free. {@link #watch} LISTENs on one connection while any watch is open.
- *       {@link #assignOldest} does not notify: its caller has the result, and a transaction that notifies
+ *       {@link #assignAll} sends one per batch. {@link #assignOldest} does not notify: its caller has the result, and a transaction that notifies
  *       takes PostgreSQL's global notification-queue lock at commit, which would serialise the claimers
  *       (measured: about a quarter of FIFO throughput).</li>
+ *   <li><b>Batches</b> (schema version 8) — {@link #assignAll} writes a pool controller's assignments of a pass in
+ *       one statement per batch, ready at once, with one {@code NOTIFY}; {@link #assignOldest(String, Instant,
+ *       Duration, int)} is the store-side FIFO for up to N claims in one statement (no {@code NOTIFY}, as above).</li>
+ *   <li><b>Incremental reads</b> — {@link #live} reads only what changed since this object's previous read of the
+ *       pool (transaction ids on rows, tombstones for deleted claims).</li>
+ *   <li><b>Two-phase claims</b> — {@link #reserve}, {@link #confirm}, {@link #findReservation} and
+ *       {@link #expireReservations} keep one row per idempotency key in {@code claim_reservations}, deleted with
+ *       its claim.</li>
  *   <li>Every claim keeps its created, assigned and ready times ({@code ready_at} since schema version 2).</li>
  *   <li>Released claims are deleted.</li>
  * </ul>
@@ -72,19 +86,16 @@ public final class PostgresClaimStore implements ClaimStore {
     private record Sql(String submit, String find, String live, String pending, String lockClaim, String lockMember,
                        String setMember, String takeMember, String notifyPool, String release, String assignOldest,
                        String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember,
-                       String markReady, String releasePending, String assignAged, String historySince,
-                       String historyArrivals, String historyStart, String historyTrim) {
+                       String markReady, String releasePending, String liveFull, String liveDelta,
+                       String pruneTombstones, String assignAll, String lockReservation, String findReservation,
+                       String insertReservation, String deleteClaim, String confirm, String expireReservations,
+                       String historySince, String historyArrivals, String historyStart, String historyTrim) {
         static Sql in(String schema) {
             String c = schema + ".claims";
             String h = schema + ".claim_history";
             String m = schema + ".pool_members";
+            String r = schema + ".claim_reservations";
             String fifo = " ORDER BY created_at, name COLLATE \"C\"";
-            // Store-side service order: higher class first, FIFO within a class.
-            String byClass = " ORDER BY class_priority DESC, created_at, name COLLATE \"C\"";
-            // The pool planner's service order: claims created at or before the bound (aged) first, oldest first;
-            // then higher class first, oldest first within a class.
-            String aged = " ORDER BY (created_at <= ?) DESC, CASE WHEN created_at <= ? THEN 0 ELSE class_priority END DESC,"
-                    + " created_at, name COLLATE \"C\"";
             // The lifetime's end: whole seconds plus the nanoseconds rounded down to PostgreSQL's microseconds.
             String end = "assigned_at + lifetime_seconds * interval '1 second' + (lifetime_nanos / 1000) * interval '1 microsecond'";
             return new Sql(
@@ -105,7 +116,7 @@ public final class PostgresClaimStore implements ClaimStore {
                     "SELECT pg_notify(?, ?)",
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM gone",
-                    assignNext(c, m, byClass),
+                    assignBatch(c, m),
                     // A member a live claim already holds is not free: it is not offered.
                     "WITH offered AS (INSERT INTO " + m + " (pool, member_id, ready_since) "
                             + "SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM " + c + " WHERE pool = ? AND member_id = ?) "
@@ -127,35 +138,94 @@ public final class PostgresClaimStore implements ClaimStore {
                             + "SELECT pg_notify(?, pool) FROM readied",
                     "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? AND member_id IS NULL RETURNING pool) "
                             + "SELECT pg_notify(?, pool) FROM gone",
-                    assignNext(c, m, aged),
+                    // Everything, with the oldest transaction this snapshot cannot see: the next delta starts there.
+                    "SELECT txid_snapshot_xmin(txid_current_snapshot()) AS xmin, d.* FROM (SELECT 1) one LEFT JOIN LATERAL "
+                            + "(SELECT true AS present, " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ?) d ON true",
+                    // Rows and tombstones written by a transaction this reader's last snapshot could not see.
+                    "SELECT txid_snapshot_xmin(txid_current_snapshot()) AS xmin, d.* FROM (SELECT 1) one LEFT JOIN LATERAL "
+                            + "(SELECT true AS present, " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND change_txid >= ? "
+                            + "UNION ALL SELECT false, name, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM "
+                            + schema + ".claim_tombstones WHERE pool = ? AND change_txid >= ?) d ON true",
+                    "DELETE FROM " + schema + ".claim_tombstones WHERE released_at < now() - CAST(? AS interval)",
+                    assignAll(c, m, h),
+                    "SELECT claim_name, expires_at, confirmed_at FROM " + r + " WHERE pool = ? AND idem_key = ? FOR UPDATE",
+                    "SELECT r.idem_key, r.expires_at, r.confirmed_at, " + prefixed("cl.", CLAIM_COLUMNS) + " FROM " + r + " r JOIN "
+                            + c + " cl ON cl.pool = r.pool AND cl.name = r.claim_name WHERE r.pool = ? AND r.idem_key = ? "
+                            + "AND (r.confirmed_at IS NOT NULL OR r.expires_at > ?)",
+                    "INSERT INTO " + r + " (pool, idem_key, claim_name, expires_at) VALUES (?, ?, ?, ?)",
+                    "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool) "
+                            + "SELECT pg_notify(?, pool) FROM gone",
+                    "WITH confirmed AS (UPDATE " + r + " SET confirmed_at = COALESCE(confirmed_at, ?) WHERE pool = ? AND idem_key = ? "
+                            + "AND (confirmed_at IS NOT NULL OR expires_at > ?) RETURNING *) "
+                            + "SELECT confirmed.idem_key, confirmed.expires_at, confirmed.confirmed_at, " + prefixed("cl.", CLAIM_COLUMNS)
+                            + " FROM confirmed JOIN " + c + " cl ON cl.pool = confirmed.pool AND cl.name = confirmed.claim_name",
+                    // Locked first, so a confirm in flight either commits before (the row no longer qualifies when
+                    // rechecked) or waits and then finds the row gone.
+                    "WITH due AS (SELECT pool, idem_key, claim_name, expires_at, confirmed_at FROM " + r
+                            + " WHERE pool = ? AND confirmed_at IS NULL AND expires_at <= ? FOR UPDATE SKIP LOCKED), "
+                            + "gone AS (DELETE FROM " + c + " cl USING due WHERE cl.pool = due.pool AND cl.name = due.claim_name "
+                            + "RETURNING due.idem_key, due.expires_at, due.confirmed_at, " + prefixed("cl.", CLAIM_COLUMNS) + ") "
+                            + "SELECT gone.*, pg_notify(?, ?) FROM gone ORDER BY idem_key COLLATE \"C\"",
                     "SELECT since FROM " + h + "_since WHERE pool = ?",
                     "SELECT created_at, ready_at FROM " + h + " WHERE pool = ? AND created_at >= ? ORDER BY created_at",
                     "INSERT INTO " + h + "_since (pool, since) VALUES (?, ?) ON CONFLICT (pool) DO NOTHING",
                     "DELETE FROM " + h + " WHERE pool = ? AND created_at < ?");
         }
 
-        /** The store-side assignment statement, taking the first pending claim in {@code order}. */
-        private static String assignNext(String c, String m, String order) {
-            // The oldest pending claim and the oldest free member, each skipping rows other claimers hold:
-            // one statement, one round trip, and no claimer waits on another's row. Both rows are then
-            // changed through the ctid of the version this statement locked (nobody else can change a
-            // row we hold), so neither change repeats an index lookup or needs a join.
-            return "WITH next_claim AS (SELECT ctid AS claim_row FROM " + c + " WHERE pool = ? AND member_id IS NULL"
-                        + " AND (deadline IS NULL OR deadline > ?)" + order
-                        + " LIMIT 1 FOR UPDATE SKIP LOCKED), "
-                        // Only look for (and lock) a member once a claim is locked: claim row first, member
-                        // row second, as in assign(), and no member is held by a statement without a claim.
-                        // The claim is looked up again by its ctid, not just tested for being locked: had a
-                        // pending claim's row been updated (still pending) by a commit after this statement's
-                        // snapshot, the lock would be on a version the final UPDATE cannot see, and the member
-                        // must then stay free instead of being deleted for a claim that is not assigned. This
-                        // store never updates a pending claim in place; the check keeps that from mattering.
-                        + "taken AS (DELETE FROM " + m + " WHERE ctid = (SELECT ctid FROM " + m + " WHERE pool = ? "
-                        + "AND EXISTS (SELECT 1 FROM " + c + " WHERE ctid = (SELECT claim_row FROM next_claim)) "
-                        + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT 1 FOR UPDATE SKIP LOCKED) "
-                        + "RETURNING member_id) "
-                        + "UPDATE " + c + " cl SET member_id = taken.member_id, assigned_at = ? FROM taken "
-                        + "WHERE cl.ctid = (SELECT claim_row FROM next_claim) RETURNING " + prefixed("cl.", CLAIM_COLUMNS);
+        /**
+         * Store-side assignment of up to N claims: the first N pending claims in the planner's service order
+         * (aging bound and assignment time as parameters) and as many oldest free members, each skipping rows other
+         * callers hold, paired k-th with k-th, in one statement.
+         */
+        private static String assignBatch(String c, String m) {
+            // Both rows of each pair are changed through the ctid of the version this statement locked (nobody
+            // else can change a row we hold), so neither change repeats an index lookup. The claim is looked up
+            // again by its ctid, not just tested for being locked: had a pending claim's row been updated (still
+            // pending) by a commit after this statement's snapshot, the lock would be on a version the final
+            // UPDATE cannot see, and its member must then stay free instead of being deleted for a claim that is
+            // not assigned. This store never updates a pending claim in place; the check keeps that from mattering.
+            // Members are only looked for (and locked) once claims are: claim rows first, member rows second, as
+            // in assign(), and never more members than claims.
+            return "WITH next_claims AS (SELECT claim_row, row_number() OVER (ORDER BY aged DESC, prio DESC, created_at, "
+                    + "name COLLATE \"C\") AS k FROM (SELECT ctid AS claim_row, created_at <= ? AS aged, "
+                    + "CASE WHEN created_at <= ? THEN 0 ELSE class_priority END AS prio, created_at, name FROM " + c
+                    + " WHERE pool = ? AND member_id IS NULL AND (deadline IS NULL OR deadline > ?) "
+                    + "ORDER BY 2 DESC, 3 DESC, created_at, name COLLATE \"C\" LIMIT ? FOR UPDATE SKIP LOCKED) locked_claims), "
+                    + "free AS (SELECT member_row, member_id, row_number() OVER (ORDER BY ready_since, member_id COLLATE \"C\") AS k "
+                    + "FROM (SELECT ctid AS member_row, member_id, ready_since FROM " + m + " WHERE pool = ? "
+                    + "ORDER BY ready_since, member_id COLLATE \"C\" LIMIT (SELECT count(*) FROM next_claims) "
+                    + "FOR UPDATE SKIP LOCKED) locked_members), "
+                    + "pairs AS (SELECT n.claim_row, f.member_row, f.member_id FROM next_claims n JOIN free f ON f.k = n.k "
+                    + "WHERE EXISTS (SELECT 1 FROM " + c + " WHERE ctid = n.claim_row)), "
+                    + "taken AS (DELETE FROM " + m + " WHERE ctid IN (SELECT member_row FROM pairs) RETURNING member_id) "
+                    + "UPDATE " + c + " cl SET member_id = p.member_id, assigned_at = ? FROM pairs p "
+                    + "WHERE cl.ctid = p.claim_row AND p.member_id IN (SELECT member_id FROM taken) "
+                    + "RETURNING " + prefixed("cl.", CLAIM_COLUMNS);
+        }
+
+        /**
+         * The controller's batch: the pairs come as arrays (claim, member, assignment time, outcome); each pending
+         * claim whose member no live claim holds gets it, ready at once; one notification for the batch. The
+         * main query reads the snapshot before the changes, which tells why a pair was not applied.
+         */
+        private static String assignAll(String c, String m, String h) {
+            return "WITH req AS (SELECT r.claim_name, r.member_id, CAST(r.assigned_at AS timestamptz) AS assigned_at, r.outcome, r.ord "
+                    + "FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[])) "
+                    + "WITH ORDINALITY AS r(claim_name, member_id, assigned_at, outcome, ord)), "
+                    + "done AS (UPDATE " + c + " cl SET member_id = req.member_id, assigned_at = req.assigned_at, "
+                    + "outcome = req.outcome, ready_at = GREATEST(CAST(? AS timestamptz), req.assigned_at) FROM req "
+                    + "WHERE cl.pool = ? AND cl.name = req.claim_name AND cl.member_id IS NULL "
+                    + "AND NOT EXISTS (SELECT 1 FROM " + c + " o WHERE o.pool = cl.pool AND o.member_id = req.member_id) "
+                    + "RETURNING req.ord, req.member_id, cl.pool, cl.name, cl.created_at, cl.ready_at), "
+                    // The batch marks its claims ready, so it also records their waits in the sizer's history.
+                    + "waited AS (UPDATE " + h + " hs SET ready_at = done.ready_at FROM done WHERE hs.pool = done.pool "
+                    + "AND hs.name = done.name AND hs.created_at = done.created_at AND hs.ready_at IS NULL "
+                    + "AND done.ready_at >= done.created_at), "
+                    + "taken AS (DELETE FROM " + m + " pm USING done WHERE pm.pool = ? AND pm.member_id = done.member_id), "
+                    + "notified AS (SELECT pg_notify(?, ?) FROM (SELECT 1 FROM done LIMIT 1) any_done) "
+                    + "SELECT req.ord, done.ord IS NOT NULL AS assigned, cl.name IS NOT NULL AS found, cl.member_id AS held, "
+                    + "(SELECT count(*) FROM notified) AS notified FROM req LEFT JOIN done ON done.ord = req.ord "
+                    + "LEFT JOIN " + c + " cl ON cl.pool = ? AND cl.name = req.claim_name ORDER BY req.ord";
         }
 
         private static String prefixed(String prefix, String columns) {
@@ -171,6 +241,17 @@ public final class PostgresClaimStore implements ClaimStore {
     private final java.util.concurrent.atomic.AtomicLong submits = new java.util.concurrent.atomic.AtomicLong();
     private final String channel;
     private final ClaimNotifications notifications;
+    private final int batchSize;
+    private final Map<String, LiveClaims> liveClaims = new ConcurrentHashMap<>();
+    private volatile long lastPruneNanos = System.nanoTime();
+
+    /** Seconds a deleted claim's tombstone is kept for incremental readers. */
+    static final long TOMBSTONE_SECONDS = 300;
+    /** Seconds after which a reader reads a pool's claims whole again instead of incrementally. */
+    static final long FULL_READ_AFTER_SECONDS = 120;
+    private static final long PRUNE_EVERY_SECONDS = 60;
+    /** Default most assignments one {@link #assignAll} statement applies. */
+    public static final int DEFAULT_BATCH_SIZE = 500;
 
     /** A store in schema {@value PostgresSchema#DEFAULT_SCHEMA}. */
     public PostgresClaimStore(DataSource dataSource) {
@@ -179,6 +260,21 @@ public final class PostgresClaimStore implements ClaimStore {
 
     /** A store in {@code schema} (see {@link PostgresSchema#requireValidName}). */
     public PostgresClaimStore(DataSource dataSource, String schema) {
+        this(dataSource, schema, DEFAULT_BATCH_SIZE);
+    }
+
+    /**
+     * A store in {@code schema} whose {@link #assignAll} applies at most {@code batchSize} assignments per statement
+     * (larger batches are split). A batch size of 1 applies each assignment in its own transaction followed by its
+     * own {@link #markReady}: the path before batches, kept to compare against.
+     *
+     * @throws ValidationException if {@code batchSize} is not between 1 and 10,000
+     */
+    public PostgresClaimStore(DataSource dataSource, String schema, int batchSize) {
+        if (batchSize < 1 || batchSize > 10_000) {
+            throw new ValidationException(Problem.of("batchSize", batchSize, "must be between 1 and 10000"));
+        }
+        this.batchSize = batchSize;
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.sql = Sql.in(PostgresSchema.requireValidName(schema));
         this.channel = schema + "_claims";
@@ -248,11 +344,73 @@ public final class PostgresClaimStore implements ClaimStore {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Incremental: the first read of a pool reads every claim; later reads ask only for what changed since
+     * (rows and tombstones written by transactions the previous read's snapshot could not see, schema version 8) and
+     * apply it to the claims this store object keeps of the pool — so a pass costs what changed, not the pool's
+     * size. A read more than {@value #FULL_READ_AFTER_SECONDS} s after the previous one reads everything again
+     * (tombstones are kept for {@value #TOMBSTONE_SECONDS} s).
+     */
     @Override
     public List<Claim> live(String pool) {
         Objects.requireNonNull(pool, "pool");
-        return Jdbc.autoCommit(dataSource, STORE, "listing claims of pool " + pool,
-                c -> claims(Jdbc.bind(c.prepareStatement(sql.live()), pool)));
+        LiveClaims cache = liveClaims.computeIfAbsent(pool, p -> new LiveClaims());
+        synchronized (cache) {
+            long nowNanos = System.nanoTime();
+            boolean full = cache.xmin < 0 || nowNanos - cache.readAtNanos > TimeUnit.SECONDS.toNanos(FULL_READ_AFTER_SECONDS);
+            Jdbc.autoCommit(dataSource, STORE, "listing claims of pool " + pool, c -> {
+                try (PreparedStatement ps = full ? Jdbc.bind(c.prepareStatement(sql.liveFull()), pool)
+                        : Jdbc.bind(c.prepareStatement(sql.liveDelta()), pool, cache.xmin, pool, cache.xmin);
+                     ResultSet rs = ps.executeQuery()) {
+                    Map<String, Claim> present = new HashMap<>();
+                    List<String> gone = new ArrayList<>();
+                    long xmin = -1;
+                    while (rs.next()) {
+                        xmin = rs.getLong("xmin");
+                        boolean isPresent = rs.getBoolean("present");
+                        if (rs.wasNull()) {
+                            continue;
+                        }
+                        if (isPresent) {
+                            Claim claim = decode(rs);
+                            present.put(claim.name(), claim);
+                        } else {
+                            gone.add(rs.getString("name"));
+                        }
+                    }
+                    if (full) {
+                        cache.byName.clear();
+                    }
+                    // One snapshot: a row present in it is live now; a tombstone of a name without a row is gone.
+                    gone.forEach(cache.byName::remove);
+                    cache.byName.putAll(present);
+                    cache.xmin = xmin;
+                    cache.readAtNanos = nowNanos;
+                }
+                return null;
+            });
+            if (nowNanos - lastPruneNanos > TimeUnit.SECONDS.toNanos(PRUNE_EVERY_SECONDS)) {
+                lastPruneNanos = nowNanos;
+                Jdbc.autoCommit(dataSource, STORE, "pruning claim tombstones", c -> {
+                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.pruneTombstones()), TOMBSTONE_SECONDS + " seconds")) {
+                        return ps.executeUpdate();
+                    }
+                });
+            }
+            List<Claim> out = new ArrayList<>(cache.byName.values());
+            out.sort(Claim.TOTAL_ORDER);
+            return out;
+        }
+    }
+
+    /** What this store object knows of one pool's live claims, and where the next incremental read starts. */
+    private static final class LiveClaims {
+        final Map<String, Claim> byName = new HashMap<>();
+        /** The previous read's snapshot xmin; -1 before the first read. */
+        long xmin = -1;
+        long readAtNanos;
     }
 
     @Override
@@ -501,12 +659,13 @@ public final class PostgresClaimStore implements ClaimStore {
      * Gives the first pending claim of {@code pool} in store-side service order — higher class priority first,
      * then oldest first ({@code created_at}, then name) — the oldest free offered member, in one statement and one
      * transaction. It records no outcome: the store cannot tell how the offered member came to be free, and the
-     * claim was not judged by a pool controller. A claim whose
-     * deadline is not after {@code at} is skipped (the controller expires it). This form applies no aging, so a
-     * steady stream of higher-class claims can hold lower ones back; {@link #assignOldest(String, Instant, Duration)}
-     * adds the planner's aging. With a single class both are plain FIFO, as before. Claims and members another caller is assigning right now are skipped ({@code SKIP LOCKED}),
-     * so concurrent callers each take the next pair instead of queueing; a claim is only ever passed over
-     * while an older one is being assigned.
+     * claim was not judged by a pool controller. A claim whose deadline is not after {@code at} is skipped (the
+     * controller expires it). This form applies no aging — it is {@link PoolPlanner#serviceOrder} with an aging
+     * limit longer than any claim's wait — so a steady stream of higher-class claims can hold lower ones back;
+     * {@link #assignOldest(String, Instant, Duration)} adds the planner's aging. With a single class both are plain
+     * FIFO. Claims and members another caller is assigning right now are skipped ({@code SKIP LOCKED}), so
+     * concurrent callers each take the next pair instead of queueing; a claim is only ever passed over while an
+     * older one is being assigned.
      *
      * @return the claim as assigned, or empty if no claim is pending or no member is free — or, under
      *         contention, if every pending claim or every free member was being assigned by another caller at
@@ -516,7 +675,7 @@ public final class PostgresClaimStore implements ClaimStore {
     public Optional<Claim> assignOldest(String pool, Instant at) {
         Names.requireDns1123Label("pool", pool);
         Objects.requireNonNull(at, "at");
-        return assignNext(pool, sql.assignOldest(), pool, at, pool, at);
+        return assignBatch(pool, at, NO_AGING, 1).stream().findFirst();
     }
 
     /**
@@ -525,46 +684,276 @@ public final class PostgresClaimStore implements ClaimStore {
      * others follow higher class first and oldest first within a class. Once a claim has waited
      * {@code agingLimit}, only claims older than it are assigned before it (see the pools documentation).
      *
-     * @param pool       the pool
-     * @param at         the assignment time
      * @param agingLimit the pool's {@code agingLimit}; zero or more
      * @return the claim as assigned, or empty as for {@link #assignOldest(String, Instant)}
      */
     public Optional<Claim> assignOldest(String pool, Instant at, Duration agingLimit) {
+        return assignOldest(pool, at, agingLimit, 1).stream().findFirst();
+    }
+
+    /**
+     * As {@link #assignOldest(String, Instant, Duration)} for up to {@code max} claims in one statement: the first
+     * {@code max} pending claims in {@link PoolPlanner#serviceOrder} and as many oldest free members, paired in
+     * order (the k-th claim gets the k-th member), all in one transaction and one round trip.
+     *
+     * @param agingLimit the pool's {@code agingLimit}; zero or more
+     * @param max        the most claims to assign; 1 to 10,000
+     * @return the claims assigned, in service order; fewer than {@code max} (or none) when fewer claims are pending,
+     *         fewer members are free, or other callers hold some of them at that instant
+     */
+    public List<Claim> assignOldest(String pool, Instant at, Duration agingLimit, int max) {
         Names.requireDns1123Label("pool", pool);
         Objects.requireNonNull(at, "at");
         if (agingLimit.isNegative()) {
             throw new ValidationException(Problem.of("agingLimit", agingLimit, "must not be negative"));
         }
         Instant agedBy = at.minus(agingLimit);
-        return assignNext(pool, sql.assignAged(), pool, at, agedBy, agedBy, pool, at);
+        return assignBatch(pool, at, agedBy.isBefore(NO_AGING) ? NO_AGING : agedBy, max);
     }
 
-    private Optional<Claim> assignNext(String pool, String statement, Object... parameters) {
+    /** An aging bound before any claim's creation: no claim counts as aged. */
+    private static final Instant NO_AGING = Instant.parse("0001-01-01T00:00:00Z");
+
+    private List<Claim> assignBatch(String pool, Instant at, Instant agedBy, int max) {
+        if (max < 1 || max > 10_000) {
+            throw new ValidationException(Problem.of("max", max, "must be between 1 and 10000"));
+        }
         for (int attempt = 1; ; attempt++) {
             try {
-                return Jdbc.autoCommit(dataSource, STORE, "assigning the oldest claim of pool " + pool, c -> {
-                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(statement), parameters)) {
-                        return claims(ps).stream().findFirst();
+                List<Claim> assigned = Jdbc.autoCommit(dataSource, STORE, "assigning the oldest claims of pool " + pool, c -> {
+                    try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOldest()), agedBy, agedBy, pool, at, max,
+                            pool, at)) {
+                        return claims(ps);
                     } catch (SQLException e) {
                         if (!Jdbc.isUniqueViolation(e)) {
                             throw e;
                         }
-                        // The member was given to a claim through assign() after it was offered without that
-                        // claim recorded on its row: record it, then try again with the next member.
+                        // A member was given to a claim through assign() after it was offered without that claim
+                        // recorded on its row: record it, then try again with the next member.
                         try (PreparedStatement repair = Jdbc.bind(c.prepareStatement(sql.repairMember()), pool)) {
                             repair.executeUpdate();
                         }
                         throw new RetryAssign(e);
                     }
                 });
+                if (assigned.size() < 2) {
+                    return assigned;
+                }
+                List<Claim> ordered = new ArrayList<>(assigned);
+                // RETURNING has no order; NO_AGING stands for "no aging" in the planner's order too.
+                ordered.sort(PoolPlanner.serviceOrder(Duration.between(agedBy, at), at));
+                return List.copyOf(ordered);
             } catch (RetryAssign retry) {
                 if (attempt == ASSIGN_ATTEMPTS) {
-                    throw new PostgresStoreException(STORE + ": assigning the oldest claim of pool " + pool
+                    throw new PostgresStoreException(STORE + ": assigning the oldest claims of pool " + pool
                             + " kept hitting members held by other claims", retry.getCause());
                 }
             }
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement per {@code batchSize} assignments (see the constructor): every pending claim whose member no
+     * live claim holds gets it, with its outcome, and is marked ready; a member {@link #offerMember offered} for
+     * store-side assignment leaves the free list; one {@code NOTIFY} per statement. If two pairs of a batch
+     * collide with each other or with a concurrent writer on one member (the unique constraint), that batch is
+     * applied one by one instead, each as {@link #assign}; so is a batch PostgreSQL aborts to break a deadlock with
+     * another writer. With batch size 1 every assignment is its own
+     * transaction, followed by its own {@link #markReady}.
+     */
+    @Override
+    public List<AssignOutcome> assignAll(String pool, List<Assignment> assignments, Instant readyAt) {
+        Names.requireDns1123Label("pool", pool);
+        Objects.requireNonNull(assignments, "assignments");
+        Objects.requireNonNull(readyAt, "readyAt");
+        if (batchSize == 1) {
+            return ClaimStore.super.assignAll(pool, assignments, readyAt);
+        }
+        List<AssignOutcome> out = new ArrayList<>(assignments.size());
+        for (int from = 0; from < assignments.size(); from += batchSize) {
+            List<Assignment> batch = assignments.subList(from, Math.min(assignments.size(), from + batchSize));
+            List<AssignOutcome> outcomes = assignBatchOnce(pool, batch, readyAt);
+            out.addAll(outcomes == null ? ClaimStore.super.assignAll(pool, batch, readyAt) : outcomes);
+        }
+        return List.copyOf(out);
+    }
+
+    /** One batch in one statement; null when a member collided and the batch must go one by one. */
+    private List<AssignOutcome> assignBatchOnce(String pool, List<Assignment> batch, Instant readyAt) {
+        return Jdbc.autoCommit(dataSource, STORE, "assigning " + batch.size() + " claims of pool " + pool, c -> {
+            String[] names = new String[batch.size()];
+            String[] members = new String[batch.size()];
+            String[] times = new String[batch.size()];
+            String[] outcomes = new String[batch.size()];
+            for (int i = 0; i < batch.size(); i++) {
+                Assignment a = batch.get(i);
+                names[i] = a.claimName();
+                members[i] = a.memberId();
+                times[i] = Jdbc.toDb(a.at()).toString();
+                outcomes[i] = a.outcome().map(Enum::name).orElse(null);
+            }
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignAll()), c.createArrayOf("text", names),
+                    c.createArrayOf("text", members), c.createArrayOf("text", times), c.createArrayOf("text", outcomes),
+                    readyAt, pool, pool, channel, pool, pool);
+                 ResultSet rs = ps.executeQuery()) {
+                List<AssignOutcome> out = new ArrayList<>(batch.size());
+                while (rs.next()) {
+                    Assignment a = batch.get(out.size());
+                    String held = rs.getString("held");
+                    out.add(rs.getBoolean("assigned") ? AssignOutcome.ASSIGNED
+                            : !rs.getBoolean("found") ? AssignOutcome.CLAIM_NOT_FOUND
+                            : a.memberId().equals(held) ? AssignOutcome.ALREADY_ASSIGNED
+                            : held != null ? AssignOutcome.CLAIM_ALREADY_ASSIGNED
+                            : AssignOutcome.MEMBER_TAKEN);
+                }
+                return List.copyOf(out);
+            } catch (SQLException e) {
+                // Two batches can each wait on a member the other has just given (the unique index), or a batch
+                // can meet a concurrent one-by-one assignment: PostgreSQL then aborts one side. The statement rolled
+                // back as a whole, so applying the batch one by one loses and repeats nothing.
+                if (Jdbc.isUniqueViolation(e) || DEADLOCK.equals(e.getSQLState())) {
+                    return null;
+                }
+                throw e;
+            }
+        });
+    }
+
+    private static final String DEADLOCK = "40P01";
+
+    // --- Two-phase claims ---------------------------------------------------------------------------------------
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One transaction: the key's row in {@code claim_reservations} (schema version 8) is locked; a live one is
+     * returned with its claim; an expired one is ended with its claim; otherwise the claim is submitted and the
+     * reservation recorded. Two concurrent first reserves of one key: the second waits on the key, fails on it,
+     * and is retried, finding the first's reservation.
+     */
+    @Override
+    public Reservation reserve(String pool, String key, ClaimRequest request, Duration ttl, Instant now) {
+        Names.requireDns1123Label("pool", pool);
+        Reservation.requireValidKey(key);
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(ttl, "ttl");
+        Objects.requireNonNull(now, "now");
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new ValidationException(Problem.of("ttl", ttl, "must be positive"));
+        }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return Jdbc.inTransaction(dataSource, STORE, "reserving under key " + key + " in pool " + pool,
+                        c -> reserveOnce(c, pool, key, request, ttl, now));
+            } catch (RetryAssign raced) {
+                if (attempt == ASSIGN_ATTEMPTS) {
+                    throw new PostgresStoreException(STORE + ": reserving under key " + key + " in pool " + pool
+                            + " kept racing other reserves", raced.getCause());
+                }
+            }
+        }
+    }
+
+    private Reservation reserveOnce(java.sql.Connection c, String pool, String key, ClaimRequest request, Duration ttl,
+                                    Instant now) throws SQLException {
+        try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.lockReservation()), pool, key); ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                Optional<Reservation> live = findReservation(c, pool, key, now);
+                if (live.isPresent()) {
+                    return live.get();
+                }
+                // Expired, not yet swept: it ends now with its claim (the trigger drops the row), and the key starts afresh.
+                try (PreparedStatement delete = Jdbc.bind(c.prepareStatement(sql.deleteClaim()), pool, rs.getString("claim_name"), channel);
+                     ResultSet deleted = delete.executeQuery()) {
+                    deleted.next();
+                }
+            }
+        }
+        Claim claim = request.toClaim(now);
+        try (PreparedStatement ps = c.prepareStatement(sql.submit())) {
+            Jdbc.bind(ps, pool, request.name(), now);
+            if (request.lifetime().isPresent()) {
+                ps.setLong(4, request.lifetime().get().getSeconds());
+                ps.setInt(5, request.lifetime().get().getNano());
+            } else {
+                ps.setNull(4, Types.BIGINT);
+                ps.setNull(5, Types.INTEGER);
+            }
+            ps.setString(6, request.claimClass().name());
+            ps.setInt(7, request.claimClass().priority());
+            if (request.deadline().isPresent()) {
+                ps.setObject(8, Jdbc.toDb(request.deadline().get()));
+            } else {
+                ps.setNull(8, Types.TIMESTAMP_WITH_TIMEZONE);
+            }
+            ps.setString(9, channel);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new ClaimExistsException(pool, request.name());
+                }
+            }
+        }
+        Instant expiresAt = now.plus(ttl);
+        try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.insertReservation()), pool, key, request.name(), expiresAt)) {
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            if (Jdbc.isUniqueViolation(e)) {
+                // Another reserve of this key committed first: roll back ours and read theirs.
+                throw new RetryAssign(e);
+            }
+            throw e;
+        }
+        return new Reservation(key, claim, expiresAt.truncatedTo(java.time.temporal.ChronoUnit.MICROS), Optional.empty());
+    }
+
+    @Override
+    public Optional<Reservation> confirm(String pool, String key, Instant now) {
+        Objects.requireNonNull(pool, "pool");
+        Reservation.requireValidKey(key);
+        Objects.requireNonNull(now, "now");
+        return Jdbc.autoCommit(dataSource, STORE, "confirming key " + key + " in pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.confirm()), now, pool, key, now); ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(reservation(rs)) : Optional.<Reservation>empty();
+            }
+        });
+    }
+
+    @Override
+    public Optional<Reservation> findReservation(String pool, String key, Instant now) {
+        Objects.requireNonNull(pool, "pool");
+        Reservation.requireValidKey(key);
+        Objects.requireNonNull(now, "now");
+        return Jdbc.autoCommit(dataSource, STORE, "reading key " + key + " in pool " + pool, c -> findReservation(c, pool, key, now));
+    }
+
+    private Optional<Reservation> findReservation(java.sql.Connection c, String pool, String key, Instant now) throws SQLException {
+        try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.findReservation()), pool, key, now); ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? Optional.of(reservation(rs)) : Optional.empty();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement: due reservations are locked (skipping any a confirm holds), their claims deleted with them,
+     * and a notification sent, in one transaction.
+     */
+    @Override
+    public List<Reservation> expireReservations(String pool, Instant now) {
+        Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(now, "now");
+        return Jdbc.autoCommit(dataSource, STORE, "expiring reservations of pool " + pool, c -> {
+            List<Reservation> out = new ArrayList<>();
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.expireReservations()), pool, now, channel, pool);
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(reservation(rs));
+                }
+            }
+            return List.copyOf(out);
+        });
     }
 
     /**
@@ -598,18 +987,27 @@ public final class PostgresClaimStore implements ClaimStore {
         try (ps; ResultSet rs = ps.executeQuery()) {
             List<Claim> out = new ArrayList<>();
             while (rs.next()) {
-                long seconds = rs.getLong("lifetime_seconds");
-                Optional<Duration> lifetime = rs.wasNull() ? Optional.empty()
-                        : Optional.of(Duration.ofSeconds(seconds, rs.getInt("lifetime_nanos")));
-                String member = rs.getString("member_id");
-                String outcome = rs.getString("outcome");
-                out.add(new Claim(rs.getString("name"), Jdbc.instant(rs, "created_at"), lifetime,
-                        Optional.ofNullable(member), Jdbc.optionalInstant(rs, "assigned_at"), Jdbc.optionalInstant(rs, "ready_at"),
-                        new ClaimClass(rs.getString("class_name"), rs.getInt("class_priority")),
-                        Jdbc.optionalInstant(rs, "deadline"), Optional.ofNullable(outcome).map(ClaimOutcome::valueOf)));
+                out.add(decode(rs));
             }
             return List.copyOf(out);
         }
+    }
+
+    private static Claim decode(ResultSet rs) throws SQLException {
+        long seconds = rs.getLong("lifetime_seconds");
+        Optional<Duration> lifetime = rs.wasNull() ? Optional.empty()
+                : Optional.of(Duration.ofSeconds(seconds, rs.getInt("lifetime_nanos")));
+        String member = rs.getString("member_id");
+        String outcome = rs.getString("outcome");
+        return new Claim(rs.getString("name"), Jdbc.instant(rs, "created_at"), lifetime,
+                Optional.ofNullable(member), Jdbc.optionalInstant(rs, "assigned_at"), Jdbc.optionalInstant(rs, "ready_at"),
+                new ClaimClass(rs.getString("class_name"), rs.getInt("class_priority")),
+                Jdbc.optionalInstant(rs, "deadline"), Optional.ofNullable(outcome).map(ClaimOutcome::valueOf));
+    }
+
+    private static Reservation reservation(ResultSet rs) throws SQLException {
+        return new Reservation(rs.getString("idem_key"), decode(rs), Jdbc.instant(rs, "expires_at"),
+                Jdbc.optionalInstant(rs, "confirmed_at"));
     }
 
     /** Internal signal: the FIFO statement hit a member held through another path; try again. */

@@ -46,6 +46,7 @@ class PostgresClaimConcurrencyTest {
     private static final int THREADS = 16;
     private static final int CLAIMS = 10_000;
     private static final int CLASSED = 3_000;
+    private static final int BATCH = 25;
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
     private final PostgresClaimStore store = new PostgresClaimStore(TestSchemas.migrated(SCHEMA), SCHEMA);
@@ -168,6 +169,114 @@ class PostgresClaimConcurrencyTest {
         double last = meanPriority(byAssignment.subList(CLASSED - tenth, CLASSED));
         assertThat(first).as("the first tenth of the assignments is almost all urgent").isGreaterThan(8.0);
         assertThat(last).as("the last tenth is almost all batch").isLessThan(1.0);
+    }
+
+    /**
+     * Batches: {@value #THREADS} claimers drain {@value #CLAIMS} claims through
+     * {@link PostgresClaimStore#assignOldest(String, Instant, java.time.Duration, int)}, {@value #BATCH} at a time.
+     * Exactly once as above; within each batch the k-th oldest claim got the k-th oldest member; each claimer's
+     * batches move strictly forward in claim and member order; and the mean distance between a claim's rank and its
+     * member's rank stays within the claims in flight ({@value #THREADS} claimers × {@value #BATCH}).
+     */
+    @Test
+    void sixteenClaimersAssignInBatchesExactlyOnceInFifoOrder() throws Exception {
+        inParallel(t -> {
+            for (int i = t; i < CLAIMS; i += THREADS) {
+                store.submit(pool, claimName(i), Optional.empty(), T0.plusMillis(i));
+                store.offerMember(pool, memberId(i), T0.plusMillis(i));
+            }
+            return List.of();
+        });
+
+        java.time.Duration noAging = java.time.Duration.ofDays(1);
+        List<List<List<Claim>>> perClaimer = inParallel(t -> {
+            List<List<Claim>> batches = new ArrayList<>();
+            for (int round = 0; round < 10 * CLAIMS; round++) {
+                List<Claim> batch = store.assignOldest(pool, T0.plusSeconds(60), noAging, BATCH);
+                if (!batch.isEmpty()) {
+                    batches.add(batch);
+                } else if (store.pending(pool).isEmpty()) {
+                    break;
+                }
+            }
+            return batches;
+        });
+
+        Map<String, String> memberByClaim = new HashMap<>();
+        Set<String> members = new HashSet<>();
+        long totalDisplacement = 0;
+        for (List<List<Claim>> batches : perClaimer) {
+            int lastClaim = -1;
+            int lastMember = -1;
+            for (List<Claim> batch : batches) {
+                assertThat(batch.size()).isBetween(1, BATCH);
+                for (Claim c : batch) {
+                    String member = c.assignedMember().orElseThrow();
+                    assertThat(memberByClaim.put(c.name(), member)).as("claim %s assigned twice", c.name()).isNull();
+                    assertThat(members.add(member)).as("member %s given twice", member).isTrue();
+                    int claimRank = rank(c.name());
+                    int memberRank = rank(member);
+                    assertThat(claimRank).as("claims out of order within or across a claimer's batches").isGreaterThan(lastClaim);
+                    assertThat(memberRank).as("members out of order within or across a claimer's batches").isGreaterThan(lastMember);
+                    lastClaim = claimRank;
+                    lastMember = memberRank;
+                    totalDisplacement += Math.abs(claimRank - memberRank);
+                }
+            }
+        }
+        assertThat(memberByClaim).hasSize(CLAIMS);
+        assertThat(store.pending(pool)).isEmpty();
+        assertThat(store.freeMembers(pool)).isEmpty();
+        for (Claim c : store.live(pool)) {
+            assertThat(c.assignedMember()).as("stored member of %s", c.name()).contains(memberByClaim.get(c.name()));
+        }
+        double meanDisplacement = (double) totalDisplacement / CLAIMS;
+        assertThat(meanDisplacement).as("mean distance between claim rank and member rank").isLessThan(THREADS * BATCH);
+    }
+
+    /**
+     * The controller's batch write under contention: {@value #THREADS} writers each send batches pairing claim i
+     * with member (i + writer) — so every member is asked for by {@value #THREADS} claims at once, and batches collide
+     * on the one-claim-per-member constraint. No member ends up with two claims, no claim with two members, and every
+     * pair reported {@code ASSIGNED} is what the store holds.
+     */
+    @Test
+    void sixteenWritersOfOverlappingBatchesNeverDoubleAssign() throws Exception {
+        int claims = 2_000;
+        for (int i = 0; i < claims; i++) {
+            store.submit(pool, claimName(i), Optional.empty(), T0.plusMillis(i));
+        }
+        List<Map<String, String>> reported = inParallel(t -> {
+            Map<String, String> mine = new HashMap<>();
+            for (int from = 0; from < claims; from += BATCH) {
+                List<dev.hotspare.pool.spi.ClaimStore.Assignment> batch = new ArrayList<>();
+                for (int i = from; i < Math.min(claims, from + BATCH); i++) {
+                    batch.add(new dev.hotspare.pool.spi.ClaimStore.Assignment(claimName(i), memberId((i + t) % claims),
+                            T0.plusSeconds(1), Optional.empty()));
+                }
+                List<dev.hotspare.pool.spi.ClaimStore.AssignOutcome> outcomes = store.assignAll(pool, batch, T0.plusSeconds(2));
+                for (int k = 0; k < batch.size(); k++) {
+                    if (outcomes.get(k) == dev.hotspare.pool.spi.ClaimStore.AssignOutcome.ASSIGNED) {
+                        mine.put(batch.get(k).claimName(), batch.get(k).memberId());
+                    }
+                }
+            }
+            return mine;
+        });
+        Map<String, String> assigned = new HashMap<>();
+        for (Map<String, String> mine : reported) {
+            mine.forEach((claim, member) -> assertThat(assigned.put(claim, member)).as("claim %s reported assigned twice", claim).isNull());
+        }
+        Set<String> held = new HashSet<>();
+        for (Claim c : store.live(pool)) {
+            if (c.assignedMember().isPresent()) {
+                assertThat(held.add(c.assignedMember().get())).as("member %s held twice", c.assignedMember().get()).isTrue();
+                assertThat(assigned).as("stored but not reported: %s", c.name()).containsEntry(c.name(), c.assignedMember().get());
+                assertThat(c.readyAt()).as("ready with its assignment: %s", c.name()).isPresent();
+            }
+        }
+        assertThat(held).hasSize(assigned.size());
+        assertThat(assigned.size()).as("most claims got a member").isGreaterThan(claims / 2);
     }
 
     private static double meanPriority(List<Claim> claims) {

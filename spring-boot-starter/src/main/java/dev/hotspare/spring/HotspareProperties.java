@@ -408,6 +408,27 @@ public class HotspareProperties {
         /** Whether to apply hotspare's Flyway migrations to the schema at startup (safe on many instances at once). */
         private boolean migrate = true;
 
+        /** Most claim assignments the claim store writes in one statement (1: one transaction per assignment). */
+        private int claimBatchSize = 500;
+
+        /**
+         * The most claim assignments written in one statement.
+         *
+         * @return 500 by default
+         */
+        public int getClaimBatchSize() {
+            return claimBatchSize;
+        }
+
+        /**
+         * Sets the most claim assignments written in one statement.
+         *
+         * @param claimBatchSize 1 to 10,000; 1 writes each assignment in its own transaction
+         */
+        public void setClaimBatchSize(int claimBatchSize) {
+            this.claimBatchSize = claimBatchSize;
+        }
+
         /**
          * The schema of hotspare's tables.
          *

@@ -71,6 +71,7 @@ class ConfigurationMetadataTest {
         assertThat(defaults.getFleet().getLockTtl()).isEqualTo(LockManager.DEFAULT_TTL);
         assertThat(defaults.getFleet().getPingTimeout()).isEqualTo(DeadRoomRules.DEFAULT_PING_TIMEOUT);
         assertThat(defaults.getPostgres().getSchema()).isEqualTo(PostgresSchema.DEFAULT_SCHEMA);
+        assertThat(defaults.getPostgres().getClaimBatchSize()).isEqualTo(dev.hotspare.postgres.PostgresClaimStore.DEFAULT_BATCH_SIZE);
         assertThat(defaults.getRedis().getKeyPrefix()).isEqualTo(RedisKeys.DEFAULT_PREFIX);
     }
 

@@ -82,4 +82,21 @@ class PostgresPoolSpringBootTest {
         builds.release(claim);
         assertThat(new PostgresClaimStore(dataSource, SCHEMA).find("builds", "build-42")).isEmpty();
     }
+
+    @Test
+    void twoPhaseClaimsThroughThePoolBeanAreIdempotentPerKey() throws Exception {
+        ClaimHandle reserved = builds.reserve("checkout-7f3a", java.time.Duration.ofMinutes(5));
+        Member member = reserved.member().get(30, TimeUnit.SECONDS);
+        ClaimHandle retried = builds.reserve("checkout-7f3a", java.time.Duration.ofMinutes(5));
+        assertThat(retried.name()).isEqualTo(reserved.name());
+        assertThat(retried.member().get(30, TimeUnit.SECONDS).id()).isEqualTo(member.id());
+        assertThat(builds.confirm("checkout-7f3a")).hasValueSatisfying(r -> {
+            assertThat(r.confirmed()).isTrue();
+            assertThat(r.claim().assignedMember()).hasValue(member.id());
+        });
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> builds.reserve("bad key!", java.time.Duration.ofMinutes(5)))
+                .hasMessageContaining("key").hasMessageContaining("bad key!");
+        builds.release(reserved);
+        assertThat(builds.confirm("checkout-7f3a")).isEmpty();
+    }
 }

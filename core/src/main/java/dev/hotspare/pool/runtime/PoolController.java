@@ -12,6 +12,7 @@ import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.Reservation;
 import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.TypicalDurations;
 import dev.hotspare.pool.WaitStage;
@@ -257,6 +258,115 @@ public final class PoolController implements AutoCloseable {
     }
 
     /**
+     * Reserves a member: the first phase of a two-phase claim. The handle's future completes with the member once
+     * one is assigned, exactly as for {@link #claim}; the claimer then {@link #confirm confirms} within {@code ttl}
+     * (from the first reserve under the key), or the reservation ends by itself at the first pass after that time:
+     * its claim ends and the member it held is marked released, so it is deleted and the pool refills (the claimer
+     * may have seen and used it; it is never handed to another claimer). Idempotent: while the reservation (or the
+     * claim it became) is live, the same key answers with the same claim and, once assigned, the same member —
+     * whichever controller of the pool is asked, and however often; {@code ttl} then changes nothing.
+     *
+     * @param key an idempotency key ({@link Reservation#requireValidKey}): the claimer's request id, say
+     * @param ttl how long the reservation waits for its confirmation; positive
+     * @return the handle of the reservation's claim
+     * @throws ValidationException          naming {@code key} or {@code ttl} when one is invalid
+     * @throws PoolDeletedException          if the pool is being deleted
+     * @throws UnsupportedOperationException if the claim store keeps no reservations
+     */
+    public ClaimHandle reserve(String key, Duration ttl) {
+        Reservation.requireValidKey(key);
+        Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new ValidationException(Problem.of("ttl", ttl, "must be positive"));
+        }
+        PoolSpec current = spec;
+        String pool = current.name();
+        String fresh = reservationClaimName(key);
+        if (current.deleted()) {
+            throw new PoolDeletedException(pool, fresh);
+        }
+        Instant now = scheduler.clock().instant();
+        Reservation reservation = claims.reserve(pool, key, ClaimRequest.of(fresh), ttl, now);
+        Claim claim = reservation.claim();
+        ClaimHandle known = handles.get(claim.name());
+        if (known != null && isHandleOf(known, claim)) {
+            return known;
+        }
+        ClaimHandle handle = new ClaimHandle(pool, claim.name(), claim.createdAt(), this::withdraw);
+        if (claim.assignedMember().isPresent()) {
+            // A retry after the member was handed out: the same member, at once.
+            Optional<Member> member = driver.find(pool, claim.assignedMember().get());
+            if (member.isPresent() && handle.settle()) {
+                handle.serve(member.get());
+                claim.outcome().ifPresent(handle::ended);
+                return handle;
+            }
+        }
+        handles.put(claim.name(), handle);
+        if (!reservation.confirmed()) {
+            // A pass when the time runs out ends the reservation on time, whatever the resync period.
+            Duration left = Duration.between(now, reservation.expiresAt());
+            scheduler.schedule(left.isNegative() ? Duration.ZERO : left, this::requestReconcile);
+        }
+        requestReconcile();
+        return handle;
+    }
+
+    /**
+     * Confirms the reservation made under {@code key}: its claim becomes an ordinary claim, released like any other.
+     * Idempotent.
+     *
+     * @param key the key it was reserved under
+     * @return the confirmed reservation, or empty when the key has no live reservation (never reserved, its time
+     *         ran out, or its claim ended)
+     * @throws ValidationException           naming {@code key} when it is invalid
+     * @throws UnsupportedOperationException if the claim store keeps no reservations
+     */
+    public Optional<Reservation> confirm(String key) {
+        Reservation.requireValidKey(key);
+        return claims.confirm(spec.name(), key, scheduler.clock().instant());
+    }
+
+    /** A fresh DNS-1123 claim name for a reservation: the key's hash for the reader, a random part for uniqueness. */
+    private static String reservationClaimName(String key) {
+        return String.format("rsv-%08x-%016x", key.hashCode(), java.util.concurrent.ThreadLocalRandom.current().nextLong());
+    }
+
+    /**
+     * Ends reservations whose time ran out: each claim is gone from the store first (a confirm racing it loses),
+     * then the member it held is marked released; a mark that fails leaves a member naming a gone claim, which the
+     * plan deletes as an orphan.
+     */
+    private void expireReservations(String pool, Instant now) {
+        List<Reservation> ended;
+        try {
+            ended = claims.expireReservations(pool, now);
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: ending lapsed reservations failed; the next pass retries: {}", pool, e.toString());
+            return;
+        }
+        for (Reservation r : ended) {
+            Claim claim = r.claim();
+            LOG.info("pool {}: reservation {} (claim {}) was not confirmed by {}; ending it", pool, r.key(), claim.name(),
+                    r.expiresAt());
+            claim.assignedMember().ifPresent(memberId -> attempt(pool, "mark " + memberId + " released (reservation lapsed)",
+                    () -> driver.markReleased(pool, memberId, now)));
+            ClaimHandle handle = handles.remove(claim.name());
+            if (handle != null) {
+                handle.end();
+            }
+            waiting.remove(claim.name());
+            served.remove(claim.name());
+            if (!claim.isAssigned()) {
+                listener.claimEnded(pool, claim.name(), ClaimOutcome.WITHDRAWN);
+                if (handle != null) {
+                    handle.ended(ClaimOutcome.WITHDRAWN);
+                }
+            }
+        }
+    }
+
+    /**
      * Ends a claim: its member (if it has one) is marked released first, then the claim ends, and the next pass
      * deletes the member (a claimed member is never reused). Idempotent. If the mark cannot be written the claim
      * stays live and the failure is thrown, so nothing is lost.
@@ -488,9 +598,13 @@ public final class PoolController implements AutoCloseable {
         PoolSpec current = spec;
         String pool = current.name();
         Instant now = scheduler.clock().instant();
+        boolean owner = owned.getAsBoolean();
+        if (owner) {
+            expireReservations(pool, now);
+        }
         List<Member> members = unique(driver.list(pool));
         List<Claim> live = uniqueClaims(claims.live(pool));
-        if (!owned.getAsBoolean()) {
+        if (!owner) {
             // Not the owner: say what the owner's plan would be, complete handles it served, and change nothing.
             PoolPlan plan;
             synchronized (transitions) {
@@ -913,33 +1027,52 @@ public final class PoolController implements AutoCloseable {
         for (Claim c : live) {
             claimCreatedAt.put(c.name(), c.createdAt());
         }
+        // Member records first, one by one (the driver's writes); then every claim record in one batch, ready at once.
+        List<PoolPlan.Assignment> written = new ArrayList<>(plan.assignments().size());
+        List<ClaimStore.Assignment> batch = new ArrayList<>(plan.assignments().size());
         for (PoolPlan.Assignment assignment : plan.assignments()) {
             Member before = byId.get(assignment.memberId());
             String claimName = assignment.claimName();
-            ClaimStore.AssignOutcome[] outcome = new ClaimStore.AssignOutcome[1];
             Instant createdAt = claimCreatedAt.get(claimName);
             Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
                     : Optional.of(ClaimOutcome.served(ClaimService.classify(before, createdAt)));
-            boolean written = attempt(pool, "assign " + assignment.memberId() + " to " + claimName, () -> {
-                driver.assign(pool, assignment.memberId(), claimName, assignment.claimedAt());
-                outcome[0] = claims.assign(pool, claimName, assignment.memberId(), assignment.claimedAt(), servedAs);
-            });
-            if (!written) {
-                continue;
+            if (attempt(pool, "assign " + assignment.memberId() + " to " + claimName,
+                    () -> driver.assign(pool, assignment.memberId(), claimName, assignment.claimedAt()))) {
+                written.add(assignment);
+                batch.add(new ClaimStore.Assignment(claimName, assignment.memberId(), assignment.claimedAt(), servedAs));
             }
-            if (outcome[0] == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        List<ClaimStore.AssignOutcome> outcomes;
+        try {
+            outcomes = claims.assignAll(pool, batch, now);
+        } catch (RuntimeException e) {
+            // The members name their claims; the next pass records them on the claims (repairRecords).
+            LOG.warn("pool {}: recording {} assignment(s) on the claims failed; the next pass retries: {}", pool,
+                    batch.size(), e.toString());
+            return;
+        }
+        for (int i = 0; i < written.size(); i++) {
+            PoolPlan.Assignment assignment = written.get(i);
+            Member before = byId.get(assignment.memberId());
+            String claimName = assignment.claimName();
+            Instant createdAt = claimCreatedAt.get(claimName);
+            Optional<ClaimOutcome> servedAs = batch.get(i).outcome();
+            ClaimStore.AssignOutcome outcome = outcomes.get(i);
+            if (outcome == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
                 // The claim ended between the read and this write: the member now names a claim known to be gone.
                 // Mark it released at once instead of waiting out the orphan grace period.
                 attempt(pool, "mark " + assignment.memberId() + " released (its claim ended meanwhile)",
                         () -> driver.markReleased(pool, assignment.memberId(), now));
                 continue;
             }
-            if (outcome[0] != ClaimStore.AssignOutcome.ASSIGNED && outcome[0] != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+            if (outcome != ClaimStore.AssignOutcome.ASSIGNED && outcome != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
                 LOG.warn("pool {}: assigning {} to {}: the claim store answered {}; the next pass settles it", pool,
-                        assignment.memberId(), claimName, outcome[0]);
+                        assignment.memberId(), claimName, outcome);
                 continue;
             }
-            attempt(pool, "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
             listener.onClaimAssigned(pool, assignment, before);
             reportServed(pool, claimName, before, createdAt, now);
             ClaimHandle handle = handles.remove(claimName);

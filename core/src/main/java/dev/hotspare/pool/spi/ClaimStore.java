@@ -5,10 +5,13 @@ import dev.hotspare.pool.ClaimClass;
 import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.sizing.SizingHistory;
+import dev.hotspare.pool.Reservation;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -83,6 +86,80 @@ public interface ClaimStore {
     }
 
     /**
+     * Applies a batch of assignments, each as {@link #assign(String, String, String, Instant, Optional)}, and marks
+     * every claim that then holds its member ready at {@code readyAt} (or at its assignment, if later): the caller
+     * wrote each member's record first, so both records agree once this returns. The default applies them one by
+     * one; PostgreSQL applies the whole batch in one statement. If it throws, any prefix of the batch may have been
+     * written (one by one) or none (PostgreSQL); a pass reading the store afterwards settles it.
+     *
+     * @param assignments the pairs, each claim and each member at most once
+     * @param readyAt     when the members were handed over
+     * @return one outcome per assignment, in the same order
+     */
+    default List<AssignOutcome> assignAll(String pool, List<Assignment> assignments, Instant readyAt) {
+        Objects.requireNonNull(readyAt, "readyAt");
+        List<AssignOutcome> out = new ArrayList<>(assignments.size());
+        for (Assignment a : assignments) {
+            AssignOutcome outcome = assign(pool, a.claimName(), a.memberId(), a.at(), a.outcome());
+            if (outcome == AssignOutcome.ASSIGNED || outcome == AssignOutcome.ALREADY_ASSIGNED) {
+                markReady(pool, a.claimName(), readyAt.isAfter(a.at()) ? readyAt : a.at());
+            }
+            out.add(outcome);
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Reserves: the first phase of a two-phase claim. While a claim reserved under {@code key} is live (reserved
+     * and not expired at {@code now}, or confirmed) it is returned as it is — whatever {@code request} says.
+     * Otherwise the claim {@code request} describes is submitted, reserved until {@code now + ttl}; an expired
+     * reservation under the key is ended first. A reservation not {@link #confirm confirmed} by then ends by
+     * itself ({@link #expireReservations}). Stores without reservations inherit this default, which refuses.
+     *
+     * @param key     the claimer's idempotency key ({@link Reservation#requireValidKey})
+     * @param request the claim to make when the key has no live reservation; its name must be unused
+     * @param ttl     how long the reservation waits for its confirmation; positive
+     * @return the reservation under {@code key}
+     * @throws UnsupportedOperationException if this store keeps no reservations
+     */
+    default Reservation reserve(String pool, String key, ClaimRequest request, Duration ttl, Instant now) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no reservations");
+    }
+
+    /**
+     * Confirms the reservation under {@code key}: its claim becomes an ordinary claim that no longer expires as a
+     * reservation. Idempotent: confirming a confirmed reservation returns it unchanged.
+     *
+     * @return the confirmed reservation, or empty when the key has no live reservation at {@code now} (never made,
+     *         expired, or its claim ended)
+     * @throws UnsupportedOperationException if this store keeps no reservations
+     */
+    default Optional<Reservation> confirm(String pool, String key, Instant now) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no reservations");
+    }
+
+    /**
+     * The live reservation under {@code key} (reserved and not expired at {@code now}, or confirmed).
+     *
+     * @throws UnsupportedOperationException if this store keeps no reservations
+     */
+    default Optional<Reservation> findReservation(String pool, String key, Instant now) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no reservations");
+    }
+
+    /**
+     * Ends every unconfirmed reservation of {@code pool} whose time ran out at {@code now}, with its claim, in one
+     * step each: a concurrent {@link #confirm} either wins (the reservation stays, confirmed) or finds it gone.
+     * Stores without reservations have none to end.
+     *
+     * @return the reservations ended, with their claims as they were (the member each held, if any, is the caller's
+     *         to give back)
+     */
+    default List<Reservation> expireReservations(String pool, Instant now) {
+        return List.of();
+    }
+
+    /**
      * Records that assigned claim {@code claimName} was handed its member at {@code readyAt}: the pool controller
      * confirmed the assignment on both the member and the claim. The first ready time stays.
      *
@@ -147,6 +224,24 @@ public interface ClaimStore {
      * @return a handle that stops the notifications
      */
     AutoCloseable watch(String pool, Runnable onChange);
+
+    /**
+     * One pair of a batch for {@link #assignAll}.
+     *
+     * @param claimName the pending claim
+     * @param memberId  the member it gets
+     * @param at        the assignment time
+     * @param outcome   how it was served; empty when not judged
+     */
+    record Assignment(String claimName, String memberId, Instant at, Optional<ClaimOutcome> outcome) {
+        /** @throws NullPointerException naming the missing part */
+        public Assignment {
+            Objects.requireNonNull(claimName, "claimName");
+            Objects.requireNonNull(memberId, "memberId");
+            Objects.requireNonNull(at, "at");
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
 
     /** Result of {@link #assign}. */
     enum AssignOutcome {

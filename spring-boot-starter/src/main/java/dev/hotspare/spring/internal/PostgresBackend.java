@@ -56,10 +56,14 @@ public final class PostgresBackend implements Backend {
             throw new HotspareConfigurationException(HotspareProperties.PREFIX + ".postgres.schema", schema,
                     "must be a lower-case SQL identifier of at most " + PostgresSchema.MAX_SCHEMA_NAME_LENGTH + " characters");
         }
+        if (postgres.getClaimBatchSize() < 1 || postgres.getClaimBatchSize() > 10_000) {
+            throw new HotspareConfigurationException(HotspareProperties.PREFIX + ".postgres.claim-batch-size",
+                    postgres.getClaimBatchSize(), "must be between 1 and 10000");
+        }
         if (postgres.isMigrate()) {
             PostgresSchema.migrate(dataSource, schema);
         }
-        this.claims = new PostgresClaimStore(dataSource, schema);
+        this.claims = new PostgresClaimStore(dataSource, schema, postgres.getClaimBatchSize());
     }
 
     @Override

@@ -4,9 +4,11 @@ import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.ClaimClass;
 import dev.hotspare.pool.ClaimOutcome;
 import dev.hotspare.pool.ClaimRequest;
+import dev.hotspare.pool.Reservation;
 import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.ClaimStore.AssignOutcome;
+import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -271,5 +273,137 @@ public abstract class ClaimStoreContract {
             }
         }
         assertThat(memberToClaim.size() + unassigned.size()).isEqualTo(claims);
+    }
+
+    @Test
+    void assignAllAppliesEachPairAsAssignAndMarksTheAssignedReady() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "one", Optional.empty(), T0);
+        store.submit(pool, "two", Optional.empty(), T0.plusSeconds(1));
+        store.submit(pool, "three", Optional.empty(), T0.plusSeconds(2));
+        store.submit(pool, "held", Optional.empty(), T0.plusSeconds(3));
+        store.assign(pool, "held", "m-9", T0.plusSeconds(4));
+        Instant at = T0.plusSeconds(10);
+        List<AssignOutcome> outcomes = store.assignAll(pool, List.of(
+                new ClaimStore.Assignment("one", "m-1", at, Optional.of(ClaimOutcome.SERVED_HOT)),
+                new ClaimStore.Assignment("two", "m-9", at, Optional.empty()),
+                new ClaimStore.Assignment("gone", "m-3", at, Optional.empty()),
+                new ClaimStore.Assignment("held", "m-4", at, Optional.empty()),
+                new ClaimStore.Assignment("three", "m-5", at, Optional.empty())), T0.plusSeconds(12));
+        assertThat(outcomes).containsExactly(AssignOutcome.ASSIGNED, AssignOutcome.MEMBER_TAKEN,
+                AssignOutcome.CLAIM_NOT_FOUND, AssignOutcome.CLAIM_ALREADY_ASSIGNED, AssignOutcome.ASSIGNED);
+        Claim one = store.find(pool, "one").orElseThrow();
+        assertThat(one.assignedMember()).contains("m-1");
+        assertThat(one.assignedAt()).contains(at);
+        assertThat(one.readyAt()).contains(T0.plusSeconds(12));
+        assertThat(one.outcome()).contains(ClaimOutcome.SERVED_HOT);
+        assertThat(store.find(pool, "three").orElseThrow().readyAt()).contains(T0.plusSeconds(12));
+        assertThat(store.find(pool, "two").orElseThrow().isAssigned()).isFalse();
+        assertThat(store.live(pool)).filteredOn(Claim::isAssigned).extracting(Claim::name)
+                .containsExactly("one", "three", "held");
+    }
+
+    @Test
+    void theSameKeyAlwaysGivesTheSameReservationAndMember() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        Reservation first = store.reserve(pool, "req-1", ClaimRequest.of("rsv-a"), Duration.ofSeconds(30), T0);
+        assertThat(first.key()).isEqualTo("req-1");
+        assertThat(first.confirmed()).isFalse();
+        assertThat(first.expiresAt()).isEqualTo(T0.plusSeconds(30));
+        // A retry (the client lost the answer) proposes another name and ttl: it gets the first reservation.
+        Reservation retry = store.reserve(pool, "req-1", ClaimRequest.of("rsv-b"), Duration.ofSeconds(90), T0.plusSeconds(5));
+        assertThat(retry.claim().name()).isEqualTo("rsv-a");
+        assertThat(retry.expiresAt()).isEqualTo(T0.plusSeconds(30));
+        assertThat(store.find(pool, "rsv-b")).isEmpty();
+        assertThat(store.assign(pool, "rsv-a", "m-1", T0.plusSeconds(6))).isEqualTo(AssignOutcome.ASSIGNED);
+        assertThat(store.reserve(pool, "req-1", ClaimRequest.of("rsv-c"), Duration.ofSeconds(30), T0.plusSeconds(7))
+                .claim().assignedMember()).contains("m-1");
+        Reservation confirmed = store.confirm(pool, "req-1", T0.plusSeconds(8)).orElseThrow();
+        assertThat(confirmed.confirmedAt()).contains(T0.plusSeconds(8));
+        assertThat(confirmed.claim().assignedMember()).contains("m-1");
+        // Confirming again, and reserving again after the ttl: still the same, and it no longer expires.
+        assertThat(store.confirm(pool, "req-1", T0.plusSeconds(50)).orElseThrow().confirmedAt()).contains(T0.plusSeconds(8));
+        assertThat(store.reserve(pool, "req-1", ClaimRequest.of("rsv-d"), Duration.ofSeconds(30), T0.plusSeconds(60))
+                .claim().name()).isEqualTo("rsv-a");
+        assertThat(store.expireReservations(pool, T0.plusSeconds(100))).isEmpty();
+        assertThat(store.find(pool, "rsv-a")).isPresent();
+        // Released, the claim takes its reservation with it: the key starts afresh.
+        store.release(pool, "rsv-a");
+        assertThat(store.findReservation(pool, "req-1", T0.plusSeconds(101))).isEmpty();
+        assertThat(store.confirm(pool, "req-1", T0.plusSeconds(101))).isEmpty();
+    }
+
+    @Test
+    void anUnconfirmedReservationEndsWithItsClaimOnceItsTimeRunsOut() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.reserve(pool, "k-lapse", ClaimRequest.of("rsv-lapse"), Duration.ofSeconds(30), T0);
+        store.reserve(pool, "k-kept", ClaimRequest.of("rsv-kept"), Duration.ofSeconds(30), T0);
+        store.assign(pool, "rsv-lapse", "m-1", T0.plusSeconds(1));
+        store.confirm(pool, "k-kept", T0.plusSeconds(2)).orElseThrow();
+        assertThat(store.expireReservations(pool, T0.plusSeconds(29))).as("before its time").isEmpty();
+        assertThat(store.confirm(pool, "k-lapse", T0.plusSeconds(30))).as("confirm at its time").isEmpty();
+        List<Reservation> ended = store.expireReservations(pool, T0.plusSeconds(30));
+        assertThat(ended).extracting(Reservation::key).containsExactly("k-lapse");
+        assertThat(ended.get(0).claim().assignedMember()).contains("m-1");
+        assertThat(store.find(pool, "rsv-lapse")).isEmpty();
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly("rsv-kept");
+        assertThat(store.expireReservations(pool, T0.plusSeconds(31))).isEmpty();
+        // The member is free for another claim; the key reserves afresh.
+        store.submit(pool, "other", Optional.empty(), T0.plusSeconds(32));
+        assertThat(store.assign(pool, "other", "m-1", T0.plusSeconds(33))).isEqualTo(AssignOutcome.ASSIGNED);
+        Reservation again = store.reserve(pool, "k-lapse", ClaimRequest.of("rsv-lapse-2"), Duration.ofSeconds(30), T0.plusSeconds(34));
+        assertThat(again.claim().name()).isEqualTo("rsv-lapse-2");
+    }
+
+    @Test
+    void aLapsedReservationNotYetSweptIsReplacedByTheNextReserve() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.reserve(pool, "k", ClaimRequest.of("rsv-1"), Duration.ofSeconds(10), T0);
+        Reservation next = store.reserve(pool, "k", ClaimRequest.of("rsv-2"), Duration.ofSeconds(10), T0.plusSeconds(10));
+        assertThat(next.claim().name()).isEqualTo("rsv-2");
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly("rsv-2");
+    }
+
+    @Test
+    void badKeysAndTtlsAreRefusedNamingTheFieldAndValue() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        for (String bad : List.of("", "has space", "ümlaut", "x".repeat(Reservation.MAX_KEY_LENGTH + 1), "semi;colon")) {
+            assertThatThrownBy(() -> store.reserve(pool, bad, ClaimRequest.of("rsv-x"), Duration.ofSeconds(1), T0))
+                    .as("key '%s'", bad).isInstanceOf(ValidationException.class).hasMessageContaining("key")
+                    .hasMessageContaining(bad.isEmpty() ? "1 to" : bad.substring(0, Math.min(bad.length(), 20)));
+        }
+        assertThatThrownBy(() -> store.reserve(pool, "ok", ClaimRequest.of("rsv-x"), Duration.ZERO, T0))
+                .isInstanceOf(ValidationException.class).hasMessageContaining("ttl").hasMessageContaining("PT0S");
+        assertThat(store.live(pool)).isEmpty();
+    }
+
+    @Test
+    void concurrentReservesOfOneKeyMakeOneClaim() throws Exception {
+        ClaimStore store = store();
+        String pool = freshPool();
+        int threads = 8;
+        ExecutorService executor = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Reservation>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String name = "rsv-t" + t;
+            futures.add(executor.submit(() -> {
+                start.await();
+                return store.reserve(pool, "same-key", ClaimRequest.of(name), Duration.ofSeconds(30), T0);
+            }));
+        }
+        start.countDown();
+        List<String> names = new ArrayList<>();
+        for (Future<Reservation> f : futures) {
+            names.add(f.get(60, TimeUnit.SECONDS).claim().name());
+        }
+        executor.shutdown();
+        assertThat(names).containsOnly(names.get(0));
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly(names.get(0));
     }
 }

@@ -1,0 +1,267 @@
+package dev.hotspare.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.postgres.PostgresClaimStore;
+import dev.hotspare.postgres.PostgresSchema;
+import dev.hotspare.time.TaskScheduler;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+
+/**
+ * Claims through one {@link PoolController} on PostgreSQL, open loop: claims are sent at intended times (fixed rate,
+ * then a burst, then Poisson arrivals) by a pool of client threads, so a slow answer never delays the next send;
+ * each claim's latency runs from its <em>intended</em> send time to the moment its handle holds a member (no
+ * coordinated omission). Every served claim is released after a hold, so the pool stays in steady state (members are
+ * the in-memory driver's: released members are deleted and replaced at once, installs take no time — only the
+ * controller and the claim store are measured). The warm-up is discarded; percentiles are printed per rolling window
+ * and per phase.
+ *
+ * <p>Two variants run in the same JVM against the same server, one after the other: <b>batched</b> (the store's
+ * default: the claim records of a whole pass in one statement, ready folded in) and <b>baseline</b> (batch size 1:
+ * one transaction per assignment, then its own {@code markReady} — the path before batches). Both read live claims
+ * incrementally (schema version 8), so the ratio is that of the assignment path alone.
+ *
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PostgresClaimBenchmark [--rate 3000]
+ * [--warmup 10] [--seconds 60] [--burst 5] [--window 10] [--hold-ms 200] [--members 3000] [--batch 500]}
+ */
+public final class PostgresClaimLoad {
+
+    private PostgresClaimLoad() {
+    }
+
+    /** Options, with the defaults: 10 s warm-up, 60 s per measured phase, 10 s windows. */
+    record Options(int rate, int warmupSeconds, int seconds, int burstSeconds, int windowSeconds, int holdMillis,
+                   int members, int batch) {
+        static Options parse(String[] args) {
+            int[] v = {3_000, 10, 60, 5, 10, 200, 3_000, PostgresClaimStore.DEFAULT_BATCH_SIZE};
+            List<String> names = List.of("--rate", "--warmup", "--seconds", "--burst", "--window", "--hold-ms", "--members", "--batch");
+            for (int i = 0; i < args.length; i++) {
+                int at = names.indexOf(args[i]);
+                if (at >= 0 && i + 1 < args.length) {
+                    v[at] = Integer.parseInt(args[++i]);
+                }
+            }
+            return new Options(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+        }
+    }
+
+    /** One measured phase of one variant. */
+    record Phase(String variant, String name, double offeredPerSecond, double servedPerSecond, int unserved,
+                 double p50, double p99, double p999, double max) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = Options.parse(args);
+        List<Phase> phases = new ArrayList<>();
+        try (EmbeddedPostgres server = EmbeddedPostgres.builder().start()) {
+            HikariConfig config = new HikariConfig();
+            config.setJdbcUrl(server.getJdbcUrl("postgres", "postgres"));
+            config.setMaximumPoolSize(16);
+            try (HikariDataSource dataSource = new HikariDataSource(config)) {
+                PostgresSchema.migrate(dataSource, "bench");
+                phases.addAll(run("batched", dataSource, o.batch(), o));
+                phases.addAll(run("baseline", dataSource, 1, o));
+            }
+        }
+        System.out.printf(Locale.ROOT, "%nPostgreSQL claims through one PoolController, open loop, %d claims/s offered, hold %d ms, "
+                + "%d members, %d cores%n", o.rate(), o.holdMillis(), o.members(), Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %10s %9s %8s %8s %8s %9s%n", "variant", "phase", "offered/s", "served/s",
+                "unserved", "p50 ms", "p99 ms", "p99.9 ms", "max ms");
+        for (Phase p : phases) {
+            System.out.printf(Locale.ROOT, "%-9s %-8s %10.0f %10.0f %9d %8.1f %8.1f %8.1f %9.1f%n", p.variant(), p.name(),
+                    p.offeredPerSecond(), p.servedPerSecond(), p.unserved(), p.p50(), p.p99(), p.p999(), p.max());
+        }
+        int half = phases.size() / 2;
+        for (int i = 0; i < half; i++) {
+            Phase b = phases.get(i);
+            Phase base = phases.get(half + i);
+            System.out.printf(Locale.ROOT, "ratio batched/baseline, %-8s served/s %s, p99 %.2fx lower%n", b.name(),
+                    base.servedPerSecond() < 1 ? "n/a (baseline served none in time)"
+                            : String.format(Locale.ROOT, "%.2fx", b.servedPerSecond() / base.servedPerSecond()),
+                    base.p99() / Math.max(1e-9, b.p99()));
+        }
+        Phase steady = phases.get(0);
+        System.out.printf(Locale.ROOT, "goal >= 3000 claims/s served at p99 <= 20 ms (steady, batched): %s%n",
+                steady.servedPerSecond() >= 3_000 && steady.p99() <= 20 ? "met" : "NOT met");
+    }
+
+    static List<Phase> run(String variant, DataSource dataSource, int batchSize, Options o) throws Exception {
+        String pool = variant;
+        ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+        ScheduledExecutorService releaser = Executors.newScheduledThreadPool(2);
+        ExecutorService clients = Executors.newFixedThreadPool(16);
+        TaskScheduler time = TaskScheduler.system(executor, Clock.systemUTC());
+        InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time).installTime(Duration.ZERO)
+                .resumeTime(Duration.ZERO).hibernateTime(Duration.ZERO).build();
+        PoolSpec spec = PoolSpec.builder(pool).size(o.members()).runningCount(o.members()).build();
+        PostgresClaimStore store = new PostgresClaimStore(dataSource, "bench", batchSize);
+        List<Phase> out = new ArrayList<>();
+        try (PoolController controller = PoolController.builder(spec, driver, store).scheduler(time)
+                .resyncPeriod(Duration.ofSeconds(5)).build().start()) {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (running(driver.list(pool)) < o.members() && System.nanoTime() < deadline) {
+                Thread.sleep(100); // a benchmark's warm-up poll, not a test
+            }
+            Load load = new Load(controller, clients, releaser, o.holdMillis(), variant);
+            load.offer("warmup", o.rate(), o.warmupSeconds(), false, new Random(1));
+            out.add(load.offer("steady", o.rate(), o.seconds(), false, new Random(2)).summary(o.windowSeconds()));
+            out.add(load.offer("burst", o.rate() * 3, o.burstSeconds(), false, new Random(3)).summary(o.windowSeconds()));
+            out.add(load.offer("poisson", o.rate(), o.seconds(), true, new Random(4)).summary(o.windowSeconds()));
+        } finally {
+            clients.shutdownNow();
+            releaser.shutdownNow();
+            executor.shutdownNow();
+        }
+        return out;
+    }
+
+    private static long running(List<Member> members) {
+        return members.stream().filter(m -> m.claimName().isEmpty() && m.observedPower() == ObservedPower.RUNNING).count();
+    }
+
+    /** The open-loop generator of one variant. */
+    static final class Load {
+        private final PoolController controller;
+        private final ExecutorService clients;
+        private final ScheduledExecutorService releaser;
+        private final int holdMillis;
+        private final String variant;
+        private int next;
+
+        Load(PoolController controller, ExecutorService clients, ScheduledExecutorService releaser, int holdMillis, String variant) {
+            this.controller = controller;
+            this.clients = clients;
+            this.releaser = releaser;
+            this.holdMillis = holdMillis;
+            this.variant = variant;
+        }
+
+        /** Offers claims for {@code seconds} at {@code rate} (Poisson gaps if asked), then waits for the stragglers. */
+        Recorded offer(String phase, int rate, int seconds, boolean poisson, Random random) throws InterruptedException {
+            int expected = (int) ((long) rate * seconds * 2 + 16);
+            long[] intended = new long[expected];
+            AtomicLongArray latency = new AtomicLongArray(expected);
+            long start = System.nanoTime();
+            long end = start + TimeUnit.SECONDS.toNanos(seconds);
+            double meanGap = 1e9 / rate;
+            double at = start;
+            int count = 0;
+            while (count < expected) {
+                at += poisson ? -Math.log(1 - random.nextDouble()) * meanGap : meanGap;
+                long due = (long) at;
+                if (due >= end) {
+                    break;
+                }
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+                int index = count++;
+                intended[index] = due;
+                String name = "c-" + (next++);
+                clients.execute(() -> {
+                    ClaimHandle handle = controller.claim(name);
+                    handle.member().thenAccept(member -> {
+                        latency.set(index, Math.max(1, System.nanoTime() - due));
+                        releaser.schedule(() -> {
+                            try {
+                                controller.release(name);
+                            } catch (RuntimeException e) {
+                                // the next pass settles it; a benchmark keeps going
+                            }
+                        }, holdMillis, TimeUnit.MILLISECONDS);
+                    });
+                });
+            }
+            long offeredEnd = System.nanoTime();
+            // Stragglers: up to 10 s to be served; whatever is still waiting counts as unserved.
+            long patience = offeredEnd + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < patience && served(latency, count) < count) {
+                Thread.sleep(20); // a benchmark's drain poll, not a test
+            }
+            return new Recorded(variant, phase, Arrays.copyOf(intended, count), latency, count, start, offeredEnd);
+        }
+
+        private static int served(AtomicLongArray latency, int count) {
+            int n = 0;
+            for (int i = 0; i < count; i++) {
+                if (latency.get(i) > 0) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
+    /** What one phase recorded. */
+    record Recorded(String variant, String phase, long[] intended, AtomicLongArray latency, int count, long start,
+                    long offeredEnd) {
+
+        Phase summary(int windowSeconds) {
+            long windowNanos = TimeUnit.SECONDS.toNanos(windowSeconds);
+            long now = System.nanoTime();
+            List<Long> all = new ArrayList<>();
+            int unserved = 0;
+            long servedNanos = 0;
+            for (int w = 0; start + w * windowNanos < offeredEnd; w++) {
+                List<Long> window = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    if (intended[i] >= start + w * windowNanos && intended[i] < start + (w + 1) * windowNanos) {
+                        long l = latency.get(i);
+                        window.add(l > 0 ? l : now - intended[i]);
+                    }
+                }
+                if (!window.isEmpty()) {
+                    long[] sorted = window.stream().mapToLong(Long::longValue).sorted().toArray();
+                    System.out.printf(Locale.ROOT, "%-9s %-8s window %3d-%3d s: %6d claims  p50 %7.1f ms  p99 %7.1f ms  max %8.1f ms%n",
+                            variant, phase, w * windowSeconds, (w + 1) * windowSeconds, sorted.length, pct(sorted, 50),
+                            pct(sorted, 99), pct(sorted, 100));
+                }
+            }
+            for (int i = 0; i < count; i++) {
+                long l = latency.get(i);
+                if (l > 0) {
+                    all.add(l);
+                    servedNanos = Math.max(servedNanos, intended[i] + l);
+                } else {
+                    unserved++;
+                    all.add(now - intended[i]);
+                }
+            }
+            long[] sorted = all.stream().mapToLong(Long::longValue).sorted().toArray();
+            double offeredSeconds = (offeredEnd - start) / 1e9;
+            double servedSeconds = Math.max(offeredSeconds, (servedNanos - start) / 1e9);
+            return new Phase(variant, phase, count / offeredSeconds, (count - unserved) / servedSeconds, unserved,
+                    pct(sorted, 50), pct(sorted, 99), pct(sorted, 99.9), pct(sorted, 100));
+        }
+
+        private static double pct(long[] sorted, double p) {
+            if (sorted.length == 0) {
+                return 0;
+            }
+            int rank = (int) Math.ceil(p / 100 * sorted.length);
+            return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)] / 1e6;
+        }
+    }
+}
