@@ -29,7 +29,9 @@ public final class PoolsFirstLook {
         VirtualTimeScheduler time = VirtualTimeScheduler.startingAt2026();   // or TaskScheduler.system(executor, clock)
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time)
                 .installTime(Duration.ofMinutes(40)).resumeTime(Duration.ofMinutes(5)).build();
-        PoolController pool = PoolController.builder(PoolSpec.builder("ci-pool").size(4).runningCount(2).hibernateAfter(Duration.ofHours(2)).build()).memberDriver(driver).claimStore(new InMemoryClaimStore())
+        PoolController pool = PoolController.builder(
+                        PoolSpec.builder("ci-pool").size(4).runningCount(2).hibernateAfter(Duration.ofHours(2)).build())
+                .memberDriver(driver).claimStore(new InMemoryClaimStore())
                 .scheduler(time).build().start();
 
         ClaimHandle claim = pool.claim("pr-1234");          // returns at once

@@ -64,7 +64,8 @@ class FleetServiceMatchRoutesTest {
         executor = new ScheduledThreadPoolExecutor(2);
         service = FleetService.builder(TaskScheduler.system(executor, clock)).insecureNoAuth()
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(100), 300)).build())
-                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build()).build().start();
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100))
+                .pollInterval(Duration.ofMillis(20)).build()).build().start();
         http = new Http(service.port());
     }
 

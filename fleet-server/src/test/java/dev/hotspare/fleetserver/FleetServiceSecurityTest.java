@@ -46,7 +46,8 @@ class FleetServiceSecurityTest {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
         executors.add(executor);
         FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC()))
-                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build()).roomTokenKey(KEY);
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100))
+                .pollInterval(Duration.ofMillis(20)).build()).roomTokenKey(KEY);
         if (auth) {
             builder.adminTokens(List.of(ADMIN, ROTATED));
         } else {
