@@ -65,7 +65,7 @@ public final class KubernetesRequestCount {
         try (CustomResourceMemberDriver driver = CustomResourceMemberDriver.builder(client, CD, NAMESPACE)
                 .template("v1", template()).build()) {
             PoolSpec spec = PoolSpec.builder("bench").size(members).runningCount(before).build();
-            PoolController controller = PoolController.builder(spec, driver, new InMemoryClaimStore())
+            PoolController controller = PoolController.builder(spec).memberDriver(driver).claimStore(new InMemoryClaimStore())
                     .scheduler(VirtualTimeScheduler.startingAt2026()).build();
             controller.reconcile();
             settle(client, driver, members);

@@ -53,7 +53,7 @@ public class LockManagerBenchmark {
             pool.setRemoveOnCancelPolicy(true);
             executor = pool;
             Clock clock = Clock.systemUTC();
-            locks = LockManager.builder(new InMemoryLockStore(clock), TaskScheduler.system(executor, clock)).build();
+            locks = LockManager.builder().lockStore(new InMemoryLockStore(clock)).scheduler(TaskScheduler.system(executor, clock)).build();
         }
 
         @TearDown(Level.Trial)

@@ -111,7 +111,7 @@ public final class PoolClaimLatencyBenchmark {
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time).installTime(Duration.ZERO)
                 .resumeTime(Duration.ZERO).hibernateTime(Duration.ZERO).build();
         PoolSpec spec = PoolSpec.builder(POOL).size(members).runningCount(members).build();
-        try (PoolController controller = PoolController.builder(spec, driver, claims).scheduler(time)
+        try (PoolController controller = PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(time)
                 .resyncPeriod(Duration.ofSeconds(5)).build().start()) {
             // Warm-up: wait (polling; this is a benchmark, not a test) until every member runs.
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);

@@ -80,8 +80,8 @@ public final class PoolSimulation {
         driver.watch(pool, event -> meter.onEvent(event, time.now()));
         List<Duration> waits = new ArrayList<>();
         int[] served = new int[3];
-        PoolController controller = PoolController.builder(settings.spec(), driver, new InMemoryClaimStore())
-                .scheduler(time).resyncPeriod(settings.resyncPeriod()).kpis(kpis).build().start();
+        PoolController controller = PoolController.builder(settings.spec()).memberDriver(driver).claimStore(new InMemoryClaimStore())
+                .scheduler(time).resyncPeriod(settings.resyncPeriod()).listener(kpis).build().start();
 
         for (CountChange change : schedule) {
             Duration after = Duration.between(warmStart, change.at());

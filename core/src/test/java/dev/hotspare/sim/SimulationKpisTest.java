@@ -55,8 +55,8 @@ class SimulationKpisTest {
         VirtualTimeScheduler time = new VirtualTimeScheduler(new VirtualClock(start));
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time).installTime(SETTINGS.installTime())
                 .resumeTime(SETTINGS.resumeTime()).hibernateTime(SETTINGS.hibernateTime()).build();
-        PoolController controller = PoolController.builder(SETTINGS.spec(), driver, new InMemoryClaimStore())
-                .scheduler(time).resyncPeriod(SETTINGS.resyncPeriod()).kpis(kpis).build().start();
+        PoolController controller = PoolController.builder(SETTINGS.spec()).memberDriver(driver).claimStore(new InMemoryClaimStore())
+                .scheduler(time).resyncPeriod(SETTINGS.resyncPeriod()).listener(kpis).build().start();
         for (int i = 0; i < trace.size(); i++) {
             ClaimArrival arrival = trace.get(i);
             String name = "job-" + i;

@@ -30,8 +30,8 @@ public final class PoolsFirstLook {
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time)
                 .installTime(Duration.ofMinutes(40)).resumeTime(Duration.ofMinutes(5)).build();
         PoolController pool = PoolController.builder(
-                        PoolSpec.builder("ci-pool").size(4).runningCount(2).hibernateAfter(Duration.ofHours(2)).build(),
-                        driver, new InMemoryClaimStore())
+                        PoolSpec.builder("ci-pool").size(4).runningCount(2).hibernateAfter(Duration.ofHours(2)).build())
+                .memberDriver(driver).claimStore(new InMemoryClaimStore())
                 .scheduler(time).build().start();
 
         ClaimHandle claim = pool.claim("pr-1234");          // returns at once

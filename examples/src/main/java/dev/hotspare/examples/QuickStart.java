@@ -23,7 +23,7 @@ public final class QuickStart {
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time)
                 .installTime(Duration.ofMinutes(40)).resumeTime(Duration.ofMinutes(5)).build();
         PoolSpec spec = PoolSpec.builder("ci-pool").size(3).runningCount(1).build();
-        PoolController pool = PoolController.builder(spec, driver, new InMemoryClaimStore())
+        PoolController pool = PoolController.builder(spec).memberDriver(driver).claimStore(new InMemoryClaimStore())
                 .scheduler(time).build().start();
         time.advanceBy(Duration.ofMinutes(45));                             // members install on virtual time
 

@@ -1,12 +1,9 @@
 package dev.hotspare.fleetserver;
 
-import dev.hotspare.fleet.FleetLimits;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
-import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.fleet.runtime.Fleet;
-import dev.hotspare.fleet.runtime.RoomService;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
 import dev.hotspare.fleet.runtime.Worker;
 import dev.hotspare.fleet.spi.RoomStatusStore;
@@ -102,18 +99,13 @@ public final class FleetService implements AutoCloseable {
         // Events the dispatcher or a forwarder's own queue dropped (docs/fleet.md: "dropped and counted").
         io.micrometer.core.instrument.FunctionCounter.builder(EVENTS_DROPPED, b.events, EventDispatcher::dropped)
                 .description("Events dropped because a forwarding queue was full").register(b.meters);
-        Fleet.Builder fleetBuilder = Fleet.builder(b.tasks).schedulerStore(b.schedulers).roomStatusStore(b.rooms).usageHistory(b.usageHistory)
-                .lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics).autoscaler(b.autoscaler)
-                .events(b.events).listener(kpis).lockListener(kpis).lockTtl(b.lockTtl).syncPeriod(b.syncPeriod)
-                .replaceTimeout(b.replaceTimeout).lockWait(b.lockWait).pollInterval(b.pollInterval)
-                .allocationTimeout(b.allocationTimeout).limits(b.limits).maxClockSkew(b.maxClockSkew);
-        if (b.instanceId != null) {
-            fleetBuilder.instanceId(b.instanceId).ownershipLeaseTtl(b.ownershipLeaseTtl).ownershipHeartbeat(b.ownershipHeartbeat)
-                    .ownershipListener(kpis);
-        }
+        Fleet.Builder fleetBuilder = Fleet.builder().scheduler(b.tasks).schedulerStore(b.schedulers).roomStatusStore(b.rooms)
+                .usageHistory(b.usageHistory).lockStore(b.lockStore).memberDriver(b.driver).usageMetrics(b.usageMetrics)
+                .autoscaler(b.autoscaler).events(b.events).listener(kpis).settings(b.fleetSettings);
         this.fleet = fleetBuilder.build();
         // A synchronous update waits for its rolling replace; give it the replace timeout plus the lock wait.
-        Duration operationWait = b.replaceTimeout.plus(b.lockWait).plus(b.pollInterval.multipliedBy(2));
+        Duration operationWait = b.fleetSettings.replaceTimeout().plus(b.fleetSettings.lockWait())
+                .plus(b.fleetSettings.pollInterval().multipliedBy(2));
         this.authenticator = b.insecureNoAuth ? Authenticator.disabled(b.roomTokenKey) : Authenticator.of(b.adminTokens, b.roomTokenKey);
         this.api = new FleetApi(fleet.operations(), fleet.rooms(), b.schedulers, b.rooms, b.driver, fleet.locks(), b.addresses,
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
@@ -411,24 +403,14 @@ public final class FleetService implements AutoCloseable {
         private RoomAddresses addresses = RoomAddresses.none();
         private Autoscaler autoscaler = Autoscaler.standard();
         private EventDispatcher events;
-        private Duration allocationTimeout = Worker.DEFAULT_ALLOCATION_TIMEOUT;
         private final Map<String, Runnable> healthChecks = new LinkedHashMap<>();
         private final List<AutoCloseable> closeables = new ArrayList<>();
         private InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private int maxThreads = DEFAULT_MAX_THREADS;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
-        private FleetLimits limits = FleetLimits.DEFAULT;
-        private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
-        private String instanceId;
-        private Duration ownershipLeaseTtl = Duration.ofSeconds(15);
-        private Duration ownershipHeartbeat = Duration.ofSeconds(5);
+        private dev.hotspare.fleet.runtime.FleetSettings fleetSettings = dev.hotspare.fleet.runtime.FleetSettings.DEFAULTS;
         private String apiVersion = DEFAULT_API_VERSION;
-        private Duration syncPeriod = Duration.ofSeconds(10);
-        private Duration pollInterval = Duration.ofSeconds(1);
-        private Duration replaceTimeout = Duration.ofMinutes(10);
-        private Duration lockWait = Duration.ofMinutes(1);
-        private Duration lockTtl = LockManager.DEFAULT_TTL;
         private Duration shutdownTimeout = Duration.ofSeconds(30);
         private MeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         private List<String> adminTokens = List.of();
@@ -638,49 +620,8 @@ public final class FleetService implements AutoCloseable {
             return this;
         }
 
-        /**
-         * The bounds of counts, durations and quantities in configs and scaling requests (default
-         * {@link FleetLimits#DEFAULT}); beyond them a request gets 422 naming the field, the value and the limit.
-         *
-         * @param value the limits
-         * @return this builder
-         */
-        public Builder limits(FleetLimits value) {
-            this.limits = Objects.requireNonNull(value, "limits");
-            return this;
-        }
 
-        /**
-         * How far ahead of this service's clock a room report's timestamp may be (default 60 s); later ones get 422,
-         * since a report from the future would make every correct report after it look stale.
-         *
-         * @param value the largest skew, zero or more
-         * @return this builder
-         */
-        /**
-         * Divides the schedulers with the other instances on the same lock store (Redis or PostgreSQL): this instance
-         * runs watchers only for the schedulers it owns (docs/operations.md). Off by default.
-         *
-         * @param instanceId this instance's id: one DNS-1123 label unique among the live instances
-         * @param leaseTtl   how long a dead instance's leases live
-         * @param heartbeat  how often leases are renewed and the schedulers divided again (under half the TTL)
-         * @return this builder
-         */
-        public Builder ownership(String instanceId, Duration leaseTtl, Duration heartbeat) {
-            this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
-            this.ownershipLeaseTtl = positive("ownershipLeaseTtl", leaseTtl);
-            this.ownershipHeartbeat = positive("ownershipHeartbeat", heartbeat);
-            return this;
-        }
 
-        public Builder maxClockSkew(Duration value) {
-            Objects.requireNonNull(value, "maxClockSkew");
-            if (value.isNegative()) {
-                throw new IllegalArgumentException("maxClockSkew: bad value '" + value + "': must not be negative");
-            }
-            this.maxClockSkew = value;
-            return this;
-        }
 
         /**
          * The {@code X-Maestro-Version} header value (default {@value FleetService#DEFAULT_API_VERSION}).
@@ -693,70 +634,22 @@ public final class FleetService implements AutoCloseable {
             return this;
         }
 
-        /**
-         * How often each worker re-reads the scheduler list (default 10 s).
-         *
-         * @param value the registry
-         * @return how often each worker re-reads the scheduler list (default 10 s)
-         */
-        public Builder syncPeriod(Duration value) {
-            this.syncPeriod = positive("syncPeriod", value);
-            return this;
-        }
+
+
+
+
+
 
         /**
-         * How often replaces and removals check the driver (default 1 s).
+         * The fleet's settings (default {@link dev.hotspare.fleet.runtime.FleetSettings#DEFAULTS}): periods, timeouts,
+         * limits, and — with an {@code instanceId} — the division of schedulers with the other instances on the same
+         * lock store (docs/operations.md). The one place they are written out and checked; this service adds none.
          *
-         * @param value the registry
-         * @return how often replaces and removals check the driver (default 1 s)
-         */
-        public Builder pollInterval(Duration value) {
-            this.pollInterval = positive("pollInterval", value);
-            return this;
-        }
-
-        /**
-         * Longest rolling replace or room removal (default 10 min).
-         *
-         * @param value the registry
-         * @return longest rolling replace or room removal (default 10 min)
-         */
-        public Builder replaceTimeout(Duration value) {
-            this.replaceTimeout = positive("replaceTimeout", value);
-            return this;
-        }
-
-        /**
-         * How long operations wait for DOWNSCALE / TERMINATION (default 1 min).
-         *
-         * @param value the registry
-         * @return how long operations wait for DOWNSCALE / TERMINATION (default 1 min)
-         */
-        public Builder lockWait(Duration value) {
-            this.lockWait = positive("lockWait", value);
-            return this;
-        }
-
-        /**
-         * Lease TTL of the scheduler locks (default 30 s).
-         *
-         * @param value the registry
-         * @return lease TTL of the scheduler locks (default 30 s)
-         */
-        public Builder lockTtl(Duration value) {
-            this.lockTtl = positive("lockTtl", value);
-            return this;
-        }
-
-        /**
-         * How long a match slot handed out by {@code POST .../rooms/allocate} waits for its match before it goes back
-         * (default 60 s).
-         *
-         * @param value the timeout
+         * @param value checked when it was built
          * @return this builder
          */
-        public Builder allocationTimeout(Duration value) {
-            this.allocationTimeout = positive("allocationTimeout", value);
+        public Builder fleetSettings(dev.hotspare.fleet.runtime.FleetSettings value) {
+            this.fleetSettings = Objects.requireNonNull(value, "fleetSettings");
             return this;
         }
 

@@ -25,6 +25,7 @@ import dev.hotspare.validation.ValidationException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import dev.hotspare.fleet.FleetLimits;
+import dev.hotspare.fleet.runtime.FleetSettings;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -64,15 +65,18 @@ import java.util.function.Supplier;
  * @param kubernetes       whether rooms are pods (kubeconfig or in-cluster config, as fabric8 finds it)
  * @param namespacePrefix  prepended to the scheduler name to make its rooms' namespace
  * @param maxBodyBytes     the largest request body
- * @param limits           the bounds of what clients may ask for, and the timeouts that keep the service answering
- * @param ownership        how instances divide the schedulers; empty when this instance acts on every scheduler (in
- *                         memory, or {@code --ownership false})
+ * @param limits           the bounds and timeouts that keep the service answering
  * @param security         who may call what (SECURITY.md)
+ * @param ownership        whether instances divide the schedulers (false in memory, or with {@code --ownership false});
+ *                         without {@code --instance-id} each service {@linkplain #open() opened} takes the host name,
+ *                         the process id and four random characters as its id
+ * @param fleet            the fleet's settings (clock skew, limits of counts, instance id, ownership lease and
+ *                         heartbeat), checked by {@link FleetSettings} like every fleet's
  */
 public record FleetServiceSettings(String bindHost, int port, Optional<String> redisUri, Optional<String> jdbcUrl,
                                    Optional<String> jdbcUser, Optional<String> jdbcPassword, String jdbcSchema,
                                    boolean kubernetes, String namespacePrefix, int maxBodyBytes, Limits limits,
-                                   Security security, Optional<Ownership> ownership) {
+                                   Security security, boolean ownership, FleetSettings fleet) {
 
     /**
      * Authentication (SECURITY.md): on unless {@code insecureNoAuth}. Its text form never shows a token or the key.
@@ -99,17 +103,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
 
 
     /**
-     * How this instance divides the schedulers with the others on the same stores (docs/operations.md).
-     *
-     * @param instanceId this instance's id among the live ones; empty: each service {@linkplain #open() opened} takes
-     *                   the host name, the process id and four random characters
-     * @param leaseTtl   how long a dead instance's leases live
-     * @param heartbeat  how often leases are renewed and the schedulers divided again
-     */
-    public record Ownership(Optional<String> instanceId, Duration leaseTtl, Duration heartbeat) {
-    }
-
-    /**
      * The bounds and timeouts of a deployment (docs/operations.md).
      *
      * @param maxThreads       most threads serving HTTP requests
@@ -117,11 +110,9 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
      * @param shutdownTimeout  grace period on SIGTERM for running requests and operations
      * @param storeTimeout     Redis command and connect timeout; PostgreSQL connect and pool-wait timeout
      * @param statementTimeout PostgreSQL statement timeout
-     * @param maxClockSkew     how far ahead of the service's clock a room report's timestamp may be
-     * @param fleet            the bounds of counts and durations in configs and scaling requests
      */
     public record Limits(int maxThreads, Duration idleTimeout, Duration shutdownTimeout, Duration storeTimeout,
-                         Duration statementTimeout, Duration maxClockSkew, FleetLimits fleet) {
+                         Duration statementTimeout) {
     }
 
     /** One setting: its flag and the environment variable that backs it. */
@@ -259,10 +250,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         int skew = r.integer(Option.MAX_CLOCK_SKEW, 0, 86_400, problems);
         int maxRooms = r.integer(Option.MAX_ROOMS, 1, 1_000_000, problems);
         int maxStep = r.integer(Option.MAX_SCALE_STEP, 1, 1_000_000, problems);
-        if (maxStep > maxRooms && problems.isEmpty()) {
-            problems.add(Problem.of(r.source(Option.MAX_SCALE_STEP), String.valueOf(maxStep),
-                    "must not exceed " + r.source(Option.MAX_ROOMS) + " (" + maxRooms + ")"));
-        }
         String ownershipMode = r.value(Option.OWNERSHIP);
         boolean shared = redis.isPresent() || jdbc.isPresent();
         boolean divide = false;
@@ -279,28 +266,53 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             default -> problems.add(Problem.of(r.source(Option.OWNERSHIP), ownershipMode, "must be auto, true or false"));
         }
         String instanceId = r.value(Option.INSTANCE_ID);
-        if (!instanceId.isEmpty()) {
-            Names.dns1123LabelProblem(instanceId).ifPresent(why -> problems.add(Problem.of(r.source(Option.INSTANCE_ID), instanceId, why)));
-        }
         int leaseTtl = r.integer(Option.OWNERSHIP_LEASE_TTL, 3, 3_600, problems);
         int heartbeat = r.integer(Option.OWNERSHIP_HEARTBEAT, 1, 1_800, problems);
-        if (heartbeat * 2 >= leaseTtl && problems.isEmpty()) {
-            problems.add(Problem.of(r.source(Option.OWNERSHIP_HEARTBEAT), String.valueOf(heartbeat),
-                    "must be under half of " + r.source(Option.OWNERSHIP_LEASE_TTL) + " (" + leaseTtl + ")"));
-        }
+        FleetSettings checked = fleetSettings(r, skew, maxRooms, maxStep, instanceId, leaseTtl, heartbeat, problems);
+        // An instance id is checked whatever the mode, but only an instance that divides the schedulers has one.
+        FleetSettings fleet = divide ? checked : checked.toBuilder().instanceId(null).build();
         Security security = security(r, env, kubernetes, problems);
         if (!problems.isEmpty()) {
             throw new ValidationException(problems);
         }
-        Optional<Ownership> ownership = divide
-                ? Optional.of(new Ownership(Optional.of(instanceId).filter(id -> !id.isEmpty()),
-                Duration.ofSeconds(leaseTtl), Duration.ofSeconds(heartbeat)))
-                : Optional.empty();
         Limits limits = new Limits(maxThreads, Duration.ofSeconds(idle), Duration.ofSeconds(shutdown), Duration.ofSeconds(store),
-                Duration.ofSeconds(statement), Duration.ofSeconds(skew),
-                FleetLimits.DEFAULT.withMaxRooms(maxRooms).withMaxScaleStep(maxStep));
+                Duration.ofSeconds(statement));
         return new FleetServiceSettings(bind, port, redis, jdbc, Optional.ofNullable(env.get(JDBC_USER_VARIABLE)).filter(s -> !s.isEmpty()),
-                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits, security, ownership);
+                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits, security, divide, fleet);
+    }
+
+    /** The fleet's settings from their flags, checked by {@link FleetSettings}: each problem names the flag it came from. */
+    private static FleetSettings fleetSettings(Resolver r, int skew, int maxRooms, int maxStep, String instanceId, int leaseTtl,
+                                               int heartbeat, List<Problem> problems) {
+        Map<String, Option> flags = Map.of("maxClockSkew", Option.MAX_CLOCK_SKEW, "instanceId", Option.INSTANCE_ID,
+                "ownershipLeaseTtl", Option.OWNERSHIP_LEASE_TTL, "ownershipHeartbeat", Option.OWNERSHIP_HEARTBEAT,
+                "maxRooms", Option.MAX_ROOMS, "maxScaleStep", Option.MAX_SCALE_STEP);
+        // A flag that did not parse is reported once, as not a number in range, not again by the checks below.
+        java.util.Set<String> reported = problems.stream().map(Problem::path).collect(java.util.stream.Collectors.toSet());
+        try {
+            FleetSettings.Builder settings = FleetSettings.builder().maxClockSkew(Duration.ofSeconds(skew))
+                    .limits(new FleetLimits(maxRooms, maxStep, FleetLimits.DEFAULT.maxDurationSeconds(),
+                            FleetLimits.DEFAULT.maxTriggerTimeSeconds()))
+                    .ownershipLeaseTtl(Duration.ofSeconds(leaseTtl)).ownershipHeartbeat(Duration.ofSeconds(heartbeat));
+            if (!instanceId.isEmpty()) {
+                settings.instanceId(instanceId);
+            }
+            return settings.build();
+        } catch (ValidationException e) {
+            for (Problem problem : e.problems()) {
+                Option option = flags.get(problem.path());
+                String source = option == null ? problem.path() : r.source(option);
+                if (reported.contains(source)) {
+                    continue;
+                }
+                String message = problem.message();
+                for (Map.Entry<String, Option> flag : flags.entrySet()) {
+                    message = message.replace(flag.getKey(), r.source(flag.getValue()));
+                }
+                problems.add(new Problem(source, problem.value(), message));
+            }
+            return FleetSettings.DEFAULTS;
+        }
     }
 
     /**
@@ -454,7 +466,7 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                 + " room-statuses=" + (redisUri.isPresent() ? "redis" : "memory")
                 + " usage-history=" + (redisUri.isPresent() ? "redis" : "memory")
                 + " rooms=" + (kubernetes ? "kubernetes" : "memory")
-                + ownership.map(o -> " ownership=" + o.instanceId().orElse("on")).orElse(" ownership=off");
+                + (ownership ? " ownership=" + fleet.instanceId().orElse("on") : " ownership=off");
     }
 
     /**
@@ -488,7 +500,8 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             FleetService.Builder builder = FleetService.builder(tasks)
                     .bind(new InetSocketAddress(bindHost, port)).maxBodyBytes(maxBodyBytes)
                     .maxThreads(limits.maxThreads()).idleTimeout(limits.idleTimeout()).shutdownTimeout(limits.shutdownTimeout())
-                    .maxClockSkew(limits.maxClockSkew()).limits(limits.fleet());
+                    .fleetSettings(ownership && fleet.instanceId().isEmpty()
+                            ? fleet.toBuilder().instanceId(defaultInstanceId()).build() : fleet);
             if (security.insecureNoAuth()) {
                 builder.insecureNoAuth();
             } else {
@@ -572,8 +585,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                                 a.ports().entrySet().stream().sorted(Map.Entry.comparingByKey())
                                         .map(p -> new RoomAddresses.NamedPort(p.getValue(), p.getKey())).toList())));
             }
-            ownership.ifPresent(o -> builder.ownership(o.instanceId().orElseGet(FleetServiceSettings::defaultInstanceId),
-                    o.leaseTtl(), o.heartbeat()));
             opened.forEach(builder::onClose);
             tuning.accept(builder);
             return builder.build();

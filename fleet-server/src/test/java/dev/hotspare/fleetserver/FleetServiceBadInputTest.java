@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.time.TaskScheduler;
 import org.junit.jupiter.api.AfterEach;
@@ -56,7 +58,7 @@ class FleetServiceBadInputTest {
         webhook.start();
         executor = new ScheduledThreadPoolExecutor(2);
         service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
-                .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20))
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build())
                 .forwardResponseWait(Duration.ofSeconds(1)).build().start();
         http = new Http(service.port());
     }

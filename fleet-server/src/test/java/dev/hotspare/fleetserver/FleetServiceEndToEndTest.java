@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.autoscale.AutoscalerSettings;
@@ -89,8 +91,8 @@ class FleetServiceEndToEndTest {
                 .isEqualTo("schedulers=postgres locks=redis room-statuses=redis usage-history=redis rooms=kubernetes ownership=on");
         Consumer<FleetService.Builder> fast = builder -> builder
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(300), 300)).build())
-                .syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))
-                .lockTtl(Duration.ofSeconds(5)).lockWait(Duration.ofSeconds(20)).replaceTimeout(Duration.ofSeconds(60));
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))
+                .lockTtl(Duration.ofSeconds(5)).lockWait(Duration.ofSeconds(20)).replaceTimeout(Duration.ofSeconds(60)).build());
         first = settings.open(FleetServiceEndToEndTest::newClient, fast.andThen(b -> b.meterRegistry(firstMeters))).start();
         second = settings.open(FleetServiceEndToEndTest::newClient, fast.andThen(b -> b.meterRegistry(secondMeters))).start();
         http = new Http(first.port());

@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.plan.ReleasePhase;
@@ -45,11 +47,14 @@ class FleetServiceHardeningTest {
     private final List<ScheduledThreadPoolExecutor> executors = new ArrayList<>();
     private final List<FleetService> services = new ArrayList<>();
 
+    /** Fast periods for tests. */
+    private static final FleetSettings FAST = FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build();
+
     private FleetService start(Consumer<FleetService.Builder> tuning) {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
         executors.add(executor);
         FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
-                .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20));
+                .fleetSettings(FAST);
         tuning.accept(builder);
         FleetService service = builder.build().start();
         services.add(service);
@@ -94,7 +99,8 @@ class FleetServiceHardeningTest {
 
     @Test
     void theLimitsAreConfigurableAndAScaleUpWithinThemIsCreatedInSteps() {
-        Http http = new Http(start(b -> b.limits(dev.hotspare.fleet.FleetLimits.DEFAULT.withMaxRooms(40).withMaxScaleStep(10))).port());
+        Http http = new Http(start(b -> b.fleetSettings(FAST.toBuilder()
+                .limits(dev.hotspare.fleet.FleetLimits.DEFAULT.withMaxRooms(40).withMaxScaleStep(10)).build())).port());
         assertThat(http.post("/scheduler", PONG).status()).isEqualTo(201);
         assertError(http.post("/scheduler/pong", "{\"scaleup\": 11}"), 422, "INVALID_CONFIG",
                 "scaleup: bad value '11': must be at most 10 (the limit of rooms per scale step)");

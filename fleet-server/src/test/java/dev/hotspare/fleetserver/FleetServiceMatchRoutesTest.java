@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.autoscale.Autoscaler;
@@ -62,7 +64,8 @@ class FleetServiceMatchRoutesTest {
         executor = new ScheduledThreadPoolExecutor(2);
         service = FleetService.builder(TaskScheduler.system(executor, clock)).insecureNoAuth()
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(100), 300)).build())
-                .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build().start();
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100))
+                .pollInterval(Duration.ofMillis(20)).build()).build().start();
         http = new Http(service.port());
     }
 

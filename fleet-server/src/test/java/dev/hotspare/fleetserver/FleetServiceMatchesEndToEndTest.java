@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.autoscale.Autoscaler;
@@ -106,8 +108,8 @@ class FleetServiceMatchesEndToEndTest {
                 Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true", Option.INSECURE_NO_AUTH, "true"), Map.of());
         Consumer<FleetService.Builder> fast = builder -> builder
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(300), 300)).build())
-                .syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))
-                .lockTtl(Duration.ofSeconds(5)).lockWait(Duration.ofSeconds(20)).replaceTimeout(Duration.ofSeconds(60));
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(100))
+                .lockTtl(Duration.ofSeconds(5)).lockWait(Duration.ofSeconds(20)).replaceTimeout(Duration.ofSeconds(60)).build());
         first = settings.open(FleetServiceMatchesEndToEndTest::newClient, fast).start();
         second = settings.open(FleetServiceMatchesEndToEndTest::newClient, fast).start();
         http = new Http(first.port());

@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.HotspareVersion;
 import dev.hotspare.memory.InMemoryMemberDriver;
@@ -48,7 +50,7 @@ class FleetServiceOperationsTest {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
         executors.add(executor);
         FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
-                .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20));
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build());
         tuning.accept(builder);
         FleetService service = builder.build().start();
         services.add(service);

@@ -16,11 +16,10 @@ class FleetServiceOwnershipTest {
     @Test
     void onASharedStoreInstancesDivideTheSchedulersByDefault() {
         FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.REDIS_URI, "redis://localhost:6379/0"), Map.of());
-        assertThat(settings.ownership()).hasValueSatisfying(o -> {
-            assertThat(o.instanceId()).isEmpty();
-            assertThat(o.leaseTtl()).isEqualTo(Duration.ofSeconds(15));
-            assertThat(o.heartbeat()).isEqualTo(Duration.ofSeconds(5));
-        });
+        assertThat(settings.ownership()).isTrue();
+        assertThat(settings.fleet().instanceId()).isEmpty();
+        assertThat(settings.fleet().ownershipLeaseTtl()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(settings.fleet().ownershipHeartbeat()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.describeStores()).endsWith(" ownership=on");
         assertThat(FleetServiceSettings.defaultInstanceId()).matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
                 .contains("-" + ProcessHandle.current().pid() + "-");
@@ -28,14 +27,15 @@ class FleetServiceOwnershipTest {
 
     @Test
     void inMemoryOrSwitchedOffAnInstanceActsOnEveryScheduler() {
-        assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true"), Map.of()).ownership()).isEmpty();
+        assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true"), Map.of()).ownership()).isFalse();
         assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.JDBC_URL, "jdbc:postgresql://localhost/x", Option.OWNERSHIP, "false"),
-                Map.of()).ownership()).isEmpty();
+                Map.of()).ownership()).isFalse();
         assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true", Option.JDBC_URL, "jdbc:postgresql://localhost/x", Option.INSTANCE_ID, "fleet-a",
-                Option.OWNERSHIP_LEASE_TTL, "30", Option.OWNERSHIP_HEARTBEAT, "10"), Map.of()).ownership())
-                .contains(new FleetServiceSettings.Ownership(java.util.Optional.of("fleet-a"), Duration.ofSeconds(30), Duration.ofSeconds(10)));
+                Option.OWNERSHIP_LEASE_TTL, "30", Option.OWNERSHIP_HEARTBEAT, "10"), Map.of()).fleet())
+                .isEqualTo(dev.hotspare.fleet.runtime.FleetSettings.builder().instanceId("fleet-a").ownershipLeaseTtl(Duration.ofSeconds(30))
+                        .ownershipHeartbeat(Duration.ofSeconds(10)).build());
         assertThat(FleetServiceSettings.parse(Map.of(Option.INSECURE_NO_AUTH, "true"), Map.of("HOTSPARE_OWNERSHIP", "false", "HOTSPARE_REDIS_URI",
-                "redis://localhost:6379/0")).ownership()).isEmpty();
+                "redis://localhost:6379/0")).ownership()).isFalse();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.time.TaskScheduler;
 import org.junit.jupiter.api.AfterEach;
@@ -21,8 +23,8 @@ class FleetServiceRoomListTest {
 
     private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
     private final FleetService service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC()))
-            .adminTokens(List.of("list-admin-token-0123456789")).syncPeriod(Duration.ofMillis(100))
-            .pollInterval(Duration.ofMillis(20)).build().start();
+            .adminTokens(List.of("list-admin-token-0123456789")).fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100))
+            .pollInterval(Duration.ofMillis(20)).build()).build().start();
 
     @AfterEach
     void stop() {

@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import dev.hotspare.fleetserver.FleetServiceSettings.Option;
 import dev.hotspare.kubernetes.PodMemberDriver;
 import dev.hotspare.testkit.servers.MockKubernetes;
@@ -61,8 +63,8 @@ class FleetServiceRoomTokensKubernetesTest {
                 Option.ADMIN_TOKEN_FILE, tokens.toString(), Option.ROOM_TOKEN_KEY_FILE, key.toString()), Map.of());
         assertThat(settings.security().adminTokens()).hasSize(2);
         assertThat(settings.toString()).doesNotContain(ADMIN).doesNotContain(Base64.getEncoder().encodeToString(keyBytes));
-        service = settings.open(FleetServiceRoomTokensKubernetesTest::newClient, b -> b.syncPeriod(Duration.ofMillis(200))
-                .pollInterval(Duration.ofMillis(100))).start();
+        service = settings.open(FleetServiceRoomTokensKubernetesTest::newClient, b -> b.fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(200))
+                .pollInterval(Duration.ofMillis(100)).build())).start();
         Http anonymous = new Http(service.port());
         Http admin = anonymous.withToken(ADMIN);
         String scheduler = "tok-" + Long.toString(java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000_000), 36);

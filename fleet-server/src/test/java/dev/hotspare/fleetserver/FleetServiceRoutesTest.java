@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.autoscale.AutoscalerSettings;
@@ -50,7 +52,7 @@ class FleetServiceRoutesTest {
         lockStore = new InMemoryLockStore(tasks.clock());
         service = FleetService.builder(tasks).insecureNoAuth().lockStore(lockStore)
                 .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(100), 300)).build())
-                .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20))
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build())
                 .maxBodyBytes(64 * 1024)
                 .healthCheck("store", () -> {
                     if (!storeHealthy.get()) {

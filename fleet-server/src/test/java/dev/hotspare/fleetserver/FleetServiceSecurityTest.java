@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
+
 import dev.hotspare.time.TaskScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -44,7 +46,8 @@ class FleetServiceSecurityTest {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
         executors.add(executor);
         FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC()))
-                .syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).roomTokenKey(KEY);
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100))
+                .pollInterval(Duration.ofMillis(20)).build()).roomTokenKey(KEY);
         if (auth) {
             builder.adminTokens(List.of(ADMIN, ROTATED));
         } else {

@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>{@code
  * SimpleMeterRegistry registry = new SimpleMeterRegistry();
- * PoolController.builder(spec, driver, claims).scheduler(tasks).kpis(new MicrometerKpis(registry)).build();
+ * PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(tasks).listener(new MicrometerKpis(registry)).build();
  * ...
  * System.out.println(KpiSummary.render(registry));
  * }</pre>

@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <pre>{@code
  * MicrometerKpis kpis = new MicrometerKpis(registry);
- * PoolController.builder(spec, driver, claims).scheduler(tasks).kpis(kpis).build();
- * LockManager.builder(lockStore, tasks).kpis(kpis).build();
+ * PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(tasks).listener(kpis).build();
+ * LockManager.builder().lockStore(lockStore).scheduler(tasks).listener(kpis).build();
  * }</pre>
  *
  * <table>

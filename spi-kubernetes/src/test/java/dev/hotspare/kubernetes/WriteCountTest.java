@@ -65,7 +65,7 @@ class WriteCountTest {
         clusters = ClusterDeployments.driver(kube).build();
         String pool = "hive";
         PoolSpec spec = PoolSpec.builder(pool).size(5).runningCount(1).build();
-        PoolController controller = PoolController.builder(spec, clusters, new InMemoryClaimStore())
+        PoolController controller = PoolController.builder(spec).memberDriver(clusters).claimStore(new InMemoryClaimStore())
                 .scheduler(VirtualTimeScheduler.startingAt2026()).build();
         kube.drain();
 

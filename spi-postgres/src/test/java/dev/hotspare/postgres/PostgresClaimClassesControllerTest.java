@@ -36,8 +36,8 @@ class PostgresClaimClassesControllerTest {
         VirtualTimeScheduler time = VirtualTimeScheduler.startingAt2026();
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time).installTime(Duration.ofMinutes(10))
                 .resumeTime(Duration.ofMinutes(1)).hibernateTime(Duration.ofMinutes(1)).build();
-        try (PoolController controller = PoolController.builder(PoolSpec.builder(pool).size(1).runningCount(1).build(),
-                driver, store).scheduler(time).resyncPeriod(Duration.ofMinutes(1)).build()) {
+        try (PoolController controller = PoolController.builder(PoolSpec.builder(pool).size(1).runningCount(1).build())
+                .memberDriver(driver).claimStore(store).scheduler(time).resyncPeriod(Duration.ofMinutes(1)).build()) {
             for (int minute = 0; minute < 12; minute++) {
                 controller.reconcile();
                 time.advanceBy(Duration.ofMinutes(1));

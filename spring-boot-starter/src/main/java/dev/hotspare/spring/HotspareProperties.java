@@ -1,5 +1,6 @@
 package dev.hotspare.spring;
 
+import dev.hotspare.fleet.runtime.FleetSettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.io.Resource;
 
@@ -712,22 +713,22 @@ public class HotspareProperties {
         private boolean enabled = false;
 
         /** Lease time-to-live of the fleet's locks; leases are renewed every third of it. */
-        private Duration lockTtl = Duration.ofSeconds(30);
+        private Duration lockTtl = FleetSettings.DEFAULTS.lockTtl();
 
         /** How often the fleet's worker re-reads the scheduler list. */
-        private Duration syncPeriod = Duration.ofSeconds(10);
+        private Duration syncPeriod = FleetSettings.DEFAULTS.syncPeriod();
 
         /** How often rolling replaces and removals check the rooms. */
-        private Duration pollInterval = Duration.ofSeconds(1);
+        private Duration pollInterval = FleetSettings.DEFAULTS.pollInterval();
 
         /** How long a rolling replace (and waiting for removed rooms) may take before it rolls back. */
-        private Duration replaceTimeout = Duration.ofMinutes(10);
+        private Duration replaceTimeout = FleetSettings.DEFAULTS.replaceTimeout();
 
         /** How long scheduler operations wait for a lock. */
-        private Duration lockWait = Duration.ofMinutes(1);
+        private Duration lockWait = FleetSettings.DEFAULTS.lockWait();
 
         /** Silence after which a room is dead. */
-        private Duration pingTimeout = Duration.ofSeconds(30);
+        private Duration pingTimeout = FleetSettings.DEFAULTS.pingTimeout();
 
         /** How long shutdown waits for running replaces and removals before leaving their leases to expire. */
         private Duration shutdownTimeout = Duration.ofSeconds(30);

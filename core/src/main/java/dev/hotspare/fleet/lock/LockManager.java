@@ -17,7 +17,7 @@ import java.util.function.Function;
  * {@link TaskScheduler}, lease-lost signalling and fencing tokens for the guarded code.
  *
  * <pre>{@code
- * LockManager locks = LockManager.builder(store, scheduler).ttl(Duration.ofSeconds(30)).build();
+ * LockManager locks = LockManager.builder().lockStore(store).scheduler(scheduler).ttl(Duration.ofSeconds(30)).build();
  * Optional<Integer> removed = locks.runLocked(List.of(LockId.of("pong", LockKind.TERMINATION),
  *         LockId.of("pong", LockKind.DOWNSCALE)), held -> scaleDown(held.fence(LockKind.DOWNSCALE)));
  * }</pre>
@@ -38,18 +38,16 @@ public final class LockManager {
         this.store = builder.store;
         this.scheduler = builder.scheduler;
         this.ttl = builder.ttl;
-        this.kpis = LockListener.guarded(builder.kpis);
+        this.kpis = LockListener.guarded(builder.listener);
     }
 
     /**
-     * A builder over {@code store}, renewing and retrying on {@code scheduler}.
+     * A builder; give it a {@link Builder#lockStore lock store} and a {@link Builder#scheduler scheduler}.
      *
-     * @param store the store
-     * @param scheduler the scheduler
-     * @return a builder over {@code store}, renewing and retrying on {@code scheduler}
+     * @return a builder whose {@link Builder#build()} checks every setting
      */
-    public static Builder builder(LockStore store, TaskScheduler scheduler) {
-        return new Builder(store, scheduler);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
@@ -124,31 +122,68 @@ public final class LockManager {
         return kpis;
     }
 
-    /** Builds a {@link LockManager}. */
-    public static final class Builder {
-        private final LockStore store;
-        private final TaskScheduler scheduler;
-        private Duration ttl = DEFAULT_TTL;
-        private LockListener kpis = LockListener.NONE;
+    /**
+     * The settings this manager was built with.
+     *
+     * @return its settings
+     */
+    public Settings settings() {
+        return new Settings(ttl);
+    }
 
-        private Builder(LockStore store, TaskScheduler scheduler) {
-            this.store = Objects.requireNonNull(store, "store");
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    /**
+     * A lock manager's settings, read back.
+     *
+     * @param ttl lease TTL; leases are renewed every third of it
+     */
+    public record Settings(Duration ttl) {
+    }
+
+    /**
+     * Builds a {@link LockManager}: the lock store and the scheduler are required (the in-memory lock store lives in
+     * {@code dev.hotspare.memory}, which depends on this package); setters only record and {@link #build()} checks
+     * every setting, naming each bad one with its value.
+     */
+    public static final class Builder {
+        private LockStore store;
+        private TaskScheduler scheduler;
+        private Duration ttl = DEFAULT_TTL;
+        private LockListener listener = LockListener.NONE;
+
+        private Builder() {
         }
 
         /**
-         * Lease TTL; leases are renewed every ttl/3. Longer means a crashed holder blocks others longer;
-         * shorter means more renewals and less slack for a slow store.
+         * Where leases live (required): {@code new InMemoryLockStore(clock)}, Redis, PostgreSQL or Kubernetes Leases.
          *
-         * @param ttl the ttl
-         * @return lease TTL; leases are renewed every ttl/3
+         * @param value the store
+         * @return this builder
          */
-        public Builder ttl(Duration ttl) {
-            LockStore.requirePositive(ttl);
-            if (ttl.toMillis() < 3) {
-                throw new IllegalArgumentException("ttl: bad value '" + ttl + "': must be at least 3ms so ttl/3 renewal is positive");
-            }
-            this.ttl = ttl;
+        public Builder lockStore(LockStore value) {
+            this.store = value;
+            return this;
+        }
+
+        /**
+         * Renews leases and retries waits (required); its clock times the waits.
+         *
+         * @param value {@code TaskScheduler.system(..)}, or virtual time in tests
+         * @return this builder
+         */
+        public Builder scheduler(TaskScheduler value) {
+            this.scheduler = value;
+            return this;
+        }
+
+        /**
+         * Lease TTL (default {@link #DEFAULT_TTL}); leases are renewed every ttl/3. Longer means a crashed holder
+         * blocks others longer; shorter means more renewals and less slack for a slow store.
+         *
+         * @param value at least 3 ms
+         * @return this builder
+         */
+        public Builder ttl(Duration value) {
+            this.ttl = value;
             return this;
         }
 
@@ -156,15 +191,41 @@ public final class LockManager {
          * Receives lock KPIs (default: none): every acquisition's wait and outcome, and every lease lost. A
          * listener that throws is logged and ignored.
          *
-         * @param kpis the kpis
-         * @return receives lock KPIs (default: none): every acquisition's wait and outcome, and every lease lost
+         * @param value the listener
+         * @return this builder
          */
-        public Builder kpis(LockListener kpis) {
-            this.kpis = java.util.Objects.requireNonNull(kpis, "kpis");
+        public Builder listener(LockListener value) {
+            this.listener = value;
             return this;
         }
 
+        /**
+         * The manager.
+         *
+         * @return the manager
+         * @throws dev.hotspare.validation.ValidationException naming every bad setting and its value
+         */
         public LockManager build() {
+            java.util.List<dev.hotspare.validation.Problem> problems = new java.util.ArrayList<>();
+            if (store == null) {
+                problems.add(dev.hotspare.validation.Problem.of("lockStore", dev.hotspare.validation.Problem.MISSING, "is required"));
+            }
+            if (scheduler == null) {
+                problems.add(dev.hotspare.validation.Problem.of("scheduler", dev.hotspare.validation.Problem.MISSING,
+                        "is required (TaskScheduler.system(..) or virtual time)"));
+            }
+            if (ttl == null || ttl.isZero() || ttl.isNegative()) {
+                problems.add(dev.hotspare.validation.Problem.of("ttl", ttl == null ? dev.hotspare.validation.Problem.MISSING : ttl,
+                        "must be a positive duration"));
+            } else if (ttl.toMillis() < 3) {
+                problems.add(dev.hotspare.validation.Problem.of("ttl", ttl, "must be at least 3ms so that renewing every third of it is possible"));
+            }
+            if (listener == null) {
+                problems.add(dev.hotspare.validation.Problem.of("listener", dev.hotspare.validation.Problem.MISSING, "must not be null"));
+            }
+            if (!problems.isEmpty()) {
+                throw new dev.hotspare.validation.ValidationException(problems);
+            }
             return new LockManager(this);
         }
     }

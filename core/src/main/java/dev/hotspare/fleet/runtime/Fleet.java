@@ -1,13 +1,11 @@
 package dev.hotspare.fleet.runtime;
 
 import dev.hotspare.fleet.ConfigDocument;
-import dev.hotspare.fleet.DeadRoomRules;
 import dev.hotspare.fleet.PolicyTypes;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
-import dev.hotspare.fleet.lock.LockListener;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.fleet.spi.RoomStatusStore;
@@ -40,7 +38,7 @@ import java.util.function.Function;
  * until the builder is given another, so a fleet on the embedded default is one line:
  *
  * <pre>{@code
- * Fleet fleet = Fleet.builder(TaskScheduler.system(executor, Clock.systemUTC())).build().start();
+ * Fleet fleet = Fleet.builder().scheduler(TaskScheduler.system(executor, Clock.systemUTC())).build().start();
  * fleet.updates().create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 2}\n");
  * fleet.rooms().report("pong", room, "ready", Instant.now());
  * }</pre>
@@ -50,7 +48,8 @@ import java.util.function.Function;
  */
 public final class Fleet implements AutoCloseable {
 
-    private final Builder settings;
+    private final Builder ports;
+    private final FleetSettings settings;
     private final LockManager locks;
     private final SchedulerOperations operations;
     private final RoomService rooms;
@@ -60,22 +59,24 @@ public final class Fleet implements AutoCloseable {
     /** Whether this fleet made its ownership member (and so starts and closes it) or was given one. */
     private final boolean ownsMember;
 
-    private Fleet(Builder b) {
-        this.settings = b;
-        this.locks = LockManager.builder(b.lockStore, b.tasks).ttl(b.lockTtl).kpis(b.lockListener).build();
+    private Fleet(Builder b, FleetSettings s) {
+        this.ports = b;
+        this.settings = s;
+        TaskScheduler tasks = b.scheduler;
+        this.locks = LockManager.builder().lockStore(b.lockStore).scheduler(tasks).ttl(s.lockTtl()).listener(b.listener).build();
         // Configs are checked against the autoscaler's policies (their type names and declared parameters), the
         // fleet's limits and the forwarder plug-ins on the class path.
         PolicyTypes types = b.autoscaler.policies().types();
         java.util.Set<String> forwarderPlugins = EventDispatcher.pluginNames(b.plugins);
         // The same check as hotspare validate's (one validation), forwarder plug-ins included.
         Function<ConfigDocument, List<Problem>> validator = config -> SchedulerConfigs.check(config.submitted(),
-                Documents.Format.YAML, types, b.limits, forwarderPlugins).problems();
+                Documents.Format.YAML, types, s.limits(), forwarderPlugins).problems();
         Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
-        this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, b.tasks).roomStatuses(b.rooms)
-                .events(b.events).validator(validator).parser(parser).autoscaler(b.autoscaler).replaceTimeout(b.replaceTimeout)
-                .lockWait(b.lockWait).pollInterval(b.pollInterval).kpis(b.listener).limits(b.limits).build();
-        this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, b.tasks, parser, b.listener)
-                .withMaxClockSkew(b.maxClockSkew);
+        this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, tasks).roomStatuses(b.rooms)
+                .events(b.events).validator(validator).parser(parser).autoscaler(b.autoscaler).settings(s)
+                .listener(b.listener).build();
+        this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, tasks, parser, b.listener)
+                .withMaxClockSkew(s.maxClockSkew());
         OwnershipListener resync = new OwnershipListener() {
             @Override
             public void acquired(String kind, String key, long fencingToken, Duration waited) {
@@ -95,10 +96,10 @@ public final class Fleet implements AutoCloseable {
         if (b.ownership != null) {
             this.ownership = Optional.of(b.ownership);
             this.ownsMember = false;
-        } else if (b.instanceId != null) {
-            this.ownership = Optional.of(OwnershipMember.builder(b.instanceId).lockStore(b.lockStore).scheduler(b.tasks)
-                    .group(b.ownershipGroup).leaseTtl(b.ownershipLeaseTtl).heartbeat(b.ownershipHeartbeat)
-                    .listener(b.ownershipListener).build());
+        } else if (s.instanceId().isPresent()) {
+            this.ownership = Optional.of(OwnershipMember.builder(s.instanceId().get()).lockStore(b.lockStore).scheduler(tasks)
+                    .group(s.ownershipGroup()).leaseTtl(s.ownershipLeaseTtl()).heartbeat(s.ownershipHeartbeat())
+                    .listener(b.listener).build());
             this.ownsMember = true;
         } else {
             this.ownership = Optional.empty();
@@ -109,23 +110,29 @@ public final class Fleet implements AutoCloseable {
                 .<java.util.function.Predicate<String>>map(owned -> name -> owned.fence(name).isPresent())
                 .orElse(name -> true);
         Runnable keysChanged = ownership.<Runnable>map(member -> member::refresh).orElse(() -> { });
-        this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, b.tasks).owns(owns)
+        this.worker = Worker.builder(b.schedulers, b.rooms, b.usageHistory, b.driver, locks, tasks).owns(owns)
                 .keysChanged(keysChanged)
                 .usageMetrics(b.usageMetrics).autoscaler(b.autoscaler).events(b.events).parser(parser)
-                .syncPeriod(b.syncPeriod).replaceTimeout(b.replaceTimeout).pollInterval(b.pollInterval)
-                .pingTimeout(b.pingTimeout).allocationTimeout(b.allocationTimeout).pluginClassLoader(b.plugins)
-                .kpis(b.listener).limits(b.limits).build();
+                .settings(s).pluginClassLoader(b.plugins).listener(b.listener).build();
     }
 
     /**
-     * A builder whose stores, lock store and room driver are in memory until replaced. {@code tasks} runs the
-     * worker, lock renewals and rolling replaces, and its clock stamps everything.
+     * A builder whose stores, lock store and room driver are in memory until replaced; {@link Builder#scheduler}
+     * is the one required setting.
      *
-     * @param tasks the task scheduler
-     * @return a builder whose stores, lock store and room driver are in memory until replaced
+     * @return a builder; {@link Builder#build()} checks every setting
      */
-    public static Builder builder(TaskScheduler tasks) {
-        return new Builder(tasks);
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The settings this fleet was built with, every default filled in.
+     *
+     * @return the settings, as {@link Builder#settings} takes them
+     */
+    public FleetSettings settings() {
+        return settings;
     }
 
     private java.util.Set<String> knownSchedulers() {
@@ -147,7 +154,7 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * This instance's membership in a group of instances that divide schedulers between them, when the fleet was
-     * built with an {@link Builder#instanceId instance id}; empty for a fleet that owns every scheduler.
+     * built with an {@link FleetSettings#instanceId() instance id}; empty for a fleet that owns every scheduler.
      *
      * @return the ownership member
      */
@@ -233,7 +240,7 @@ public final class Fleet implements AutoCloseable {
      * @return where schedulers live
      */
     public SchedulerStore schedulerStore() {
-        return settings.schedulers;
+        return ports.schedulers;
     }
 
     /**
@@ -242,7 +249,7 @@ public final class Fleet implements AutoCloseable {
      * @return where room statuses live
      */
     public RoomStatusStore roomStatusStore() {
-        return settings.rooms;
+        return ports.rooms;
     }
 
     /**
@@ -251,7 +258,7 @@ public final class Fleet implements AutoCloseable {
      * @return the rooms' member driver
      */
     public MemberDriver memberDriver() {
-        return settings.driver;
+        return ports.driver;
     }
 
     /**
@@ -280,9 +287,13 @@ public final class Fleet implements AutoCloseable {
         }
     }
 
-    /** Builds a {@link Fleet}; every option has a default, and {@link #build()} snapshots them. */
+    /**
+     * Builds a {@link Fleet}. Ports are named setters (in memory until replaced); time is {@link #scheduler}, the
+     * one required setting; {@link #listener} is the one listener. Setters only record: {@link #build()} checks
+     * every setting and names each bad one with its value.
+     */
     public static final class Builder {
-        private final TaskScheduler tasks;
+        private TaskScheduler scheduler;
         private SchedulerStore schedulers = new InMemorySchedulerStore();
         private RoomStatusStore rooms = new InMemoryRoomStatusStore();
         private UsageHistory usageHistory = new InMemoryUsageHistory();
@@ -292,92 +303,87 @@ public final class Fleet implements AutoCloseable {
         private Autoscaler autoscaler = Autoscaler.standard();
         private EventDispatcher events;
         private FleetListener listener = FleetListener.NONE;
-        private LockListener lockListener = LockListener.NONE;
-        private Duration lockTtl = LockManager.DEFAULT_TTL;
-        private Duration syncPeriod = Duration.ofSeconds(10);
-        private Duration pollInterval = Duration.ofSeconds(1);
-        private Duration replaceTimeout = Duration.ofMinutes(10);
-        private Duration lockWait = Duration.ofMinutes(1);
-        private Duration pingTimeout = DeadRoomRules.DEFAULT_PING_TIMEOUT;
-        private Duration allocationTimeout = Worker.DEFAULT_ALLOCATION_TIMEOUT;
         private ClassLoader plugins = Fleet.class.getClassLoader();
-        private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
-        private Duration maxClockSkew = RoomService.DEFAULT_MAX_CLOCK_SKEW;
-        private String instanceId;
         private OwnershipMember ownership;
-        private String ownershipGroup = "default";
-        private Duration ownershipLeaseTtl = Duration.ofSeconds(15);
-        private Duration ownershipHeartbeat = Duration.ofSeconds(5);
-        private OwnershipListener ownershipListener = new OwnershipListener() {
-        };
+        private FleetSettings.Builder settings = FleetSettings.builder();
 
-        private Builder(TaskScheduler tasks) {
-            this.tasks = Objects.requireNonNull(tasks, "tasks");
+        private Builder() {
+        }
+
+        /**
+         * Runs the worker, lock renewals and rolling replaces; its clock stamps everything. Required.
+         *
+         * @param value {@code TaskScheduler.system(..)}, or virtual time in tests
+         * @return this builder
+         */
+        public Builder scheduler(TaskScheduler value) {
+            this.scheduler = value;
+            return this;
         }
 
         /**
          * Where schedulers, their versions and releases live (default: in memory).
          *
-         * @param value the timeout
-         * @return where schedulers, their versions and releases live (default: in memory)
+         * @param value the store
+         * @return this builder
          */
         public Builder schedulerStore(SchedulerStore value) {
-            this.schedulers = Objects.requireNonNull(value, "schedulerStore");
+            this.schedulers = value;
             return this;
         }
 
         /**
          * Where room statuses and last pings live (default: in memory).
          *
-         * @param value the timeout
-         * @return where room statuses and last pings live (default: in memory)
+         * @param value the store
+         * @return this builder
          */
         public Builder roomStatusStore(RoomStatusStore value) {
-            this.rooms = Objects.requireNonNull(value, "roomStatusStore");
+            this.rooms = value;
             return this;
         }
 
         /**
          * Where the autoscaler's usage points live (default: in memory).
          *
-         * @param value the timeout
-         * @return where the autoscaler's usage points live (default: in memory)
+         * @param value the history
+         * @return this builder
          */
         public Builder usageHistory(UsageHistory value) {
-            this.usageHistory = Objects.requireNonNull(value, "usageHistory");
+            this.usageHistory = value;
             return this;
         }
 
         /**
-         * Where leases live (default: in memory, on the task scheduler's clock).
+         * Where leases live (default: in memory, on the scheduler's clock).
          *
-         * @param value the timeout
-         * @return where leases live (default: in memory, on the task scheduler's clock)
+         * @param value the store
+         * @return this builder
          */
         public Builder lockStore(LockStore value) {
-            this.lockStore = Objects.requireNonNull(value, "lockStore");
+            this.lockStore = value;
             return this;
         }
 
         /**
          * What creates and deletes rooms (default: in memory; a room is {@code creating} until it pings).
          *
-         * @param value the timeout
+         * @param value the driver
          * @return this builder
          */
         public Builder memberDriver(MemberDriver value) {
-            this.driver = Objects.requireNonNull(value, "memberDriver");
+            this.driver = value;
             return this;
         }
 
         /**
          * cpu / mem usage for cpu and mem triggers (default: none, for room triggers only).
          *
-         * @param value the timeout
-         * @return cpu / mem usage for cpu and mem triggers (default: none, for room triggers only)
+         * @param value the usage source
+         * @return this builder
          */
         public Builder usageMetrics(UsageMetrics value) {
-            this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
+            this.usageMetrics = value;
             return this;
         }
 
@@ -385,183 +391,46 @@ public final class Fleet implements AutoCloseable {
          * The autoscaler: its policies (also the trigger types configs may use), settings (its period is the
          * watchers' tick) and removal ranking, which every scale-down follows (default: {@link Autoscaler#standard()}).
          *
-         * @param value the timeout
-         * @return the autoscaler: its policies (also the trigger types configs may use), settings (its period is the
-         *         watchers' tick) and removal ranking, which every scale-down follows (default: {@link
-         *         Autoscaler#standard()})
+         * @param value the autoscaler
+         * @return this builder
          */
         public Builder autoscaler(Autoscaler value) {
-            this.autoscaler = Objects.requireNonNull(value, "autoscaler");
+            this.autoscaler = value;
             return this;
         }
 
         /**
          * Where room and scheduler events go (default: only the forwarders scheduler configs name, retrying on this
-         * fleet's task scheduler). Give yours {@code tasks(...)} so webhook retries run on the fleet's time.
+         * fleet's scheduler). Give yours {@code tasks(...)} so webhook retries run on the fleet's time.
          *
-         * @param value the timeout
-         * @return where room and scheduler events go (default: only the forwarders scheduler configs name, retrying
-         *         on this fleet's task scheduler)
+         * @param value the dispatcher
+         * @return this builder
          */
         public Builder events(EventDispatcher value) {
-            this.events = Objects.requireNonNull(value, "events");
+            this.events = value;
             return this;
         }
 
         /**
-         * Receives rooms per status and every scale (a {@code dev.hotspare.kpi.KpiListener} fits; default: none).
+         * Receives rooms per status and every scale, the lock manager's waits and lost leases, and the schedulers
+         * this instance takes, hands over or loses (a {@code dev.hotspare.kpi.KpiListener} fits; default: none).
          *
-         * @param value the timeout
-         * @return receives rooms per status and every scale (a {@code dev.hotspare.kpi.KpiListener} fits; default:
-         *         none)
+         * @param value called on the runtime's threads; guarded (a throwing listener is logged and ignored)
+         * @return this builder
          */
         public Builder listener(FleetListener value) {
-            this.listener = Objects.requireNonNull(value, "listener");
+            this.listener = value;
             return this;
         }
 
         /**
-         * Receives lock waits and lost leases (a {@code dev.hotspare.kpi.KpiListener} fits; default: none).
+         * Where event forwarder plug-ins named in scheduler configs are looked up (default: hotspare's own).
          *
-         * @param value the timeout
-         * @return receives lock waits and lost leases (a {@code dev.hotspare.kpi.KpiListener} fits; default: none)
-         */
-        public Builder lockListener(LockListener value) {
-            this.lockListener = Objects.requireNonNull(value, "lockListener");
-            return this;
-        }
-
-        /**
-         * Lease TTL; leases are renewed every ttl/3 (default {@link LockManager#DEFAULT_TTL}).
-         *
-         * @param value the timeout
-         * @return lease TTL; leases are renewed every ttl/3 (default {@link LockManager#DEFAULT_TTL})
-         */
-        public Builder lockTtl(Duration value) {
-            this.lockTtl = Objects.requireNonNull(value, "lockTtl");
-            return this;
-        }
-
-        /**
-         * How often the worker re-reads the scheduler list (default 10 s).
-         *
-         * @param value the timeout
-         * @return how often the worker re-reads the scheduler list (default 10 s)
-         */
-        public Builder syncPeriod(Duration value) {
-            this.syncPeriod = Objects.requireNonNull(value, "syncPeriod");
-            return this;
-        }
-
-        /**
-         * How often replaces and removals check the driver (default 1 s).
-         *
-         * @param value the timeout
-         * @return how often replaces and removals check the driver (default 1 s)
-         */
-        public Builder pollInterval(Duration value) {
-            this.pollInterval = Objects.requireNonNull(value, "pollInterval");
-            return this;
-        }
-
-        /**
-         * How long a rolling replace (and waiting for removed rooms) may take (default 10 min).
-         *
-         * @param value the timeout
-         * @return how long a rolling replace (and waiting for removed rooms) may take (default 10 min)
-         */
-        public Builder replaceTimeout(Duration value) {
-            this.replaceTimeout = Objects.requireNonNull(value, "replaceTimeout");
-            return this;
-        }
-
-        /**
-         * How long operations wait for DOWNSCALE / TERMINATION (default 1 min).
-         *
-         * @param value the timeout
-         * @return how long operations wait for DOWNSCALE / TERMINATION (default 1 min)
-         */
-        public Builder lockWait(Duration value) {
-            this.lockWait = Objects.requireNonNull(value, "lockWait");
-            return this;
-        }
-
-        /**
-         * Silence after which a room is dead (default 30 s).
-         *
-         * @param value the timeout
-         * @return silence after which a room is dead (default 30 s)
-         */
-        public Builder pingTimeout(Duration value) {
-            this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
-            return this;
-        }
-
-        /**
-         * How long a match slot handed out by the allocation call waits for the room to report its match; then the
-         * slot goes back and an allocated room is ready again (default 60 s).
-         *
-         * @param value the timeout
+         * @param value the class loader
          * @return this builder
-         */
-        public Builder allocationTimeout(Duration value) {
-            this.allocationTimeout = Objects.requireNonNull(value, "allocationTimeout");
-            return this;
-        }
-
-        /**
-         * Where event forwarder plug-ins named in scheduler configs are looked up.
-         *
-         * @param value the timeout
-         * @return where event forwarder plug-ins named in scheduler configs are looked up
          */
         public Builder pluginClassLoader(ClassLoader value) {
-            this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
-            return this;
-        }
-
-        /**
-         * The bounds of every count, duration and quantity a config or a scaling request may ask for (default
-         * {@link dev.hotspare.fleet.FleetLimits#DEFAULT}); configs beyond them are invalid, scaling requests beyond
-         * them refused, and rooms are created in steps of at most the scale step.
-         *
-         * @param value the limits
-         * @return this builder
-         */
-        public Builder limits(dev.hotspare.fleet.FleetLimits value) {
-            this.limits = Objects.requireNonNull(value, "limits");
-            return this;
-        }
-
-        /**
-         * How far ahead of the fleet's clock a room report's timestamp may be (default
-         * {@link RoomService#DEFAULT_MAX_CLOCK_SKEW}); later reports are refused.
-         *
-         * @param value the largest skew
-         * @return this builder
-         */
-        public Builder maxClockSkew(Duration value) {
-            this.maxClockSkew = Objects.requireNonNull(value, "maxClockSkew");
-            return this;
-        }
-
-        /**
-         * The fleet; call {@link Fleet#start()} to start its worker.
-         *
-         * @return the fleet; call {@link Fleet#start()} to start its worker
-         */
-        /**
-         * Divides the schedulers between the instances that share this fleet's stores: this instance joins the group
-         * under {@code value} (through a membership lease on the {@link #lockStore lock store}) and runs watchers only
-         * for the schedulers it owns. Without it (the default) the fleet acts on every scheduler, which is right for
-         * one instance and safe but wasteful for several. Needs a lock store shared by the instances (Redis,
-         * PostgreSQL, Kubernetes Leases).
-         *
-         * @param value this instance's id: one DNS-1123 label unique among the live instances (a pod or host name)
-         * @return this builder
-         */
-        public Builder instanceId(String value) {
-            this.instanceId = Objects.requireNonNull(value, "instanceId");
+            this.plugins = value;
             return this;
         }
 
@@ -574,71 +443,238 @@ public final class Fleet implements AutoCloseable {
          * @return this builder
          */
         public Builder ownership(OwnershipMember value) {
-            this.ownership = Objects.requireNonNull(value, "ownership");
+            this.ownership = value;
             return this;
         }
 
         /**
-         * The group of instances that divide schedulers (default {@code default}); instances of different groups share
-         * none.
+         * Every value setting at once (replacing those set before); the setters below change one of them.
+         *
+         * @param value e.g. {@code FleetSettings.DEFAULTS}, or another fleet's {@link Fleet#settings()}
+         * @return this builder
+         */
+        public Builder settings(FleetSettings value) {
+            this.settings = value == null ? null : value.toBuilder();
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#syncPeriod()}: how often the worker re-reads the scheduler list (default 10 s).
+         *
+         * @param value positive
+         * @return this builder
+         */
+        public Builder syncPeriod(Duration value) {
+            settings().syncPeriod(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#pollInterval()}: how often replaces and removals check the rooms (default 1 s).
+         *
+         * @param value positive
+         * @return this builder
+         */
+        public Builder pollInterval(Duration value) {
+            settings().pollInterval(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#replaceTimeout()}: how long a rolling replace (and waiting for removed rooms) may take
+         * (default 10 min).
+         *
+         * @param value positive
+         * @return this builder
+         */
+        public Builder replaceTimeout(Duration value) {
+            settings().replaceTimeout(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#lockWait()}: how long operations wait for DOWNSCALE / TERMINATION (default 1 min).
+         *
+         * @param value positive
+         * @return this builder
+         */
+        public Builder lockWait(Duration value) {
+            settings().lockWait(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#lockTtl()}: lease TTL; leases are renewed every third of it (default
+         * {@link LockManager#DEFAULT_TTL}).
+         *
+         * @param value at least 3 ms
+         * @return this builder
+         */
+        public Builder lockTtl(Duration value) {
+            settings().lockTtl(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#pingTimeout()}: silence after which a room is dead (default 30 s).
+         *
+         * @param value positive
+         * @return this builder
+         */
+        public Builder pingTimeout(Duration value) {
+            settings().pingTimeout(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#allocationTimeout()}: how long a match slot handed out by the allocation call waits
+         * for the room to report its match; then the slot goes back and an allocated room is ready again (default 60 s).
+         *
+         * @param value positive
+         * @return this builder
+         */
+        public Builder allocationTimeout(Duration value) {
+            settings().allocationTimeout(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#maxClockSkew()}: how far ahead of the fleet's clock a room report's timestamp may be
+         * (default 60 s); later reports are refused.
+         *
+         * @param value zero or more
+         * @return this builder
+         */
+        public Builder maxClockSkew(Duration value) {
+            settings().maxClockSkew(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#limits()}: the bounds of every count, duration and quantity a config or a scaling
+         * request may ask for (default {@link dev.hotspare.fleet.FleetLimits#DEFAULT}); configs beyond them are
+         * invalid, scaling requests beyond them refused, and rooms are created in steps of at most the scale step.
+         *
+         * @param value the limits
+         * @return this builder
+         */
+        public Builder limits(dev.hotspare.fleet.FleetLimits value) {
+            settings().limits(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#instanceId()}: divides the schedulers between the instances that share this fleet's
+         * stores: this instance joins the group under {@code value} (through a membership lease on the
+         * {@link #lockStore lock store}) and runs watchers only for the schedulers it owns. Without it (the default)
+         * the fleet acts on every scheduler, which is right for one instance and safe but wasteful for several.
+         * Needs a lock store shared by the instances (Redis, PostgreSQL, Kubernetes Leases).
+         *
+         * @param value this instance's id: one DNS-1123 label unique among the live instances (a pod or host name)
+         * @return this builder
+         */
+        public Builder instanceId(String value) {
+            settings().instanceId(value);
+            return this;
+        }
+
+        /**
+         * {@link FleetSettings#ownershipGroup()}: the group of instances that divide schedulers (default
+         * {@code default}); instances of different groups share none.
          *
          * @param value one DNS-1123 label
          * @return this builder
          */
         public Builder ownershipGroup(String value) {
-            this.ownershipGroup = Objects.requireNonNull(value, "ownershipGroup");
+            settings().ownershipGroup(value);
             return this;
         }
 
         /**
-         * How long a dead instance's membership and scheduler leases live (default 15 s): its schedulers are re-owned
-         * within this plus one heartbeat.
+         * {@link FleetSettings#ownershipLeaseTtl()}: how long a dead instance's membership and scheduler leases live
+         * (default 15 s): its schedulers are re-owned within this plus one heartbeat.
          *
          * @param value a positive duration, more than twice the heartbeat
          * @return this builder
          */
         public Builder ownershipLeaseTtl(Duration value) {
-            this.ownershipLeaseTtl = Objects.requireNonNull(value, "ownershipLeaseTtl");
+            settings().ownershipLeaseTtl(value);
             return this;
         }
 
         /**
-         * How often the membership and scheduler leases are renewed and the schedulers divided again (default 5 s).
+         * {@link FleetSettings#ownershipHeartbeat()}: how often the membership and scheduler leases are renewed and
+         * the schedulers divided again (default 5 s).
          *
          * @param value a positive duration, under half the lease TTL
          * @return this builder
          */
         public Builder ownershipHeartbeat(Duration value) {
-            this.ownershipHeartbeat = Objects.requireNonNull(value, "ownershipHeartbeat");
+            settings().ownershipHeartbeat(value);
             return this;
         }
+
+        private FleetSettings.Builder settings() {
+            if (settings == null) {
+                // settings(null) was called; later setters start from the defaults, build() still reports it.
+                settings = FleetSettings.builder();
+                settingsMissing = true;
+            }
+            return settings;
+        }
+
+        private boolean settingsMissing;
 
         /**
-         * Told of every scheduler this instance takes, hands over or loses.
+         * The fleet; call {@link Fleet#start()} to start its worker.
          *
-         * @param value the listener
-         * @return this builder
+         * @return the fleet
+         * @throws dev.hotspare.validation.ValidationException naming every bad setting and its value
          */
-        public Builder ownershipListener(OwnershipListener value) {
-            this.ownershipListener = Objects.requireNonNull(value, "ownershipListener");
-            return this;
-        }
-
         public Fleet build() {
-            if (instanceId != null && ownership != null) {
-                throw new dev.hotspare.validation.ValidationException(Problem.of("instanceId", instanceId,
-                        "set either instanceId or ownership, not both"));
+            List<Problem> problems = new java.util.ArrayList<>();
+            if (scheduler == null) {
+                problems.add(Problem.of("scheduler", Problem.MISSING, "is required (TaskScheduler.system(..) or virtual time)"));
+            }
+            required("schedulerStore", schedulers, problems);
+            required("roomStatusStore", rooms, problems);
+            required("usageHistory", usageHistory, problems);
+            required("usageMetrics", usageMetrics, problems);
+            required("autoscaler", autoscaler, problems);
+            required("listener", listener, problems);
+            required("pluginClassLoader", plugins, problems);
+            FleetSettings checked = null;
+            if (settings == null || settingsMissing) {
+                problems.add(Problem.of("settings", Problem.MISSING, "must not be null (FleetSettings.DEFAULTS)"));
+            } else {
+                try {
+                    checked = settings.build();
+                } catch (dev.hotspare.validation.ValidationException e) {
+                    problems.addAll(e.problems());
+                }
+            }
+            if (checked != null && checked.instanceId().isPresent() && ownership != null) {
+                problems.add(Problem.of("instanceId", checked.instanceId().get(), "set either instanceId or ownership, not both"));
+            }
+            if (!problems.isEmpty()) {
+                throw new dev.hotspare.validation.ValidationException(problems);
             }
             if (lockStore == null) {
-                lockStore = new InMemoryLockStore(tasks.clock());
+                lockStore = new InMemoryLockStore(scheduler.clock());
             }
             if (driver == null) {
-                driver = InMemoryMemberDriver.builder(tasks).build();
+                driver = InMemoryMemberDriver.builder(scheduler).build();
             }
             if (events == null) {
-                events = EventDispatcher.builder().tasks(tasks).build();
+                events = EventDispatcher.builder().tasks(scheduler).build();
             }
-            return new Fleet(this);
+            return new Fleet(this, checked);
+        }
+
+        private static void required(String field, Object value, List<Problem> problems) {
+            if (value == null) {
+                problems.add(Problem.of(field, Problem.MISSING, "must not be null"));
+            }
         }
     }
 }

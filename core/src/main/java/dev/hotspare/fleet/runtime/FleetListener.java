@@ -1,7 +1,9 @@
 package dev.hotspare.fleet.runtime;
 
 import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.lock.LockListener;
 import dev.hotspare.internal.Listeners;
+import dev.hotspare.ownership.runtime.OwnershipListener;
 import dev.hotspare.pool.ScaleOperation;
 
 import java.util.List;
@@ -14,8 +16,12 @@ import java.util.List;
  * <p>Called on the runtime's threads: implementations must be quick and should not throw; the runtime guards
  * whatever it is given (an exception is logged, WARN once then DEBUG, and ignored). Every method has a no-op
  * default.
+ *
+ * <p>It is also the fleet's {@link LockListener} (lock waits and lost leases of the fleet's lock manager) and its
+ * {@link OwnershipListener} (schedulers this instance takes, hands over or loses), so a fleet has one
+ * {@code listener(..)} setting.
  */
-public interface FleetListener {
+public interface FleetListener extends LockListener, OwnershipListener {
 
     /** A listener that ignores everything. */
     FleetListener NONE = new FleetListener() {

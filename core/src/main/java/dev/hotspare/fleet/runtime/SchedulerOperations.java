@@ -56,15 +56,16 @@ public final class SchedulerOperations {
 
     private SchedulerOperations(Builder b) {
         FleetListener listener = FleetListener.guarded(b.kpis);
-        RoomActions actions = new RoomActions(b.driver, b.roomStatuses, b.events, listener, b.tasks, b.pollInterval,
-                b.limits.maxScaleStep());
+        FleetSettings s = b.settings;
+        RoomActions actions = new RoomActions(b.driver, b.roomStatuses, b.events, listener, b.tasks, s.pollInterval(),
+                s.limits().maxScaleStep());
         PolicyTypes types = b.autoscaler.policies().types();
         Function<ConfigDocument, List<Problem>> validator = b.validator != null ? b.validator
-                : config -> SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, types, b.limits).problems();
+                : config -> SchedulerConfigs.check(config.submitted(), Documents.Format.YAML, types, s.limits()).problems();
         Function<ConfigDocument, SchedulerConfig> parser = b.parser != null ? b.parser
                 : config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         OperationContext context = new OperationContext(b.store, b.locks, actions, new FleetPlanner(b.autoscaler), b.tasks,
-                b.events, validator, parser, b.replaceTimeout, b.lockWait, b.pollInterval, b.limits);
+                b.events, validator, parser, s.replaceTimeout(), s.lockWait(), s.pollInterval(), s.limits());
         this.updates = new SchedulerUpdates(context);
         this.scaling = new SchedulerScaling(context);
         this.queries = new SchedulerQueries(context);
@@ -283,13 +284,10 @@ public final class SchedulerOperations {
         private EventDispatcher events = EventDispatcher.builder().build();
         private Function<ConfigDocument, List<Problem>> validator;
         private Function<ConfigDocument, SchedulerConfig> parser;
-        private Duration replaceTimeout = Duration.ofMinutes(10);
-        private Duration lockWait = Duration.ofMinutes(1);
-        private Duration pollInterval = Duration.ofSeconds(1);
+        private FleetSettings settings = FleetSettings.DEFAULTS;
         private Optional<dev.hotspare.fleet.spi.RoomStatusStore> roomStatuses = Optional.empty();
         private FleetListener kpis = FleetListener.NONE;
         private Autoscaler autoscaler = Autoscaler.standard();
-        private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
 
         private Builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
             this.store = Objects.requireNonNull(store, "store");
@@ -335,27 +333,7 @@ public final class SchedulerOperations {
             return this;
         }
 
-        /**
-         * How long a rolling replace (and waiting for removed rooms) may take before it times out.
-         *
-         * @param replaceTimeout the replace timeout
-         * @return how long a rolling replace (and waiting for removed rooms) may take before it times out
-         */
-        public Builder replaceTimeout(Duration replaceTimeout) {
-            this.replaceTimeout = Objects.requireNonNull(replaceTimeout, "replaceTimeout");
-            return this;
-        }
 
-        /**
-         * How long operations wait for DOWNSCALE / TERMINATION.
-         *
-         * @param lockWait the lock wait
-         * @return how long operations wait for DOWNSCALE / TERMINATION
-         */
-        public Builder lockWait(Duration lockWait) {
-            this.lockWait = Objects.requireNonNull(lockWait, "lockWait");
-            return this;
-        }
 
         /**
          * The room status store: with it, status reports counts per room status, scale-ups register their
@@ -372,16 +350,6 @@ public final class SchedulerOperations {
             return this;
         }
 
-        /**
-         * How often room readiness and removal are checked.
-         *
-         * @param pollInterval the poll interval
-         * @return how often room readiness and removal are checked
-         */
-        public Builder pollInterval(Duration pollInterval) {
-            this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
-            return this;
-        }
 
         /**
          * The autoscaler whose removal ranking every manual scale-down follows (default: {@link Autoscaler#standard()});
@@ -399,27 +367,28 @@ public final class SchedulerOperations {
 
         /**
          * Receives the scale-up and scale-down operations' KPIs (default: none). A listener that throws is
-         * logged and ignored. Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
+         * logged and ignored. Lock KPIs come from the {@link LockManager}'s own {@code listener} option.
          *
          * @param kpis the kpis
          * @return receives the scale-up and scale-down operations' KPIs (default: none)
          */
-        public Builder kpis(FleetListener kpis) {
-            this.kpis = Objects.requireNonNull(kpis, "kpis");
+        public Builder listener(FleetListener kpis) {
+            this.kpis = Objects.requireNonNull(kpis, "listener");
             return this;
         }
 
+
         /**
-         * The bounds of counts every scaling operation checks (default {@link dev.hotspare.fleet.FleetLimits#DEFAULT}):
-         * a scale-up or scale-down above the scale step, or a result above the rooms per scheduler, is refused with
-         * {@link ErrorCode#INVALID_CONFIG} naming the field, the value and the limit. Pass the same limits to the
-         * validator.
+         * The fleet's settings the operations read: replace timeout, lock wait, poll interval and limits (a scale-up
+         * or scale-down above the scale step, or a result above the rooms per scheduler, is refused with
+         * {@link ErrorCode#INVALID_CONFIG} naming the field, the value and the limit). Default
+         * {@link FleetSettings#DEFAULTS}.
          *
-         * @param value the limits
+         * @param value checked when it was built
          * @return this builder
          */
-        public Builder limits(dev.hotspare.fleet.FleetLimits value) {
-            this.limits = Objects.requireNonNull(value, "limits");
+        public Builder settings(FleetSettings value) {
+            this.settings = Objects.requireNonNull(value, "settings");
             return this;
         }
 

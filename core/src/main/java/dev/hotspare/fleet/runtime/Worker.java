@@ -49,8 +49,8 @@ public final class Worker {
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
-    /** How long an allocated match slot waits for its match by default. */
-    public static final Duration DEFAULT_ALLOCATION_TIMEOUT = Duration.ofSeconds(60);
+    /** How long an allocated match slot waits for its match by default ({@link FleetSettings#allocationTimeout()}). */
+    public static final Duration DEFAULT_ALLOCATION_TIMEOUT = FleetSettings.DEFAULTS.allocationTimeout();
 
     private final WorkerContext context;
     private final Duration syncPeriod;
@@ -65,12 +65,13 @@ public final class Worker {
 
     private Worker(Builder b) {
         FleetListener listener = FleetListener.guarded(b.kpis);
+        FleetSettings s = b.settings;
         RoomActions actions = new RoomActions(b.driver, java.util.Optional.of(b.rooms), b.events, listener, b.tasks,
-                b.pollInterval, b.limits.maxScaleStep());
+                s.pollInterval(), s.limits().maxScaleStep());
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
-                new FleetPlanner(b.autoscaler), actions, b.events, b.parser, b.replaceTimeout, b.pollInterval,
-                b.pingTimeout, b.plugins, listener, b.allocationTimeout, b.owns);
-        this.syncPeriod = b.syncPeriod;
+                new FleetPlanner(b.autoscaler), actions, b.events, b.parser, s.replaceTimeout(), s.pollInterval(),
+                s.pingTimeout(), b.plugins, listener, s.allocationTimeout(), b.owns);
+        this.syncPeriod = s.syncPeriod();
         this.keysChanged = b.keysChanged;
         // Same-thread maintenance keeps the cache deterministic on virtual time.
         this.configs = Caffeine.newBuilder().maximumSize(b.configCacheSize).executor(Runnable::run).recordStats().build();
@@ -250,15 +251,10 @@ public final class Worker {
         private EventDispatcher events = EventDispatcher.builder().build();
         private Function<ConfigDocument, SchedulerConfig> parser =
                 config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML);
-        private Duration syncPeriod = Duration.ofSeconds(10);
-        private Duration replaceTimeout = Duration.ofMinutes(10);
-        private Duration pollInterval = Duration.ofSeconds(1);
-        private Duration pingTimeout = dev.hotspare.fleet.DeadRoomRules.DEFAULT_PING_TIMEOUT;
-        private Duration allocationTimeout = DEFAULT_ALLOCATION_TIMEOUT;
+        private FleetSettings settings = FleetSettings.DEFAULTS;
         private long configCacheSize = 10_000;
         private ClassLoader plugins = Worker.class.getClassLoader();
         private FleetListener kpis = FleetListener.NONE;
-        private dev.hotspare.fleet.FleetLimits limits = dev.hotspare.fleet.FleetLimits.DEFAULT;
         private java.util.function.Predicate<String> owns = name -> true;
         private Runnable keysChanged = () -> { };
 
@@ -316,61 +312,10 @@ public final class Worker {
             return this;
         }
 
-        /**
-         * How often the scheduler list is re-read.
-         *
-         * @param value the timeout, positive
-         * @return how often the scheduler list is re-read
-         */
-        public Builder syncPeriod(Duration value) {
-            this.syncPeriod = Objects.requireNonNull(value, "syncPeriod");
-            return this;
-        }
 
-        /**
-         * Rolling replace / removal timeout.
-         *
-         * @param value the timeout, positive
-         * @return rolling replace / removal timeout
-         */
-        public Builder replaceTimeout(Duration value) {
-            this.replaceTimeout = Objects.requireNonNull(value, "replaceTimeout");
-            return this;
-        }
 
-        /**
-         * How often replaces and removals check the driver.
-         *
-         * @param value the timeout, positive
-         * @return how often replaces and removals check the driver
-         */
-        public Builder pollInterval(Duration value) {
-            this.pollInterval = Objects.requireNonNull(value, "pollInterval");
-            return this;
-        }
 
-        /**
-         * Silence after which a room is dead.
-         *
-         * @param value the timeout, positive
-         * @return silence after which a room is dead
-         */
-        public Builder pingTimeout(Duration value) {
-            this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
-            return this;
-        }
 
-        /**
-         * How long a match slot handed out by the allocation call waits for the room to report its match; then the
-         * slot goes back and an allocated room is ready again (default {@link Worker#DEFAULT_ALLOCATION_TIMEOUT}).
-         *
-         * @param value the timeout, positive
-         * @return this builder
-         */
-        public Builder allocationTimeout(Duration value) {
-            this.allocationTimeout = positive("allocationTimeout", value);
-            return this;
-        }
 
         /**
          * Where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are looked up.
@@ -398,28 +343,17 @@ public final class Worker {
         /**
          * Receives the fleet's KPIs (default: none): rooms per status after every watcher tick, and the
          * watchers' scale-ups, scale-downs and dead-room removals. A listener that throws is logged and ignored.
-         * Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
+         * Lock KPIs come from the {@link LockManager}'s own {@code listener} option.
          *
          * @param value the timeout, positive
          * @return receives the fleet's KPIs (default: none): rooms per status after every watcher tick, and the
          *         watchers' scale-ups, scale-downs and dead-room removals
          */
-        public Builder kpis(FleetListener value) {
-            this.kpis = Objects.requireNonNull(value, "kpis");
+        public Builder listener(FleetListener value) {
+            this.kpis = Objects.requireNonNull(value, "listener");
             return this;
         }
 
-        /**
-         * The bounds of counts (default {@link dev.hotspare.fleet.FleetLimits#DEFAULT}): the watchers create rooms in
-         * steps of at most the scale step.
-         *
-         * @param value the limits
-         * @return this builder
-         */
-        public Builder limits(dev.hotspare.fleet.FleetLimits value) {
-            this.limits = Objects.requireNonNull(value, "limits");
-            return this;
-        }
 
         /**
          * Which schedulers this worker may act on now (default: all). A fleet that divides work between instances
@@ -446,17 +380,21 @@ public final class Worker {
             return this;
         }
 
-        public Worker build() {
-            return new Worker(this);
+        /**
+         * The fleet's settings this worker reads: sync period, poll interval, replace timeout, ping and allocation
+         * timeouts and limits (the watchers create rooms in steps of at most the scale step). Default
+         * {@link FleetSettings#DEFAULTS}.
+         *
+         * @param value checked when it was built
+         * @return this builder
+         */
+        public Builder settings(FleetSettings value) {
+            this.settings = Objects.requireNonNull(value, "settings");
+            return this;
         }
 
-        private static Duration positive(String field, Duration value) {
-            Objects.requireNonNull(value, field);
-            if (value.isNegative() || value.isZero()) {
-                throw new dev.hotspare.validation.ValidationException(dev.hotspare.validation.Problem.of(field, value,
-                        "must be a positive duration"));
-            }
-            return value;
+        public Worker build() {
+            return new Worker(this);
         }
     }
 }

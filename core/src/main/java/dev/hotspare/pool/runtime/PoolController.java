@@ -130,22 +130,21 @@ public final class PoolController implements AutoCloseable {
         this.scheduler = b.scheduler;
         this.resyncPeriod = b.resyncPeriod;
         this.closeTimeout = b.closeTimeout;
-        this.listener = PoolListener.all(b.listener, b.kpis);
+        this.listener = PoolListener.guarded(b.listener);
         this.sizingInterval = b.sizingInterval;
         this.effective = b.spec;
         this.owned = b.owned;
     }
 
     /**
-     * A controller for {@code spec}, acting through {@code driver} and {@code claims}.
+     * A controller for {@code spec}; its member driver and claim store are in memory until replaced, and
+     * {@link Builder#scheduler} is the one required setting.
      *
-     * @param spec   the pool
-     * @param driver its members
-     * @param claims its claims
-     * @return a builder; set a scheduler, then build
+     * @param spec the pool
+     * @return a builder whose {@link Builder#build()} checks every setting
      */
-    public static Builder builder(PoolSpec spec, MemberDriver driver, ClaimStore claims) {
-        return new Builder(spec, driver, claims);
+    public static Builder builder(PoolSpec spec) {
+        return new Builder(spec);
     }
 
     /**
@@ -1236,86 +1235,111 @@ public final class PoolController implements AutoCloseable {
         }
     }
 
-    /** Builder for {@link PoolController}. */
+    /**
+     * The settings this controller was built with (its ports are not settings).
+     *
+     * @return its settings
+     */
+    public Settings settings() {
+        return new Settings(spec.name(), resyncPeriod, closeTimeout, sizingInterval);
+    }
+
+    /**
+     * A pool controller's settings, read back.
+     *
+     * @param pool           the pool's name
+     * @param resyncPeriod   how often it reconciles when nothing changes
+     * @param closeTimeout   how long {@link #close()} waits for a pass already running
+     * @param sizingInterval how often the auto-sizer decides
+     */
+    public record Settings(String pool, Duration resyncPeriod, Duration closeTimeout, Duration sizingInterval) {
+    }
+
+    /**
+     * Builder for {@link PoolController}: ports are named setters, in memory until replaced; time is
+     * {@link #scheduler}, the one required setting; {@link #listener} is the one listener. Setters only record:
+     * {@link #build()} checks every setting and names each bad one with its value.
+     */
     public static final class Builder {
         private final PoolSpec spec;
-        private final MemberDriver driver;
-        private final ClaimStore claims;
+        private MemberDriver driver;
+        private ClaimStore claims;
         private TaskScheduler scheduler;
         private Duration resyncPeriod = Duration.ofSeconds(30);
         private Duration closeTimeout = Duration.ofSeconds(30);
         private PoolListener listener = PoolListener.NONE;
-        private PoolListener kpis = PoolListener.NONE;
         private Duration sizingInterval = Duration.ofMinutes(1);
         private java.util.function.BooleanSupplier owned = () -> true;
 
-        private Builder(PoolSpec spec, MemberDriver driver, ClaimStore claims) {
+        private Builder(PoolSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
-            this.driver = Objects.requireNonNull(driver, "driver");
-            this.claims = Objects.requireNonNull(claims, "claims");
+        }
+
+        /**
+         * Creates, deletes and powers the pool's members, and reports them (default: in memory, on the scheduler).
+         *
+         * @param value e.g. a Kubernetes driver
+         * @return this builder
+         */
+        public Builder memberDriver(MemberDriver value) {
+            this.driver = value;
+            return this;
+        }
+
+        /**
+         * Where the pool's claims live (default: in memory).
+         *
+         * @param value e.g. a PostgreSQL claim store
+         * @return this builder
+         */
+        public Builder claimStore(ClaimStore value) {
+            this.claims = value;
+            return this;
         }
 
         /**
          * Where passes run and what clock they read. Required.
          *
-         * @param scheduler the scheduler
+         * @param value {@code TaskScheduler.system(..)}, or virtual time in tests
          * @return this builder
          */
-        public Builder scheduler(TaskScheduler scheduler) {
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        public Builder scheduler(TaskScheduler value) {
+            this.scheduler = value;
             return this;
         }
 
         /**
          * How often to reconcile when nothing changes (default 30 s): catches what a missed event would hide.
          *
-         * @param resyncPeriod a positive duration
+         * @param value a positive duration
          * @return this builder
-         * @throws ValidationException if it is not positive
          */
-        public Builder resyncPeriod(Duration resyncPeriod) {
-            if (resyncPeriod.isNegative() || resyncPeriod.isZero()) {
-                throw new ValidationException(Problem.of("resyncPeriod", resyncPeriod, "must be positive"));
-            }
-            this.resyncPeriod = resyncPeriod;
+        public Builder resyncPeriod(Duration value) {
+            this.resyncPeriod = value;
             return this;
         }
 
         /**
          * How long {@link PoolController#close()} waits for a pass already running (default 30 s).
          *
-         * @param closeTimeout zero or more
+         * @param value zero or more
          * @return this builder
-         * @throws ValidationException if it is negative
          */
-        public Builder closeTimeout(Duration closeTimeout) {
-            if (closeTimeout.isNegative()) {
-                throw new ValidationException(Problem.of("closeTimeout", closeTimeout, "must not be negative"));
-            }
-            this.closeTimeout = closeTimeout;
+        public Builder closeTimeout(Duration value) {
+            this.closeTimeout = value;
             return this;
         }
 
         /**
-         * Receives every applied plan and assignment (metrics, logs, the simulator).
+         * Receives every applied plan and assignment and the pool's KPIs (default: none): claims served with their
+         * wait and its split by stage, members per state after each pass, member creates and deletes. For several,
+         * pass {@link PoolListener#all}. A listener that throws is logged and ignored.
          *
-         * @param listener the listener
+         * @param value the listener
          * @return this builder
          */
-        public Builder listener(PoolListener listener) {
-            this.listener = Objects.requireNonNull(listener, "listener");
-            return this;
-        }
-
-        /**
-         * Receives the pool's KPIs (default: none): claims served with their wait and its split by stage, members
-         * per state after each pass, member creates and deletes. A listener that throws is logged and ignored.
-         *
-         * @param kpis the listener
-         * @return this builder
-         */
-        public Builder kpis(PoolListener kpis) {
-            this.kpis = Objects.requireNonNull(kpis, "kpis");
+        public Builder listener(PoolListener value) {
+            this.listener = value;
             return this;
         }
 
@@ -1323,24 +1347,14 @@ public final class PoolController implements AutoCloseable {
          * How often the auto-sizer decides, for a spec with {@code autoSizing} (default 1 min): at most once per
          * interval, on the first pass after it; the sizer's {@code maxStep} is per decision.
          *
-         * @param sizingInterval a positive duration
+         * @param value a positive duration
          * @return this builder
-         * @throws ValidationException if it is not positive
          */
-        public Builder sizingInterval(Duration sizingInterval) {
-            if (sizingInterval.isNegative() || sizingInterval.isZero()) {
-                throw new ValidationException(Problem.of("sizingInterval", sizingInterval, "must be positive"));
-            }
-            this.sizingInterval = sizingInterval;
+        public Builder sizingInterval(Duration value) {
+            this.sizingInterval = value;
             return this;
         }
 
-        /**
-         * Builds the controller; {@link PoolController#start()} starts it.
-         *
-         * @return the controller
-         * @throws IllegalStateException if no scheduler was set
-         */
         /**
          * Whether this instance owns the pool now (default: always). Instances that share a pool's stores give each
          * pool one owner, usually through {@code OwnershipMember.track("pool", ..)} and the pool's fenced lease:
@@ -1348,19 +1362,52 @@ public final class PoolController implements AutoCloseable {
          * claims; elsewhere a pass only completes the handles of claims made there once the owner has served them,
          * and costs no store call while no claim made there waits. Asked at the start of every pass.
          *
-         * @param owned asked at every pass
+         * @param value asked at every pass
          * @return this builder
          */
-        public Builder owned(java.util.function.BooleanSupplier owned) {
-            this.owned = Objects.requireNonNull(owned, "owned");
+        public Builder owned(java.util.function.BooleanSupplier value) {
+            this.owned = value;
             return this;
         }
 
+        /**
+         * Builds the controller; {@link PoolController#start()} starts it.
+         *
+         * @return the controller
+         * @throws ValidationException naming every bad setting and its value
+         */
         public PoolController build() {
+            List<Problem> problems = new ArrayList<>();
             if (scheduler == null) {
-                throw new IllegalStateException("scheduler: bad value '<missing>': set one with scheduler(TaskScheduler)");
+                problems.add(Problem.of("scheduler", Problem.MISSING, "is required (TaskScheduler.system(..) or virtual time)"));
+            }
+            positive("resyncPeriod", resyncPeriod, problems);
+            positive("sizingInterval", sizingInterval, problems);
+            if (closeTimeout == null || closeTimeout.isNegative()) {
+                problems.add(Problem.of("closeTimeout", closeTimeout == null ? Problem.MISSING : closeTimeout, "must not be negative"));
+            }
+            if (listener == null) {
+                problems.add(Problem.of("listener", Problem.MISSING, "must not be null"));
+            }
+            if (owned == null) {
+                problems.add(Problem.of("owned", Problem.MISSING, "must not be null"));
+            }
+            if (!problems.isEmpty()) {
+                throw new ValidationException(problems);
+            }
+            if (driver == null) {
+                driver = dev.hotspare.memory.InMemoryMemberDriver.builder(scheduler).build();
+            }
+            if (claims == null) {
+                claims = new dev.hotspare.memory.InMemoryClaimStore();
             }
             return new PoolController(this);
+        }
+
+        private static void positive(String field, Duration value, List<Problem> problems) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                problems.add(Problem.of(field, value == null ? Problem.MISSING : value, "must be positive"));
+            }
         }
     }
 }

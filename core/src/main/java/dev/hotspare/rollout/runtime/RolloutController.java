@@ -73,12 +73,12 @@ public final class RolloutController implements AutoCloseable {
 
     private RolloutController(Builder b) {
         this.rollout = b.rollout;
-        this.store = Objects.requireNonNull(b.store, "store");
-        this.channel = Objects.requireNonNull(b.channel, "channel");
+        this.store = b.store;
+        this.channel = b.channel;
         this.election = Optional.ofNullable(b.election);
-        this.scheduler = Objects.requireNonNull(b.scheduler, "scheduler");
+        this.scheduler = b.scheduler;
         this.notices = b.notices;
-        this.kpis = RolloutListener.guarded(b.kpis);
+        this.kpis = RolloutListener.guarded(b.listener);
     }
 
     /**
@@ -329,6 +329,24 @@ public final class RolloutController implements AutoCloseable {
         }
     }
 
+    /**
+     * The settings this controller was built with.
+     *
+     * @return its settings
+     */
+    public Settings settings() {
+        return new Settings(rollout, election.isPresent());
+    }
+
+    /**
+     * A rollout controller's settings, read back (its ports are not settings).
+     *
+     * @param rollout        the rollout it drives
+     * @param leaderElection whether it follows a {@link LeaderElection} (else leaders are fed as events)
+     */
+    public record Settings(String rollout, boolean leaderElection) {
+    }
+
     /** Builder for {@link RolloutController}. */
     public static final class Builder {
         private final String rollout;
@@ -337,7 +355,7 @@ public final class RolloutController implements AutoCloseable {
         private LeaderElection election;
         private TaskScheduler scheduler;
         private Consumer<Notice> notices = notice -> LOG.info("{}", notice.message());
-        private RolloutListener kpis = RolloutListener.NONE;
+        private RolloutListener listener = RolloutListener.NONE;
 
         private Builder(String rollout) {
             this.rollout = Objects.requireNonNull(rollout, "rollout");
@@ -394,7 +412,7 @@ public final class RolloutController implements AutoCloseable {
          * @return this builder
          */
         public Builder notices(Consumer<Notice> value) {
-            this.notices = Objects.requireNonNull(value, "notices");
+            this.notices = value;
             return this;
         }
 
@@ -405,8 +423,8 @@ public final class RolloutController implements AutoCloseable {
          * @param value the listener
          * @return this builder
          */
-        public Builder kpis(RolloutListener value) {
-            this.kpis = Objects.requireNonNull(value, "kpis");
+        public Builder listener(RolloutListener value) {
+            this.listener = value;
             return this;
         }
 
@@ -414,9 +432,27 @@ public final class RolloutController implements AutoCloseable {
          * The controller; call {@link RolloutController#start()} next.
          *
          * @return the controller
+         * @throws dev.hotspare.validation.ValidationException naming every missing setting
          */
         public RolloutController build() {
+            List<dev.hotspare.validation.Problem> problems = new ArrayList<>();
+            // No in-memory default for the store or the channel: the rollout must already be in the store
+            // (RolloutController.create) and its agents on the channel, so a fresh empty one would be a mistake.
+            missing("store", store, "is required (the store the rollout was created in)", problems);
+            missing("channel", channel, "is required (where the rollout's agents pull ops)", problems);
+            missing("scheduler", scheduler, "is required (TaskScheduler.system(..) or virtual time)", problems);
+            missing("notices", notices, "must not be null", problems);
+            missing("listener", listener, "must not be null", problems);
+            if (!problems.isEmpty()) {
+                throw new dev.hotspare.validation.ValidationException(problems);
+            }
             return new RolloutController(this);
+        }
+
+        private static void missing(String field, Object value, String why, List<dev.hotspare.validation.Problem> problems) {
+            if (value == null) {
+                problems.add(dev.hotspare.validation.Problem.of(field, dev.hotspare.validation.Problem.MISSING, why));
+            }
         }
     }
 }

@@ -22,9 +22,9 @@ class LockKpisTest {
     private final VirtualTimeScheduler time = VirtualTimeScheduler.startingAt2026();
     private final InMemoryLockStore store = new InMemoryLockStore(time.clock());
     private final RecordingKpis kpis = new RecordingKpis();
-    private final LockManager locks = LockManager.builder(store, time).ttl(TTL).kpis(kpis).build();
+    private final LockManager locks = LockManager.builder().lockStore(store).scheduler(time).ttl(TTL).listener(kpis).build();
     /** Another process: no KPIs, so only {@link #locks}' acquisitions are recorded. */
-    private final LockManager other = LockManager.builder(store, time).ttl(TTL).build();
+    private final LockManager other = LockManager.builder().lockStore(store).scheduler(time).ttl(TTL).build();
 
     @Test
     void aFreeLockIsAcquiredWithNoWait() {

@@ -53,7 +53,7 @@ class LockManagerProperties {
     void aScopeAcceptsARequestExactlyWhenItComesAfterEverythingItHolds() {
         forAll(lockIds().list(0, 12)).check(requests -> {
             VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
-            LockManager locks = LockManager.builder(new InMemoryLockStore(scheduler.clock()), scheduler).build();
+            LockManager locks = LockManager.builder().lockStore(new InMemoryLockStore(scheduler.clock())).scheduler(scheduler).build();
             LockScope scope = locks.newScope();
             List<LockId> model = new ArrayList<>();
             for (LockId request : requests) {
@@ -80,7 +80,7 @@ class LockManagerProperties {
         forAll(steps().list(1, 60)).check(steps -> {
             VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
             InMemoryLockStore store = new InMemoryLockStore(scheduler.clock());
-            LockManager locks = LockManager.builder(store, scheduler).ttl(TTL).build();
+            LockManager locks = LockManager.builder().lockStore(store).scheduler(scheduler).ttl(TTL).build();
             LockScope[] scopes = new LockScope[4];
             for (int i = 0; i < scopes.length; i++) {
                 scopes[i] = locks.newScope();

@@ -30,7 +30,7 @@ class LockManagerTest {
     private final VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
     private final InMemoryLockStore memory = new InMemoryLockStore(scheduler.clock());
     private final ToggleableLockStore store = new ToggleableLockStore(memory);
-    private final LockManager locks = LockManager.builder(store, scheduler).ttl(TTL).build();
+    private final LockManager locks = LockManager.builder().lockStore(store).scheduler(scheduler).ttl(TTL).build();
 
     private static LockId pong(LockKind kind) {
         return LockId.of("pong", kind);

@@ -48,7 +48,7 @@ public final class FleetFixture implements AutoCloseable {
      */
     public FleetFixture(Duration installTime, UnaryOperator<Fleet.Builder> settings) {
         this.driver = InMemoryMemberDriver.builder(time).installTime(installTime).deleteTime(Duration.ofSeconds(5)).build();
-        this.fleet = settings.apply(Fleet.builder(time).memberDriver(driver)).build();
+        this.fleet = settings.apply(Fleet.builder().scheduler(time).memberDriver(driver)).build();
     }
 
     /** @return the rooms' driver */

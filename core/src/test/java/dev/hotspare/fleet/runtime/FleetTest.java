@@ -37,7 +37,7 @@ class FleetTest {
 
     @Test
     void aFleetOnTheInMemoryDefaultBringsUpItsMinRooms() {
-        Fleet fleet = Fleet.builder(time).build().start();
+        Fleet fleet = Fleet.builder().scheduler(time).build().start();
         fleet.updates().create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 2}\n");
         time.advanceBy(Duration.ofSeconds(30));
         allReady(fleet);
@@ -50,7 +50,7 @@ class FleetTest {
     @Test
     void aManualScaleDownFollowsTheConfiguredRemovalRanking() {
         RoomRemovalRanking byName = ready -> ready.stream().sorted(Comparator.comparing(ReadyRoom::name)).toList();
-        Fleet fleet = Fleet.builder(time).autoscaler(Autoscaler.builder().ranking(byName).build()).build();
+        Fleet fleet = Fleet.builder().scheduler(time).autoscaler(Autoscaler.builder().ranking(byName).build()).build();
         fleet.updates().create("name: pong\ngame: pong\nimage: pong:1\n");
         fleet.scaling().scaleUp("pong", 4);
         time.advanceBy(Duration.ofSeconds(5));
@@ -67,7 +67,7 @@ class FleetTest {
     @Test
     void aPanicScaleUpIsReportedLikeEveryOtherScale() {
         RecordingKpis kpis = new RecordingKpis();
-        Fleet fleet = Fleet.builder(time).listener(kpis).build();
+        Fleet fleet = Fleet.builder().scheduler(time).listener(kpis).build();
         fleet.updates().create("""
                 name: pong
                 game: pong

@@ -53,7 +53,7 @@ class ScaleOutTest {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong creates = new AtomicLong();
     /** The rooms' own traffic (pings) goes through an API that is not counted: it grows with rooms, not instances. */
-    private final Fleet roomsApi = Fleet.builder(time).schedulerStore(schedulers).roomStatusStore(rooms).memberDriver(driver).build();
+    private final Fleet roomsApi = Fleet.builder().scheduler(time).schedulerStore(schedulers).roomStatusStore(rooms).memberDriver(driver).build();
 
     /** One instance: its fleet and the switch that cuts it off from every store. */
     private record Instance(Fleet fleet, AtomicBoolean cut) {
@@ -82,7 +82,7 @@ class ScaleOutTest {
 
     private Instance instance(String id) {
         AtomicBoolean cut = new AtomicBoolean();
-        Fleet fleet = Fleet.builder(time)
+        Fleet fleet = Fleet.builder().scheduler(time)
                 .schedulerStore(counted(SchedulerStore.class, schedulers, cut))
                 .roomStatusStore(counted(RoomStatusStore.class, rooms, cut))
                 .usageHistory(counted(UsageHistory.class, usage, cut))

@@ -74,7 +74,7 @@ class PoolOwnershipTest {
         Instance instance = new Instance(member, pools, link);
         for (String name : NAMES) {
             PoolSpec spec = PoolSpec.builder(name).size(3).runningCount(2).build();
-            controllers.put(name, PoolController.builder(spec, driver, claims).scheduler(time)
+            controllers.put(name, PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(time)
                     .owned(() -> !instance.dead && pools.fence(name).isPresent()).build());
         }
         instance.controllers.putAll(controllers);

@@ -56,13 +56,13 @@ public abstract class PoolRuntimeTest {
     /** Starts a controller for {@code spec} on {@code memberDriver} and {@code claimStore} (wrappers of the fixture's). */
     protected PoolController start(PoolSpec spec, MemberDriver memberDriver, ClaimStore claimStore) {
         started = spec;
-        controller = PoolController.builder(spec, memberDriver, claimStore).scheduler(time)
-                .resyncPeriod(Duration.ofMinutes(1)).kpis(kpis).listener(new PoolListener() {
+        controller = PoolController.builder(spec).memberDriver(memberDriver).claimStore(claimStore).scheduler(time)
+                .resyncPeriod(Duration.ofMinutes(1)).listener(PoolListener.all(kpis, new PoolListener() {
                     @Override
                     public void onPlanApplied(String pool, dev.hotspare.pool.PoolPlan plan, java.time.Instant now) {
                         mostMembers = Math.max(mostMembers, driver.list(pool).size());
                     }
-                }).build().start();
+                })).build().start();
         return controller;
     }
 

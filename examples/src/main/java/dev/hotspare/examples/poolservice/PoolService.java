@@ -83,8 +83,8 @@ public final class PoolService implements AutoCloseable {
             }
         });
         listeners.addAll(b.listeners);
-        this.controller = PoolController.builder(spec, driver, claims).scheduler(scheduler)
-                .resyncPeriod(b.resyncPeriod).listener(fanOut(listeners)).kpis(b.kpis).build();
+        this.controller = PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(scheduler)
+                .resyncPeriod(b.resyncPeriod).listener(PoolListener.all(fanOut(listeners), b.kpis)).build();
     }
 
     /** A service for pool {@code spec} on {@code driver} and {@code claims}, printing to {@code out}. */

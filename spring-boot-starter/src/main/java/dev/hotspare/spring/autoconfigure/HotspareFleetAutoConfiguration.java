@@ -14,12 +14,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.context.annotation.Bean;
 
 import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
+import dev.hotspare.fleet.runtime.FleetSettings;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A Maestro-style game-room fleet ({@link Fleet}) when {@code hotspare.fleet.enabled=true}: on the chosen store's
@@ -51,39 +50,43 @@ public class HotspareFleetAutoConfiguration {
                                ObjectProvider<KpiListener> kpis, ObjectProvider<HotspareFleetCustomizer> customizers,
                                dev.hotspare.spring.internal.HotspareOwnership ownership) {
         HotspareProperties.Fleet settings = properties.getFleet();
-        check(settings);
+        FleetSettings fleetSettings = settings(settings);
         List<KpiListener> listeners = kpis.orderedStream().toList();
         KpiListener kpi = listeners.isEmpty() ? KpiListener.NONE : KpiListener.all(listeners);
-        Fleet.Builder builder = Fleet.builder(tasks).listener(kpi).lockListener(kpi)
-                .lockTtl(settings.getLockTtl()).syncPeriod(settings.getSyncPeriod()).pollInterval(settings.getPollInterval())
-                .replaceTimeout(settings.getReplaceTimeout()).lockWait(settings.getLockWait()).pingTimeout(settings.getPingTimeout());
+        Fleet.Builder builder = Fleet.builder().scheduler(tasks).listener(kpi).settings(fleetSettings);
         backend.configureFleet(builder);
         ownership.member().ifPresent(builder::ownership);
         customizers.orderedStream().forEach(c -> c.customize(builder));
         return builder.build();
     }
 
-    private static void check(HotspareProperties.Fleet settings) {
+    /**
+     * The fleet's settings from {@code hotspare.fleet.*}, checked by {@link FleetSettings} (the checks every fleet
+     * has); each problem is named by its property ({@code hotspare.fleet.sync-period}).
+     */
+    static FleetSettings settings(HotspareProperties.Fleet settings) {
         String prefix = HotspareProperties.PREFIX + ".fleet.";
-        Map<String, Duration> positive = new LinkedHashMap<>();
-        positive.put("lock-ttl", settings.getLockTtl());
-        positive.put("sync-period", settings.getSyncPeriod());
-        positive.put("poll-interval", settings.getPollInterval());
-        positive.put("replace-timeout", settings.getReplaceTimeout());
-        positive.put("lock-wait", settings.getLockWait());
-        positive.put("ping-timeout", settings.getPingTimeout());
         List<Problem> problems = new ArrayList<>();
-        positive.forEach((name, value) -> {
-            if (value.isNegative() || value.isZero()) {
-                problems.add(Problem.of(prefix + name, value, "must be a positive duration"));
-            }
-        });
-        if (settings.getShutdownTimeout().isNegative()) {
+        FleetSettings checked = null;
+        try {
+            checked = FleetSettings.builder().lockTtl(settings.getLockTtl()).syncPeriod(settings.getSyncPeriod())
+                    .pollInterval(settings.getPollInterval()).replaceTimeout(settings.getReplaceTimeout())
+                    .lockWait(settings.getLockWait()).pingTimeout(settings.getPingTimeout()).build();
+        } catch (ValidationException e) {
+            e.problems().forEach(p -> problems.add(new Problem(prefix + kebab(p.path()), p.value(), p.message())));
+        }
+        // Not a fleet setting: how long the application context waits for the fleet when it stops.
+        if (settings.getShutdownTimeout() == null || settings.getShutdownTimeout().isNegative()) {
             problems.add(Problem.of(prefix + "shutdown-timeout", settings.getShutdownTimeout(), "must not be negative"));
         }
         if (!problems.isEmpty()) {
             throw new HotspareConfigurationException(problems);
         }
+        return checked;
+    }
+
+    private static String kebab(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     /**

@@ -90,8 +90,8 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
             }
             warnAboutVolatileState(backend, claims.isPresent(), driver.isPresent(), specs.keySet());
             specs.forEach((name, spec) -> {
-                PoolController.Builder builder = PoolController.builder(spec, memberDriver, claimStore)
-                        .scheduler(tasks).resyncPeriod(resync).kpis(kpis);
+                PoolController.Builder builder = PoolController.builder(spec).memberDriver(memberDriver).claimStore(claimStore)
+                        .scheduler(tasks).resyncPeriod(resync).listener(kpis);
                 owned.ifPresent(pools -> builder.owned(() -> pools.fence(name).isPresent()));
                 customizers.forEach(c -> c.customize(name, builder));
                 built.put(name, new Entry(spec, builder.build(), memberDriver, claimStore));

@@ -99,7 +99,7 @@ public abstract class ReleaseResumeContract {
 
         Fleet start() {
             owner = new Mortal(time);
-            fleet = Fleet.builder(owner).schedulerStore(schedulers).roomStatusStore(statuses).lockStore(locks)
+            fleet = Fleet.builder().scheduler(owner).schedulerStore(schedulers).roomStatusStore(statuses).lockStore(locks)
                     .memberDriver(driver).build().start();
             return fleet;
         }

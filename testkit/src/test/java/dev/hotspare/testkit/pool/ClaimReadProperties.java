@@ -104,7 +104,7 @@ class ClaimReadProperties {
         MemberDriver watched = new CheckingDriver(memory, truth, deletedInUse);
         PoolSpec spec = PoolSpec.builder("flaky").size(size).runningCount(running).maxConcurrent(maxConcurrent)
                 .orphanGracePeriod(grace).build();
-        PoolController controller = PoolController.builder(spec, watched, lying).scheduler(time)
+        PoolController controller = PoolController.builder(spec).memberDriver(watched).claimStore(lying).scheduler(time)
                 .resyncPeriod(Duration.ofMinutes(1)).build().start();
 
         Map<String, String> releasedMembers = new ConcurrentHashMap<>();

@@ -49,7 +49,7 @@ class InconsistentRecordsProperties {
             String pool = s.spec().name();
             s.members().forEach(m -> driver.restore(pool, m));
             ClaimStore claims = new RecordedClaims(s.claims(), new Random(seed));
-            PoolController controller = PoolController.builder(s.spec(), driver, claims).scheduler(time)
+            PoolController controller = PoolController.builder(s.spec()).memberDriver(driver).claimStore(claims).scheduler(time)
                     .resyncPeriod(Duration.ofHours(24)).build();
             for (int pass = 0; pass < 8; pass++) {
                 assertThat(controller.reconcile()).isNotNull();

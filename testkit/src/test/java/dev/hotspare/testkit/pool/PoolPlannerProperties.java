@@ -195,7 +195,7 @@ class PoolPlannerProperties {
                 c.assignedMember().ifPresent(m -> claims.assign(pool, c.name(), m, c.assignedAt().orElseThrow()));
             }
             s.members().forEach(m -> driver.restore(pool, m));
-            PoolController controller = PoolController.builder(spec, driver, claims).scheduler(time)
+            PoolController controller = PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(time)
                     .resyncPeriod(Duration.ofHours(24)).build();
 
             Map<String, java.time.Instant> claimedAt = new HashMap<>();

@@ -47,8 +47,8 @@ class FleetKpisTest {
 
     @Test
     void scaleUpAndScaleDownOperationsAreReportedWithTheirCounts() {
-        SchedulerOperations ops = SchedulerOperations.builder(schedulers, LockManager.builder(lockStore, tasks).build(),
-                driver, tasks).kpis(kpis).build();
+        SchedulerOperations ops = SchedulerOperations.builder(schedulers, LockManager.builder().lockStore(lockStore).scheduler(tasks).build(),
+                driver, tasks).listener(kpis).build();
         ops.create(CONFIG);
 
         // 6 rooms, min 4: a manual scale-down of 2 reaches min (it never goes below it).
@@ -64,10 +64,10 @@ class FleetKpisTest {
 
     @Test
     void theWatcherReportsItsScaleUpRoomsPerStatusAndItsLockWaits() {
-        SchedulerOperations.builder(schedulers, LockManager.builder(lockStore, tasks).build(), driver, tasks).build()
+        SchedulerOperations.builder(schedulers, LockManager.builder().lockStore(lockStore).scheduler(tasks).build(), driver, tasks).build()
                 .create(CONFIG);
         Worker worker = Worker.builder(schedulers, rooms, new InMemoryUsageHistory(), driver,
-                LockManager.builder(lockStore, tasks).kpis(kpis).build(), tasks).kpis(kpis).build();
+                LockManager.builder().lockStore(lockStore).scheduler(tasks).listener(kpis).build(), tasks).listener(kpis).build();
         worker.start();
 
         tasks.advanceBy(Duration.ofSeconds(30));

@@ -37,9 +37,9 @@ class WatcherLocksTest {
     private final InMemoryRoomStatusStore rooms = new InMemoryRoomStatusStore();
     private final InMemoryMemberDriver driver = InMemoryMemberDriver.builder(tasks)
             .installTime(Duration.ofSeconds(20)).deleteTime(Duration.ofSeconds(25)).build();
-    private final LockManager locks = LockManager.builder(recording(), tasks).build();
+    private final LockManager locks = LockManager.builder().lockStore(recording()).scheduler(tasks).build();
     private final SchedulerOperations ops = SchedulerOperations.builder(schedulers,
-            LockManager.builder(lockStore, tasks).build(), driver, tasks).roomStatuses(rooms).build();
+            LockManager.builder().lockStore(lockStore).scheduler(tasks).build(), driver, tasks).roomStatuses(rooms).build();
     private final Set<String> silent = new HashSet<>();
 
     private LockStore recording() {

@@ -47,12 +47,12 @@ class SchedulerOperationsTest {
     private final VirtualTimeScheduler scheduler = VirtualTimeScheduler.startingAt2026();
     private final InMemoryLockStore lockStore = new InMemoryLockStore(scheduler.clock());
     private final List<String> lockLog = Collections.synchronizedList(new ArrayList<>());
-    private final LockManager locks = LockManager.builder(recording(lockStore), scheduler).build();
+    private final LockManager locks = LockManager.builder().lockStore(recording(lockStore)).scheduler(scheduler).build();
     private final InMemorySchedulerStore store = new InMemorySchedulerStore();
     private final InMemoryMemberDriver driver = InMemoryMemberDriver.builder(scheduler)
             .installTime(Duration.ofSeconds(30)).deleteTime(Duration.ofSeconds(10)).build();
     private final SchedulerOperations ops = SchedulerOperations.builder(store, locks, driver, scheduler)
-            .replaceTimeout(Duration.ofMinutes(4)).build();
+            .settings(dev.hotspare.fleet.runtime.FleetSettings.builder().replaceTimeout(Duration.ofMinutes(4)).build()).build();
 
     /** Logs every acquisition and release of a lock key, in order. */
     private LockStore recording(LockStore delegate) {
@@ -151,7 +151,7 @@ class SchedulerOperationsTest {
     void aTimeoutRollsBackToThePreviousConfigAsANewMajor() {
         InMemoryMemberDriver slowDriver = InMemoryMemberDriver.builder(scheduler).installTime(Duration.ofMinutes(3)).build();
         SchedulerOperations slowOps = SchedulerOperations.builder(store, locks, slowDriver, scheduler)
-                .replaceTimeout(Duration.ofMinutes(2)).build();
+                .settings(dev.hotspare.fleet.runtime.FleetSettings.builder().replaceTimeout(Duration.ofMinutes(2)).build()).build();
         slowOps.scaleUp("pong", 4);
         scheduler.advanceBy(Duration.ofMinutes(5));
         lockLog.clear();

@@ -24,7 +24,7 @@ class PanicScaleTest {
     private final InMemorySchedulerStore schedulers = new InMemorySchedulerStore();
     private final InMemoryRoomStatusStore rooms = new InMemoryRoomStatusStore();
     private final InMemoryMemberDriver driver = InMemoryMemberDriver.builder(tasks).build();
-    private final LockManager locks = LockManager.builder(new InMemoryLockStore(tasks.clock()), tasks).build();
+    private final LockManager locks = LockManager.builder().lockStore(new InMemoryLockStore(tasks.clock())).scheduler(tasks).build();
 
     private RoomService service(EventDispatcher events) {
         return new RoomService(rooms, schedulers, driver, locks, Autoscaler.standard(), events, tasks,

@@ -68,12 +68,12 @@ class WorkerTest {
             return SchedulerConfigs.parse(doc.submitted(), Documents.Format.YAML);
         };
         final SchedulerOperations ops = SchedulerOperations.builder(schedulers,
-                LockManager.builder(lockStore, tasks).build(), driver, tasks).build();
+                LockManager.builder().lockStore(lockStore).scheduler(tasks).build(), driver, tasks).build();
         final Set<String> silent = new HashSet<>();
 
         Worker worker() {
-            return Worker.builder(schedulers, rooms, history, driver, LockManager.builder(lockStore, tasks).build(), tasks)
-                    .parser(parser).pingTimeout(Duration.ofMinutes(1)).build();
+            return Worker.builder(schedulers, rooms, history, driver, LockManager.builder().lockStore(lockStore).scheduler(tasks).build(), tasks)
+                    .parser(parser).settings(dev.hotspare.fleet.runtime.FleetSettings.builder().pingTimeout(Duration.ofMinutes(1)).build()).build();
         }
 
         /** Every running room pings "ready" every 10 s, except those told to fall silent. */
@@ -208,7 +208,7 @@ class WorkerTest {
         Fleet fleet = new Fleet();
         fleet.ops.create(CONFIG);
         fleet.roomsPing();
-        HeldLock other = LockManager.builder(fleet.lockStore, fleet.tasks).build().newScope()
+        HeldLock other = LockManager.builder().lockStore(fleet.lockStore).scheduler(fleet.tasks).build().newScope()
                 .tryAcquire(LockId.of("pong", LockKind.TERMINATION)).orElseThrow();
         Worker worker = fleet.worker();
         worker.start();
@@ -232,7 +232,7 @@ class WorkerTest {
         RecordingForwarderProvider.RECEIVED.clear();
         try (EventDispatcher events = EventDispatcher.builder().build()) {
             Worker worker = Worker.builder(fleet.schedulers, fleet.rooms, fleet.history, fleet.driver,
-                    LockManager.builder(fleet.lockStore, fleet.tasks).build(), fleet.tasks).events(events).build();
+                    LockManager.builder().lockStore(fleet.lockStore).scheduler(fleet.tasks).build(), fleet.tasks).events(events).build();
             fleet.ops.create(CONFIG + "forwarders:\n  recording:\n    matchmaking: {enabled: true}\n");
             worker.start();
 

@@ -49,8 +49,8 @@ class ClaimClassesRuntimeTest {
     }
 
     void start(PoolSpec spec) {
-        controller = PoolController.builder(spec, driver, store).scheduler(time).resyncPeriod(Duration.ofMinutes(1))
-                .kpis(kpis).build().start();
+        controller = PoolController.builder(spec).memberDriver(driver).claimStore(store).scheduler(time).resyncPeriod(Duration.ofMinutes(1))
+                .listener(kpis).build().start();
     }
 
     /** One member at a time (maxSize 1), each claim holds it 10 minutes: the service order is plain to see. */

@@ -64,9 +64,9 @@ class ClaimOutcomeProperties {
             RecordingKpis kpis = new RecordingKpis();
             PoolController controller = PoolController.builder(PoolSpec.builder("ci").size(Math.min(size, maxSize))
                                     .runningCount(running).maxSize(maxSize).agingLimit(Duration.ofMinutes(agingMinutes))
-                                    .claimLifetime(new ClaimLifetime(Optional.of(Duration.ofMinutes(15)), Optional.empty())).build(),
-                            driver, new InMemoryClaimStore())
-                    .scheduler(time).resyncPeriod(Duration.ofMinutes(1)).kpis(kpis).build().start();
+                                    .claimLifetime(new ClaimLifetime(Optional.of(Duration.ofMinutes(15)), Optional.empty())).build())
+                                    .memberDriver(driver).claimStore(new InMemoryClaimStore())
+                    .scheduler(time).resyncPeriod(Duration.ofMinutes(1)).listener(kpis).build().start();
             Map<String, ClaimHandle> handles = new HashMap<>();
             Map<String, Optional<Instant>> deadlines = new HashMap<>();
             Map<String, Instant> servedAt = new HashMap<>();

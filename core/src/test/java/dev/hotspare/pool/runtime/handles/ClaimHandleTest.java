@@ -52,7 +52,7 @@ class ClaimHandleTest extends PoolRuntimeTest {
         AtomicReference<ClaimHandle> handle = new AtomicReference<>();
         start(PoolSpec.builder("ci").size(1).runningCount(1).build());
         controller.close();
-        controller = PoolController.builder(PoolSpec.builder("ci").size(1).runningCount(1).build(), driver, claims)
+        controller = PoolController.builder(PoolSpec.builder("ci").size(1).runningCount(1).build()).memberDriver(driver).claimStore(claims)
                 .scheduler(time).resyncPeriod(Duration.ofMinutes(1)).listener(new PoolListener() {
                     @Override
                     public void onClaimAssigned(String pool, PoolPlan.Assignment assignment, Member memberBefore) {

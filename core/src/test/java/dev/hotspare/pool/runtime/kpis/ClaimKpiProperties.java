@@ -47,14 +47,14 @@ class ClaimKpiProperties {
                     .resumeTime(Duration.ofMinutes(5)).hibernateTime(Duration.ofMinutes(2)).build();
             AtomicInteger assigned = new AtomicInteger();
             RecordingKpis kpis = new RecordingKpis();
-            PoolController controller = PoolController.builder(PoolSpec.builder("ci").size(size).runningCount(Math.min(running, size)).build(),
-                            driver, new InMemoryClaimStore()).scheduler(time).resyncPeriod(Duration.ofMinutes(1))
-                    .listener(new PoolListener() {
+            PoolController controller = PoolController.builder(PoolSpec.builder("ci").size(size).runningCount(Math.min(running, size)).build())
+                    .memberDriver(driver).claimStore(new InMemoryClaimStore()).scheduler(time).resyncPeriod(Duration.ofMinutes(1))
+                    .listener(PoolListener.all(new PoolListener() {
                         @Override
                         public void onClaimAssigned(String pool, PoolPlan.Assignment assignment, Member memberBefore) {
                             assigned.incrementAndGet();
                         }
-                    }).kpis(kpis).build().start();
+                    }, kpis)).build().start();
             List<Duration> handleWaits = new ArrayList<>();
             for (int i = 0; i < arrivalMinutes.size(); i++) {
                 String name = "job-" + i;

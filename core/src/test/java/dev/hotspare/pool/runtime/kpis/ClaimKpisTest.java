@@ -39,8 +39,8 @@ class ClaimKpisTest {
     }
 
     void start(PoolSpec spec, KpiListener listener) {
-        controller = PoolController.builder(spec, driver, new InMemoryClaimStore()).scheduler(time)
-                .resyncPeriod(Duration.ofMinutes(1)).kpis(listener).build().start();
+        controller = PoolController.builder(spec).memberDriver(driver).claimStore(new InMemoryClaimStore()).scheduler(time)
+                .resyncPeriod(Duration.ofMinutes(1)).listener(listener).build().start();
     }
 
     @Test

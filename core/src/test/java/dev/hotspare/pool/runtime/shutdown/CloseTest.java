@@ -119,8 +119,8 @@ class CloseTest {
     }
 
     PoolController controller(String pool, Duration closeTimeout, boolean closeOpens) {
-        return PoolController.builder(PoolSpec.builder(pool).size(1).runningCount(1).build(), blockingOnce(closeOpens),
-                        new InMemoryClaimStore())
+        return PoolController.builder(PoolSpec.builder(pool).size(1).runningCount(1).build())
+                .memberDriver(blockingOnce(closeOpens)).claimStore(new InMemoryClaimStore())
                 .scheduler(tasks).closeTimeout(closeTimeout).listener(new PoolListener() {
                     @Override
                     public void onPlanApplied(String p, PoolPlan plan, Instant now) {

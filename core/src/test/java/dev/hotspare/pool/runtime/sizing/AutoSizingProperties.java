@@ -59,7 +59,7 @@ class AutoSizingProperties {
         List<String> decisions = new ArrayList<>();
         List<Integer> planned = new ArrayList<>();
         PoolController[] controller = new PoolController[1];
-        controller[0] = PoolController.builder(spec, driver, new InMemoryClaimStore()).scheduler(time)
+        controller[0] = PoolController.builder(spec).memberDriver(driver).claimStore(new InMemoryClaimStore()).scheduler(time)
                 .resyncPeriod(Duration.ofMinutes(1)).listener(new PoolListener() {
                     @Override
                     public void sizingDecided(String pool, SizingDecision decision, boolean applied) {

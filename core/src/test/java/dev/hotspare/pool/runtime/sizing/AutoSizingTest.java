@@ -60,7 +60,7 @@ class AutoSizingTest {
     }
 
     void start(PoolSpec spec) {
-        controller = PoolController.builder(spec, driver, new InMemoryClaimStore()).scheduler(time)
+        controller = PoolController.builder(spec).memberDriver(driver).claimStore(new InMemoryClaimStore()).scheduler(time)
                 .resyncPeriod(Duration.ofMinutes(1)).listener(new PoolListener() {
                     @Override
                     public void sizingDecided(String pool, SizingDecision decision, boolean wasApplied) {

@@ -56,7 +56,7 @@ class ProgressKpisTest {
         RolloutController.create(store, RolloutSpec.builder("r1", "2.0").deviceGroup("tier", "canary")
                 .deviceGroup("tier", "edge").build(), INVENTORY);
         RolloutController controller = RolloutController.builder("r1").store(store).channel(channel)
-                .leaderElection(election).scheduler(scheduler).kpis(kpis).build();
+                .leaderElection(election).scheduler(scheduler).listener(kpis).build();
         controller.start();
         controller.submit(new RolloutEvent.Start());
         for (int i = 0; i < 1_000 && scheduler.nextDueTime().isPresent(); i++) {
