@@ -117,7 +117,7 @@ public final class PostgresClaimLoad {
         PoolSpec spec = PoolSpec.builder(pool).size(o.members()).runningCount(o.members()).build();
         PostgresClaimStore store = new PostgresClaimStore(dataSource, "bench", batchSize);
         List<Phase> out = new ArrayList<>();
-        try (PoolController controller = PoolController.builder(spec, driver, store).scheduler(time)
+        try (PoolController controller = PoolController.builder(spec).memberDriver(driver).claimStore(store).scheduler(time)
                 .resyncPeriod(Duration.ofSeconds(5)).build().start()) {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             while (running(driver.list(pool)) < o.members() && System.nanoTime() < deadline) {

@@ -40,7 +40,7 @@ class PostgresSizingHistoryTest {
 
     private static PoolController controller(PoolSpec spec, InMemoryMemberDriver driver, dev.hotspare.pool.spi.ClaimStore store,
                                              VirtualTimeScheduler time) {
-        return PoolController.builder(spec, driver, store).scheduler(time).resyncPeriod(Duration.ofMinutes(1)).build();
+        return PoolController.builder(spec).memberDriver(driver).claimStore(store).scheduler(time).resyncPeriod(Duration.ofMinutes(1)).build();
     }
 
     @Test
