@@ -344,12 +344,13 @@ public final class FleetService implements AutoCloseable {
         if (server != null) {
             long started = System.nanoTime();
             long grace = settings.shutdownTimeout.toNanos();
+            long handover = handoverAt(grace, settings.pollInterval.toNanos());
             Thread stages = new Thread(() -> {
                 try {
                     TimeUnit.NANOSECONDS.sleep(grace / 2);
                     LOG.info("shutting down: cancelling the rolling updates still running, so they roll back");
                     fleet.updates().cancelRunning();
-                    TimeUnit.NANOSECONDS.sleep(grace * 2 / 5);
+                    TimeUnit.NANOSECONDS.sleep(handover - grace / 2);
                     LOG.warn("shutting down: grace period nearly over; handing what still runs over to the next instance");
                     fleet.updates().stopRunning();
                 } catch (InterruptedException e) {
@@ -368,6 +369,16 @@ public final class FleetService implements AutoCloseable {
                 stages.interrupt();
             }
             fleet.updates().stopRunning();
+            // A handed-over release stops at its next poll; the leases it holds must be gone before the clients
+            // close, or the next owner waits for their TTL before it can resume the release.
+            try {
+                fleet.updates().whenLocksReleased().get(Math.max(1_000, settings.shutdownTimeout
+                        .minusNanos(System.nanoTime() - started).toMillis()), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.warn("rolling updates did not stop within the grace period; their leases end by TTL");
+            }
             Duration left = settings.shutdownTimeout.minusNanos(System.nanoTime() - started);
             Duration wait = left.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : left;
             try {
@@ -389,6 +400,17 @@ public final class FleetService implements AutoCloseable {
                 LOG.warn("closing {} failed", resource, e);
             }
         }
+    }
+
+    /**
+     * When, into a grace period, running releases are handed over: at nine tenths of it, but at least three polls
+     * before its end and never before the cancel at its half. A handed-over release stops only at its next poll and
+     * only then answers a client waiting for it ({@code ?wait=true}); once the grace period ends the HTTP server
+     * closes that client's connection, so with a short grace period (8 s and a 1 s poll: 0.8 s left) the answer
+     * would be lost.
+     */
+    static long handoverAt(long graceNanos, long pollNanos) {
+        return Math.max(graceNanos / 2, Math.min(graceNanos * 9 / 10, graceNanos - 3 * pollNanos));
     }
 
     /** Builds a {@link FleetService}. */

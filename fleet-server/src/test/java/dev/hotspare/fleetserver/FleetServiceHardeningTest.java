@@ -197,6 +197,15 @@ class FleetServiceHardeningTest {
     }
 
     @Test
+    void releasesAreHandedOverAtNineTenthsOfTheGracePeriodButAtLeastThreePollsBeforeItsEnd() {
+        long s = 1_000_000_000L;
+        assertThat(FleetService.handoverAt(30 * s, s)).isEqualTo(27 * s); // the default: nine tenths
+        assertThat(FleetService.handoverAt(8 * s, s)).isEqualTo(5 * s);   // three polls before the end
+        assertThat(FleetService.handoverAt(4 * s, s)).isEqualTo(2 * s);   // never before the cancel at half
+        assertThat(FleetService.handoverAt(4 * s, s / 10)).isEqualTo(36 * s / 10);
+    }
+
+    @Test
     void aReleaseLeftInProgressByACrashedOwnerIsMarkedInterruptedByTheNextInstance() {
         InMemorySchedulerStore schedulers = new InMemorySchedulerStore();
         Instant now = Instant.now();

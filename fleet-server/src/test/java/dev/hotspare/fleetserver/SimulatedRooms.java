@@ -113,6 +113,9 @@ final class SimulatedRooms implements AutoCloseable {
     }
 
     private synchronized void observe() {
+        if (informer == null) {
+            return; // the informer's first list, for pods that existed before: still being constructed
+        }
         Collection<Pod> now = pods();
         mostPods.accumulateAndGet(now.size(), Math::max);
         Map<String, Integer> unready = new java.util.HashMap<>();

@@ -45,9 +45,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <tr><td>{@value #CLAIM_WAIT}</td><td>timer, p50/p95/p99 + percentile histogram</td><td>pool, service</td><td>wait from claim to assignment</td></tr>
  *   <tr><td>{@value #CLAIM_WAIT_STAGE}</td><td>timer</td><td>pool, stage</td><td>each served claim's wait split into queue, resume and install</td></tr>
  *   <tr><td>{@value #CLAIMS_SERVED}</td><td>counter</td><td>pool, service</td><td>claims served hot / warm / cold</td></tr>
- *   <tr><td>{@value #MEMBERS}</td><td>gauge</td><td>pool, state</td><td>members per {@link MemberState}, fleet rooms per room status</td></tr>
- *   <tr><td>{@value #SCALE_OPERATIONS}</td><td>counter</td><td>pool, operation</td><td>create / delete / scale-up / scale-down operations</td></tr>
- *   <tr><td>{@value #SCALE_MEMBERS}</td><td>counter</td><td>pool, operation</td><td>members or rooms those operations touched</td></tr>
+ *   <tr><td>{@value #MEMBERS}</td><td>gauge</td><td>pool, state</td><td>members per {@link MemberState} (and, deprecated, fleet rooms per room status)</td></tr>
+ *   <tr><td>{@value #SCALE_OPERATIONS}</td><td>counter</td><td>pool, operation</td><td>create / delete operations (and, deprecated, a scheduler's scale-ups and -downs)</td></tr>
+ *   <tr><td>{@value #SCALE_MEMBERS}</td><td>counter</td><td>pool, operation</td><td>members those operations touched (and, deprecated, rooms)</td></tr>
+ *   <tr><td>{@value #FLEET_ROOMS}</td><td>gauge</td><td>scheduler, status</td><td>a fleet scheduler's rooms per room status</td></tr>
+ *   <tr><td>{@value #FLEET_SCALE_OPERATIONS}</td><td>counter</td><td>scheduler, operation</td><td>a scheduler's scale-up / scale-down / delete operations</td></tr>
+ *   <tr><td>{@value #FLEET_SCALE_ROOMS}</td><td>counter</td><td>scheduler, operation</td><td>rooms those operations created or removed</td></tr>
  *   <tr><td>{@value #LOCK_WAIT}</td><td>timer</td><td>scheduler, kind, outcome</td><td>lock acquisition waits</td></tr>
  *   <tr><td>{@value #LEASE_LOSSES}</td><td>counter</td><td>scheduler, kind</td><td>leases lost</td></tr>
  *   <tr><td>{@value #SIZER_RUNNING_COUNT}</td><td>gauge</td><td>pool, applied</td><td>the auto-sizer's last running count (applied, or only reported in shadow mode)</td></tr>
@@ -74,12 +77,33 @@ public final class MicrometerKpis implements KpiListener {
      * withdrawn, expired).
      */
     public static final String CLAIM_OUTCOMES = "hotspare.claim.outcome";
-    /** Gauge: members (or fleet rooms) per state, tags {@code pool}, {@code state}. */
+    /**
+     * Gauge: a pool's members per state, tags {@code pool}, {@code state}. Fleet schedulers' rooms per status are
+     * still recorded here too, labelled {@code pool=<scheduler>}, for one release — deprecated: use
+     * {@link #FLEET_ROOMS}.
+     */
     public static final String MEMBERS = "hotspare.members";
-    /** Counter: scale operations, tags {@code pool}, {@code operation} (create, delete, scale-up, scale-down). */
+    /**
+     * Counter: a pool's scale operations, tags {@code pool}, {@code operation} (create, delete). Fleet schedulers'
+     * (scale-up, scale-down, delete) are still counted here too, labelled {@code pool=<scheduler>}, for one release —
+     * deprecated: use {@link #FLEET_SCALE_OPERATIONS}.
+     */
     public static final String SCALE_OPERATIONS = "hotspare.scale.operations";
-    /** Counter: members or rooms created or removed by scale operations, tags {@code pool}, {@code operation}. */
+    /**
+     * Counter: members created or removed by a pool's scale operations, tags {@code pool}, {@code operation}; fleet
+     * rooms too for one release, deprecated: use {@link #FLEET_SCALE_ROOMS}.
+     */
     public static final String SCALE_MEMBERS = "hotspare.scale.members";
+    /**
+     * Gauge: a fleet scheduler's rooms per room status, tags {@code scheduler}, {@code status} (creating, ready,
+     * allocated, occupied, terminating, error). New meter names rather than a renamed tag on the old ones, so that
+     * dashboards reading {@code hotspare.members{pool=..}} keep working for the release that deprecates them.
+     */
+    public static final String FLEET_ROOMS = "hotspare.fleet.rooms";
+    /** Counter: a fleet scheduler's scale operations, tags {@code scheduler}, {@code operation} (scale-up, scale-down, delete). */
+    public static final String FLEET_SCALE_OPERATIONS = "hotspare.fleet.scale.operations";
+    /** Counter: rooms created or removed by a fleet scheduler's scale operations, tags {@code scheduler}, {@code operation}. */
+    public static final String FLEET_SCALE_ROOMS = "hotspare.fleet.scale.rooms";
     /** Timer: lock acquisition wait, tags {@code scheduler}, {@code kind}, {@code outcome} (acquired, timed-out). */
     public static final String LOCK_WAIT = "hotspare.lock.wait";
     /** Counter: leases lost, tags {@code scheduler}, {@code kind}. */
@@ -178,8 +202,11 @@ public final class MicrometerKpis implements KpiListener {
     public void roomsPerStatus(String scheduler, RoomStatusCounts counts) {
         for (RoomStatus status : RoomStatus.values()) {
             if (status != RoomStatus.TERMINATED) {
-                gauge(MEMBERS, "Members per state", "pool", scheduler, "state", status.name().toLowerCase(Locale.ROOT))
+                String tag = status.name().toLowerCase(Locale.ROOT);
+                gauge(FLEET_ROOMS, "A fleet scheduler's rooms per room status", "scheduler", scheduler, "status", tag)
                         .set(counts.count(status));
+                // Deprecated (one release): the same count under the pool meter, for dashboards not yet moved.
+                gauge(MEMBERS, "Members per state", "pool", scheduler, "state", tag).set(counts.count(status));
             }
         }
     }
@@ -189,6 +216,15 @@ public final class MicrometerKpis implements KpiListener {
         counter(SCALE_OPERATIONS, "Scale operations", "pool", pool, "operation", operation.tag()).increment();
         counter(SCALE_MEMBERS, "Members created or removed by scale operations", "pool", pool, "operation", operation.tag())
                 .increment(count);
+    }
+
+    @Override
+    public void roomsScaled(String scheduler, ScaleOperation operation, int count) {
+        counter(FLEET_SCALE_OPERATIONS, "A fleet scheduler's scale operations", "scheduler", scheduler, "operation", operation.tag())
+                .increment();
+        counter(FLEET_SCALE_ROOMS, "Rooms created or removed by a fleet scheduler's scale operations", "scheduler", scheduler,
+                "operation", operation.tag()).increment(count);
+        scaled(scheduler, operation, count); // deprecated (one release): pool=<scheduler>
     }
 
     @Override
@@ -252,7 +288,8 @@ public final class MicrometerKpis implements KpiListener {
      */
     @Override
     public void schedulerRemoved(String scheduler) {
-        java.util.Set<String> names = java.util.Set.of(MEMBERS, SCALE_MEMBERS, SCALE_OPERATIONS, LOCK_WAIT, LEASE_LOSSES);
+        java.util.Set<String> names = java.util.Set.of(MEMBERS, SCALE_MEMBERS, SCALE_OPERATIONS, LOCK_WAIT, LEASE_LOSSES,
+                FLEET_ROOMS, FLEET_SCALE_OPERATIONS, FLEET_SCALE_ROOMS);
         gauges.keySet().removeIf(key -> names.contains(key.get(0)) && key.get(1).equals(scheduler));
         counters.keySet().removeIf(key -> names.contains(key.get(0)) && key.get(1).equals(scheduler));
         lockWaits.keySet().removeIf(key -> key.get(0).equals(scheduler));

@@ -117,7 +117,19 @@ class MicrometerKpisTest {
     }
 
     @Test
-    void fleetRoomsAreMembersTaggedWithTheirRoomStatus() {
+    void fleetRoomsAreCountedPerSchedulerAndRoomStatus() {
+        kpis.roomsPerStatus("pong", new RoomStatusCounts(1, 3, 4, 2));
+
+        assertThat(gauge(MicrometerKpis.FLEET_ROOMS, "scheduler", "pong", "status", "creating")).isEqualTo(1.0);
+        assertThat(gauge(MicrometerKpis.FLEET_ROOMS, "scheduler", "pong", "status", "ready")).isEqualTo(3.0);
+        assertThat(gauge(MicrometerKpis.FLEET_ROOMS, "scheduler", "pong", "status", "occupied")).isEqualTo(4.0);
+        assertThat(gauge(MicrometerKpis.FLEET_ROOMS, "scheduler", "pong", "status", "terminating")).isEqualTo(2.0);
+        assertThat(registry.find(MicrometerKpis.FLEET_ROOMS).tags("status", "terminated").gauge()).isNull();
+        assertThat(registry.find(MicrometerKpis.FLEET_ROOMS).tagKeys("pool").gauges()).isEmpty();
+    }
+
+    @Test
+    void fleetRoomsAreStillMembersTaggedPoolForOneRelease() {
         kpis.roomsPerStatus("pong", new RoomStatusCounts(1, 3, 4, 2));
 
         assertThat(gauge(MicrometerKpis.MEMBERS, "pool", "pong", "state", "creating")).isEqualTo(1.0);
@@ -139,10 +151,26 @@ class MicrometerKpisTest {
     }
 
     @Test
+    void aSchedulersScalesAreCountedUnderTheSchedulerAndForOneReleaseUnderThePool() {
+        kpis.roomsScaled("pong", ScaleOperation.SCALE_UP, 3);
+        kpis.roomsScaled("pong", ScaleOperation.SCALE_UP, 2);
+        kpis.roomsScaled("pong", ScaleOperation.DELETE, 1);
+
+        assertThat(counter(MicrometerKpis.FLEET_SCALE_OPERATIONS, "scheduler", "pong", "operation", "scale-up")).isEqualTo(2.0);
+        assertThat(counter(MicrometerKpis.FLEET_SCALE_ROOMS, "scheduler", "pong", "operation", "scale-up")).isEqualTo(5.0);
+        assertThat(counter(MicrometerKpis.FLEET_SCALE_OPERATIONS, "scheduler", "pong", "operation", "delete")).isEqualTo(1.0);
+        assertThat(counter(MicrometerKpis.SCALE_OPERATIONS, "pool", "pong", "operation", "scale-up")).isEqualTo(2.0);
+        assertThat(counter(MicrometerKpis.SCALE_MEMBERS, "pool", "pong", "operation", "scale-up")).isEqualTo(5.0);
+        // A pool's scale is no scheduler's.
+        kpis.scaled("ci", ScaleOperation.CREATE, 4);
+        assertThat(registry.find(MicrometerKpis.FLEET_SCALE_OPERATIONS).tags("scheduler", "ci").counter()).isNull();
+    }
+
+    @Test
     void aRemovedSchedulerLeavesNoMeterAndAnotherKeepsItsOwn() {
         for (String scheduler : List.of("gone", "kept")) {
             kpis.roomsPerStatus(scheduler, new RoomStatusCounts(1, 3, 4, 2));
-            kpis.scaled(scheduler, ScaleOperation.SCALE_UP, 2);
+            kpis.roomsScaled(scheduler, ScaleOperation.SCALE_UP, 2);
             kpis.lockWaited(LockId.of(scheduler, LockKind.CONFIG), LockOutcome.ACQUIRED, Duration.ofMillis(5));
             kpis.leaseLost(LockId.of(scheduler, LockKind.CONFIG));
         }
@@ -150,10 +178,13 @@ class MicrometerKpisTest {
 
         assertThat(registry.getMeters()).noneMatch(m -> "gone".equals(m.getId().getTag("pool")) || "gone".equals(m.getId().getTag("scheduler")));
         assertThat(gauge(MicrometerKpis.MEMBERS, "pool", "kept", "state", "ready")).isEqualTo(3.0);
+        assertThat(gauge(MicrometerKpis.FLEET_ROOMS, "scheduler", "kept", "status", "ready")).isEqualTo(3.0);
+        assertThat(counter(MicrometerKpis.FLEET_SCALE_ROOMS, "scheduler", "kept", "operation", "scale-up")).isEqualTo(2.0);
         assertThat(counter(MicrometerKpis.LEASE_LOSSES, "scheduler", "kept", "kind", "config")).isEqualTo(1.0);
         // Made again later, its meters start afresh.
         kpis.roomsPerStatus("gone", new RoomStatusCounts(0, 1, 0, 0));
         assertThat(gauge(MicrometerKpis.MEMBERS, "pool", "gone", "state", "ready")).isEqualTo(1.0);
+        assertThat(gauge(MicrometerKpis.FLEET_ROOMS, "scheduler", "gone", "status", "ready")).isEqualTo(1.0);
     }
 
     @Test

@@ -58,6 +58,11 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
     /** How many informers a pool's first list-and-watch is tried on before calls fail. */
     static final int START_ATTEMPTS = 2;
     private static final char[] NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789".toCharArray();
+    /**
+     * How many fresh names a create tries: five random characters from 27 clash rarely, but a clash is a 409 that
+     * would otherwise fail the create (and stall whatever waits for the member).
+     */
+    static final int NAME_ATTEMPTS = 5;
 
     protected final KubernetesClient client;
     protected final Clock clock;
@@ -65,6 +70,8 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
     private final Duration resyncPeriod;
     private final Duration syncTimeout;
     private final SecureRandom random = new SecureRandom();
+    /** The five-character suffix of a new member's name; a test can make it clash on purpose. */
+    private volatile java.util.function.Supplier<String> suffixes = this::randomSuffix;
     private final Map<String, PoolView> views = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -215,8 +222,7 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         PoolView view = view(pool);
         prepare(pool);
         Instant now = clock.instant();
-        T object = build(pool, newName(pool), templateVersion, power, now);
-        T created = call("create member of pool " + pool, () -> operation().inNamespace(namespaceOf(pool)).resource(object).create());
+        T created = call("create member of pool " + pool, () -> createWithFreshName(pool, templateVersion, power, now));
         Member member = view.observe(created);
         created(pool, created, templateVersion);
         return member;
@@ -405,15 +411,42 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         });
     }
 
-    /** A fresh DNS-1123 label: the pool name (shortened to fit) and five random characters. */
-    private String newName(String pool) {
+    /**
+     * Creates the member under a fresh name; an object of that name already there (409 AlreadyExists) is tried
+     * again under another name, up to {@value #NAME_ATTEMPTS} names.
+     */
+    private T createWithFreshName(String pool, String templateVersion, DesiredPower power, Instant now) {
+        for (int attempt = 1; ; attempt++) {
+            T object = build(pool, newName(pool), templateVersion, power, now);
+            try {
+                return operation().inNamespace(namespaceOf(pool)).resource(object).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= NAME_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.debug("member name {} of pool {} is taken; trying another", object.getMetadata().getName(), pool);
+            }
+        }
+    }
+
+    /** Replaces the random name suffixes (tests that make names clash). */
+    void nameSuffixes(java.util.function.Supplier<String> source) {
+        this.suffixes = Objects.requireNonNull(source, "source");
+    }
+
+    private String randomSuffix() {
         StringBuilder suffix = new StringBuilder(5);
         for (int i = 0; i < 5; i++) {
             suffix.append(NAME_ALPHABET[random.nextInt(NAME_ALPHABET.length)]);
         }
+        return suffix.toString();
+    }
+
+    /** A fresh DNS-1123 label: the pool name (shortened to fit) and five random characters. */
+    private String newName(String pool) {
         String base = pool.length() > 57 ? pool.substring(0, 57) : pool;
         base = base.endsWith("-") ? base.substring(0, base.length() - 1) : base;
-        return base + "-" + suffix;
+        return base + "-" + suffixes.get();
     }
 
     /** A change to one object: returns false if there is nothing to write. */

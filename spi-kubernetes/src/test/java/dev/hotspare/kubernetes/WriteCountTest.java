@@ -48,6 +48,24 @@ class WriteCountTest {
     }
 
     @Test
+    void aMemberNameThatIsTakenIsTriedAgainUnderAnotherName() {
+        rooms = PodMemberDriver.builder(kube.client,
+                (s, v) -> Optional.of(SchedulerConfig.of(s, "game", "rooms:1", Autoscaling.NONE))).build();
+        kube.fixture.pods().inNamespace("clash").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("clash-bbbbb").endMetadata()
+                .withNewSpec().addNewContainer().withName("game").withImage("other:1").endContainer().endSpec().build()).create();
+        java.util.Iterator<String> suffixes = List.of("bbbbb", "ccccc").iterator();
+        rooms.nameSuffixes(suffixes::next);
+        kube.drain();
+
+        assertThat(rooms.create("clash", "v1", DesiredPower.RUNNING).id()).isEqualTo("clash-ccccc");
+        assertThat(kube.drainWrites()).extracting(MockKubernetes.Request::toString)
+                .filteredOn(r -> r.contains("/pods")).containsExactly("POST /api/v1/namespaces/clash/pods", "POST /api/v1/namespaces/clash/pods");
+        assertThat(kube.fixture.pods().inNamespace("clash").withName("clash-bbbbb").get().getSpec().getContainers().get(0).getImage())
+                .as("the member that had the name is left alone").isEqualTo("other:1");
+    }
+
+    @Test
     void creatingARoomIsOneWrite() {
         rooms = PodMemberDriver.builder(kube.client,
                 (s, v) -> Optional.of(SchedulerConfig.of(s, "game", "rooms:1", Autoscaling.NONE))).build();

@@ -107,6 +107,11 @@ public final class HotspareMeterBinder implements MeterBinder, KpiListener {
     }
 
     @Override
+    public void roomsScaled(String scheduler, ScaleOperation operation, int count) {
+        delegate.roomsScaled(scheduler, operation, count);
+    }
+
+    @Override
     public void roomsPerStatus(String scheduler, RoomStatusCounts counts) {
         delegate.roomsPerStatus(scheduler, counts);
     }

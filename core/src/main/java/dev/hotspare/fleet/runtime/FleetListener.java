@@ -48,6 +48,20 @@ public interface FleetListener extends LockListener, OwnershipListener {
     }
 
     /**
+     * What the fleet calls when {@code scheduler} performed {@code operation} on {@code count} rooms (>= 1). Apart
+     * from {@link #scaled}, which a {@code KpiListener} shares with pools, so that an implementation can tell a
+     * scheduler's rooms from a pool's members (the meters label a scheduler {@code scheduler=}, not {@code pool=}).
+     * By default it calls {@link #scaled}, so listeners written before it see every scale as before.
+     *
+     * @param scheduler the scheduler
+     * @param operation scale-up, scale-down, or delete (dead rooms removed)
+     * @param count     how many rooms
+     */
+    default void roomsScaled(String scheduler, ScaleOperation operation, int count) {
+        scaled(scheduler, operation, count);
+    }
+
+    /**
      * {@code scheduler} is gone from the store and this worker stopped watching it: whatever was kept per scheduler
      * (meters, say) can go, so deleted schedulers do not pile up.
      *

@@ -56,6 +56,11 @@ final class OperationContext {
     final java.util.Set<AtomicBoolean> runningUpdates = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Set once the owner stops for good: running releases are handed over (they stop and stay saved for the next owner). */
     final AtomicBoolean stopping = new AtomicBoolean();
+    /**
+     * Releases started through the API that have not yet released their locks: each completes once its scope is
+     * closed, so a shutdown can wait for the leases of what it handed over to be gone before the process exits.
+     */
+    final java.util.Set<java.util.concurrent.CompletableFuture<?>> unreleasedUpdates = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
                      EventDispatcher events, Function<ConfigDocument, List<Problem>> validator,

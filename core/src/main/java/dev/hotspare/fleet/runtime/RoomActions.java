@@ -105,7 +105,7 @@ final class RoomActions {
             // Rooms created before a failure exist: report them, so events and KPIs match the rooms.
             if (!created.isEmpty()) {
                 scaled(scheduler, created.size(), reason, now);
-                listener.scaled(scheduler, ScaleOperation.SCALE_UP, created.size());
+                listener.roomsScaled(scheduler, ScaleOperation.SCALE_UP, created.size());
             }
         }
         return created;
@@ -123,7 +123,7 @@ final class RoomActions {
         } finally {
             scaled(scheduler, -removed, reason, now);
             if (removed > 0) {
-                listener.scaled(scheduler, ScaleOperation.SCALE_DOWN, removed);
+                listener.roomsScaled(scheduler, ScaleOperation.SCALE_DOWN, removed);
             }
         }
     }
@@ -139,7 +139,7 @@ final class RoomActions {
             }
         } finally {
             if (removed > 0) {
-                listener.scaled(scheduler, ScaleOperation.DELETE, removed);
+                listener.roomsScaled(scheduler, ScaleOperation.DELETE, removed);
             }
         }
     }

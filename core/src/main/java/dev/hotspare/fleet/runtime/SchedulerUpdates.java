@@ -278,7 +278,9 @@ public final class SchedulerUpdates {
             }
         });
         // CONFIG (and anything else still held) is released on every path once the outcome is known.
-        outcome.whenComplete((status, error) -> scope.close());
+        CompletableFuture<OperationStatus> released = outcome.whenComplete((status, error) -> scope.close());
+        c.unreleasedUpdates.add(released);
+        released.whenComplete((status, error) -> c.unreleasedUpdates.remove(released));
         return outcome;
     }
 
@@ -332,6 +334,18 @@ public final class SchedulerUpdates {
      */
     public void stopRunning() {
         c.stopping.set(true);
+    }
+
+    /**
+     * Completes once every rolling update started through these operations has ended or been handed over and has
+     * released its locks (at once when none runs). A shutdown waits for it after {@link #stopRunning()}: a handed-over
+     * release stops only at its next poll, and a process that exits before then leaves CONFIG and DOWNSCALE held
+     * until their TTL, keeping the next owner from resuming the release meanwhile.
+     *
+     * @return a future that never completes exceptionally
+     */
+    public CompletableFuture<Void> whenLocksReleased() {
+        return CompletableFuture.allOf(c.unreleasedUpdates.toArray(CompletableFuture[]::new)).handle((ignored, error) -> null);
     }
 
     /**
