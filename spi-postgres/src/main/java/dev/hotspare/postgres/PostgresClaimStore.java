@@ -443,7 +443,6 @@ public final class PostgresClaimStore implements ClaimStore {
      * others follow higher class first and oldest first within a class. Once a claim has waited
      * {@code agingLimit}, only claims older than it are assigned before it (see the pools documentation).
      *
-     * @param pool       the pool
      * @param at         the assignment time
      * @param agingLimit the pool's {@code agingLimit}; zero or more
      * @return the claim as assigned, or empty as for {@link #assignOldest(String, Instant)}

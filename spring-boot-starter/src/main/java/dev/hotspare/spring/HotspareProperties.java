@@ -61,8 +61,6 @@ public class HotspareProperties {
 
     /**
      * Chooses the store.
-     *
-     * @param store the store
      */
     public void setStore(Store store) {
         this.store = store;
@@ -125,8 +123,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the in-memory member driver.
-     *
-     * @return the in-memory settings
      */
     public Memory getMemory() {
         return memory;
@@ -134,8 +130,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the PostgreSQL stores.
-     *
-     * @return the PostgreSQL settings
      */
     public Postgres getPostgres() {
         return postgres;
@@ -143,8 +137,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the Redis stores.
-     *
-     * @return the Redis settings
      */
     public Redis getRedis() {
         return redis;
@@ -152,8 +144,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the Kubernetes drivers and locks.
-     *
-     * @return the Kubernetes settings
      */
     public Kubernetes getKubernetes() {
         return kubernetes;
@@ -161,8 +151,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the game-room fleet.
-     *
-     * @return the fleet settings
      */
     public Fleet getFleet() {
         return fleet;
@@ -603,8 +591,6 @@ public class HotspareProperties {
 
             /**
              * Sets the API group.
-             *
-             * @param group the group
              */
             public void setGroup(String group) {
                 this.group = group;
@@ -621,8 +607,6 @@ public class HotspareProperties {
 
             /**
              * Sets the API version.
-             *
-             * @param version the version
              */
             public void setVersion(String version) {
                 this.version = version;
@@ -639,8 +623,6 @@ public class HotspareProperties {
 
             /**
              * Sets the kind.
-             *
-             * @param kind the kind
              */
             public void setKind(String kind) {
                 this.kind = kind;
@@ -657,8 +639,6 @@ public class HotspareProperties {
 
             /**
              * Sets the plural resource name.
-             *
-             * @param plural the plural
              */
             public void setPlural(String plural) {
                 this.plural = plural;

@@ -43,10 +43,6 @@ public final class LockManager {
 
     /**
      * A builder over {@code store}, renewing and retrying on {@code scheduler}.
-     *
-     * @param store the store
-     * @param scheduler the scheduler
-     * @return a builder over {@code store}, renewing and retrying on {@code scheduler}
      */
     public static Builder builder(LockStore store, TaskScheduler scheduler) {
         return new Builder(store, scheduler);
@@ -54,8 +50,6 @@ public final class LockManager {
 
     /**
      * A new scope for one operation's locks.
-     *
-     * @return a new scope for one operation's locks
      */
     public LockScope newScope() {
         return new LockScope(this);
@@ -66,8 +60,6 @@ public final class LockManager {
      * {@code finally}, errors included. A busy lock means the body is skipped, not queued.
      *
      * @param <T> the t
-     * @param ids the ids
-     * @param body the body
      * @return the body's result, or empty if a lock was busy
      */
     public <T> Optional<T> runLocked(Collection<LockId> ids, Function<HeldLocks, T> body) {
@@ -85,9 +77,6 @@ public final class LockManager {
 
     /**
      * Live leases of {@code scheduler}'s locks, for operators (Maestro's {@code /scheduler/{name}/locks}).
-     *
-     * @param scheduler the scheduler
-     * @return live leases of {@code scheduler}'s locks, for operators (Maestro's {@code /scheduler/{name}/locks})
      */
     public List<Lease> list(String scheduler) {
         return store.list(LockId.prefixOf(scheduler));
@@ -95,9 +84,6 @@ public final class LockManager {
 
     /**
      * Removes a stuck lock whoever holds it; the holder sees its lease lost at its next renewal.
-     *
-     * @param id the id
-     * @return removes a stuck lock whoever holds it; the holder sees its lease lost at its next renewal
      */
     public boolean forceRelease(LockId id) {
         return store.forceRelease(id.key());
@@ -105,8 +91,6 @@ public final class LockManager {
 
     /**
      * The lease TTL.
-     *
-     * @return the lease TTL
      */
     public Duration ttl() {
         return ttl;
@@ -139,9 +123,6 @@ public final class LockManager {
         /**
          * Lease TTL; leases are renewed every ttl/3. Longer means a crashed holder blocks others longer;
          * shorter means more renewals and less slack for a slow store.
-         *
-         * @param ttl the ttl
-         * @return lease TTL; leases are renewed every ttl/3
          */
         public Builder ttl(Duration ttl) {
             LockStore.requirePositive(ttl);
@@ -155,9 +136,6 @@ public final class LockManager {
         /**
          * Receives lock KPIs (default: none): every acquisition's wait and outcome, and every lease lost. A
          * listener that throws is logged and ignored.
-         *
-         * @param kpis the kpis
-         * @return receives lock KPIs (default: none): every acquisition's wait and outcome, and every lease lost
          */
         public Builder kpis(LockListener kpis) {
             this.kpis = java.util.Objects.requireNonNull(kpis, "kpis");

@@ -120,9 +120,6 @@ public final class Fleet implements AutoCloseable {
     /**
      * A builder whose stores, lock store and room driver are in memory until replaced. {@code tasks} runs the
      * worker, lock renewals and rolling replaces, and its clock stamps everything.
-     *
-     * @param tasks the task scheduler
-     * @return a builder whose stores, lock store and room driver are in memory until replaced
      */
     public static Builder builder(TaskScheduler tasks) {
         return new Builder(tasks);
@@ -135,8 +132,6 @@ public final class Fleet implements AutoCloseable {
     /**
      * Starts the worker: from now on every scheduler in the store (every owned one, when the fleet divides work
      * between instances) has a watcher.
-     *
-     * @return this fleet
      */
     public Fleet start() {
         worker.start();
@@ -166,8 +161,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Create, update, image, min, rollback, delete.
-     *
-     * @return create, update, image, min, rollback, delete
      */
     public SchedulerUpdates updates() {
         return operations.updates();
@@ -175,8 +168,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Scale up, scale down, scale to a number of replicas.
-     *
-     * @return scale up, scale down, scale to a number of replicas
      */
     public SchedulerScaling scaling() {
         return operations.scaling();
@@ -184,8 +175,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Status, releases, config, diff.
-     *
-     * @return status, releases, config, diff
      */
     public SchedulerQueries queries() {
         return operations.queries();
@@ -193,8 +182,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The three groups of scheduler operations in one object.
-     *
-     * @return the three groups of scheduler operations in one object
      */
     public SchedulerOperations operations() {
         return operations;
@@ -202,8 +189,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The room protocol: rooms' pings and status reports (and panic scale).
-     *
-     * @return the room protocol: rooms' pings and status reports (and panic scale)
      */
     public RoomService rooms() {
         return rooms;
@@ -211,8 +196,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The worker running one watcher per scheduler.
-     *
-     * @return the worker running one watcher per scheduler
      */
     public Worker worker() {
         return worker;
@@ -220,8 +203,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The lock manager every operation and watcher of this fleet uses.
-     *
-     * @return the lock manager every operation and watcher of this fleet uses
      */
     public LockManager locks() {
         return locks;
@@ -229,8 +210,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Where schedulers live.
-     *
-     * @return where schedulers live
      */
     public SchedulerStore schedulerStore() {
         return settings.schedulers;
@@ -238,8 +217,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Where room statuses live.
-     *
-     * @return where room statuses live
      */
     public RoomStatusStore roomStatusStore() {
         return settings.rooms;
@@ -247,8 +224,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The rooms' member driver.
-     *
-     * @return the rooms' member driver
      */
     public MemberDriver memberDriver() {
         return settings.driver;
@@ -258,7 +233,6 @@ public final class Fleet implements AutoCloseable {
      * Stops the worker and waits (on the task scheduler) up to {@code timeout} for running replaces and removals,
      * whose locks are released as they finish.
      *
-     * @param timeout the timeout
      * @return a future of whether everything finished within the timeout
      */
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
@@ -317,9 +291,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * Where schedulers, their versions and releases live (default: in memory).
-         *
-         * @param value the timeout
-         * @return where schedulers, their versions and releases live (default: in memory)
          */
         public Builder schedulerStore(SchedulerStore value) {
             this.schedulers = Objects.requireNonNull(value, "schedulerStore");
@@ -328,9 +299,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * Where room statuses and last pings live (default: in memory).
-         *
-         * @param value the timeout
-         * @return where room statuses and last pings live (default: in memory)
          */
         public Builder roomStatusStore(RoomStatusStore value) {
             this.rooms = Objects.requireNonNull(value, "roomStatusStore");
@@ -339,9 +307,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * Where the autoscaler's usage points live (default: in memory).
-         *
-         * @param value the timeout
-         * @return where the autoscaler's usage points live (default: in memory)
          */
         public Builder usageHistory(UsageHistory value) {
             this.usageHistory = Objects.requireNonNull(value, "usageHistory");
@@ -350,9 +315,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * Where leases live (default: in memory, on the task scheduler's clock).
-         *
-         * @param value the timeout
-         * @return where leases live (default: in memory, on the task scheduler's clock)
          */
         public Builder lockStore(LockStore value) {
             this.lockStore = Objects.requireNonNull(value, "lockStore");
@@ -362,7 +324,6 @@ public final class Fleet implements AutoCloseable {
         /**
          * What creates and deletes rooms (default: in memory; a room is {@code creating} until it pings).
          *
-         * @param value the timeout
          * @return this builder
          */
         public Builder memberDriver(MemberDriver value) {
@@ -372,9 +333,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * cpu / mem usage for cpu and mem triggers (default: none, for room triggers only).
-         *
-         * @param value the timeout
-         * @return cpu / mem usage for cpu and mem triggers (default: none, for room triggers only)
          */
         public Builder usageMetrics(UsageMetrics value) {
             this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
@@ -385,7 +343,6 @@ public final class Fleet implements AutoCloseable {
          * The autoscaler: its policies (also the trigger types configs may use), settings (its period is the
          * watchers' tick) and removal ranking, which every scale-down follows (default: {@link Autoscaler#standard()}).
          *
-         * @param value the timeout
          * @return the autoscaler: its policies (also the trigger types configs may use), settings (its period is the
          *         watchers' tick) and removal ranking, which every scale-down follows (default: {@link
          *         Autoscaler#standard()})
@@ -399,7 +356,6 @@ public final class Fleet implements AutoCloseable {
          * Where room and scheduler events go (default: only the forwarders scheduler configs name, retrying on this
          * fleet's task scheduler). Give yours {@code tasks(...)} so webhook retries run on the fleet's time.
          *
-         * @param value the timeout
          * @return where room and scheduler events go (default: only the forwarders scheduler configs name, retrying
          *         on this fleet's task scheduler)
          */
@@ -411,7 +367,6 @@ public final class Fleet implements AutoCloseable {
         /**
          * Receives rooms per status and every scale (a {@code dev.hotspare.kpi.KpiListener} fits; default: none).
          *
-         * @param value the timeout
          * @return receives rooms per status and every scale (a {@code dev.hotspare.kpi.KpiListener} fits; default:
          *         none)
          */
@@ -422,9 +377,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * Receives lock waits and lost leases (a {@code dev.hotspare.kpi.KpiListener} fits; default: none).
-         *
-         * @param value the timeout
-         * @return receives lock waits and lost leases (a {@code dev.hotspare.kpi.KpiListener} fits; default: none)
          */
         public Builder lockListener(LockListener value) {
             this.lockListener = Objects.requireNonNull(value, "lockListener");
@@ -433,9 +385,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * Lease TTL; leases are renewed every ttl/3 (default {@link LockManager#DEFAULT_TTL}).
-         *
-         * @param value the timeout
-         * @return lease TTL; leases are renewed every ttl/3 (default {@link LockManager#DEFAULT_TTL})
          */
         public Builder lockTtl(Duration value) {
             this.lockTtl = Objects.requireNonNull(value, "lockTtl");
@@ -444,9 +393,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * How often the worker re-reads the scheduler list (default 10 s).
-         *
-         * @param value the timeout
-         * @return how often the worker re-reads the scheduler list (default 10 s)
          */
         public Builder syncPeriod(Duration value) {
             this.syncPeriod = Objects.requireNonNull(value, "syncPeriod");
@@ -455,9 +401,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * How often replaces and removals check the driver (default 1 s).
-         *
-         * @param value the timeout
-         * @return how often replaces and removals check the driver (default 1 s)
          */
         public Builder pollInterval(Duration value) {
             this.pollInterval = Objects.requireNonNull(value, "pollInterval");
@@ -466,9 +409,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * How long a rolling replace (and waiting for removed rooms) may take (default 10 min).
-         *
-         * @param value the timeout
-         * @return how long a rolling replace (and waiting for removed rooms) may take (default 10 min)
          */
         public Builder replaceTimeout(Duration value) {
             this.replaceTimeout = Objects.requireNonNull(value, "replaceTimeout");
@@ -477,9 +417,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * How long operations wait for DOWNSCALE / TERMINATION (default 1 min).
-         *
-         * @param value the timeout
-         * @return how long operations wait for DOWNSCALE / TERMINATION (default 1 min)
          */
         public Builder lockWait(Duration value) {
             this.lockWait = Objects.requireNonNull(value, "lockWait");
@@ -488,9 +425,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * Silence after which a room is dead (default 30 s).
-         *
-         * @param value the timeout
-         * @return silence after which a room is dead (default 30 s)
          */
         public Builder pingTimeout(Duration value) {
             this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
@@ -501,7 +435,6 @@ public final class Fleet implements AutoCloseable {
          * How long a match slot handed out by the allocation call waits for the room to report its match; then the
          * slot goes back and an allocated room is ready again (default 60 s).
          *
-         * @param value the timeout
          * @return this builder
          */
         public Builder allocationTimeout(Duration value) {
@@ -511,9 +444,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * Where event forwarder plug-ins named in scheduler configs are looked up.
-         *
-         * @param value the timeout
-         * @return where event forwarder plug-ins named in scheduler configs are looked up
          */
         public Builder pluginClassLoader(ClassLoader value) {
             this.plugins = Objects.requireNonNull(value, "pluginClassLoader");
@@ -547,8 +477,6 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * The fleet; call {@link Fleet#start()} to start its worker.
-         *
-         * @return the fleet; call {@link Fleet#start()} to start its worker
          */
         /**
          * Divides the schedulers between the instances that share this fleet's stores: this instance joins the group

@@ -24,9 +24,6 @@ public interface FleetListener {
     /**
      * After each tick of a scheduler's watcher: how many rooms of {@code scheduler} are in each room status.
      * Replaces the previous snapshot.
-     *
-     * @param scheduler the scheduler
-     * @param counts the counts
      */
     default void roomsPerStatus(String scheduler, RoomStatusCounts counts) {
     }
@@ -34,8 +31,6 @@ public interface FleetListener {
     /**
      * {@code scheduler} performed {@code operation} on {@code count} rooms (>= 1).
      *
-     * @param scheduler the scheduler
-     * @param operation the operation
      * @param count how many
      */
     default void scaled(String scheduler, ScaleOperation operation, int count) {
@@ -52,9 +47,6 @@ public interface FleetListener {
 
     /**
      * {@code listener} with every call guarded: an exception is logged and ignored. Idempotent.
-     *
-     * @param listener the listener
-     * @return {@code listener} with every call guarded: an exception is logged and ignored
      */
     static FleetListener guarded(FleetListener listener) {
         return Listeners.guarded(FleetListener.class, listener, NONE);
@@ -62,9 +54,6 @@ public interface FleetListener {
 
     /**
      * One listener calling each of {@code listeners} in order, each guarded.
-     *
-     * @param listeners the listeners
-     * @return one listener calling each of {@code listeners} in order, each guarded
      */
     static FleetListener all(FleetListener... listeners) {
         return Listeners.all(FleetListener.class, List.of(listeners), NONE);

@@ -72,12 +72,6 @@ public final class SchedulerOperations {
 
     /**
      * A builder over the stores, locks, driver and scheduler every operation needs.
-     *
-     * @param store the store
-     * @param locks the lock manager
-     * @param driver the member driver
-     * @param tasks the task scheduler
-     * @return a builder over the stores, locks, driver and scheduler every operation needs
      */
     public static Builder builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
         return new Builder(store, locks, driver, tasks);
@@ -85,8 +79,6 @@ public final class SchedulerOperations {
 
     /**
      * Create, update, image, min, rollback, delete.
-     *
-     * @return create, update, image, min, rollback, delete
      */
     public SchedulerUpdates updates() {
         return updates;
@@ -94,8 +86,6 @@ public final class SchedulerOperations {
 
     /**
      * Scale up, scale down, scale to a number of replicas.
-     *
-     * @return scale up, scale down, scale to a number of replicas
      */
     public SchedulerScaling scaling() {
         return scaling;
@@ -103,8 +93,6 @@ public final class SchedulerOperations {
 
     /**
      * Status, releases, config, diff.
-     *
-     * @return status, releases, config, diff
      */
     public SchedulerQueries queries() {
         return queries;
@@ -114,7 +102,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#create}.
      *
      * @param submitted the new config
-     * @return {@link SchedulerUpdates#create}
      */
     public SchedulerRecord create(String submitted) {
         return updates.create(submitted);
@@ -125,8 +112,6 @@ public final class SchedulerOperations {
      *
      * @param name the scheduler
      * @param submitted the new config
-     * @param maxSurgePercent the max surge percent
-     * @return {@link SchedulerUpdates#update(String, String, int)}
      */
     public UpdateHandle update(String name, String submitted, int maxSurgePercent) {
         return updates.update(name, submitted, maxSurgePercent);
@@ -149,7 +134,6 @@ public final class SchedulerOperations {
      *
      * @param name the scheduler
      * @param submitted the new config
-     * @return {@link SchedulerUpdates#update(String, String)}
      */
     public UpdateHandle update(String name, String submitted) {
         return updates.update(name, submitted);
@@ -159,8 +143,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#updateImage}.
      *
      * @param name the scheduler
-     * @param image the image
-     * @return {@link SchedulerUpdates#updateImage}
      */
     public UpdateHandle updateImage(String name, Optional<String> image) {
         return updates.updateImage(name, image);
@@ -170,8 +152,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#updateMin}.
      *
      * @param name the scheduler
-     * @param min the min
-     * @return {@link SchedulerUpdates#updateMin}
      */
     public UpdateHandle updateMin(String name, Optional<Integer> min) {
         return updates.updateMin(name, min);
@@ -181,8 +161,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#rollback}.
      *
      * @param name the scheduler
-     * @param version the version
-     * @return {@link SchedulerUpdates#rollback}
      */
     public UpdateHandle rollback(String name, SchedulerVersion version) {
         return updates.rollback(name, version);
@@ -192,7 +170,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#delete}.
      *
      * @param name the scheduler
-     * @return {@link SchedulerUpdates#delete}
      */
     public CompletableFuture<Boolean> delete(String name) {
         return updates.delete(name);
@@ -203,7 +180,6 @@ public final class SchedulerOperations {
      *
      * @param name the scheduler
      * @param amount how many
-     * @return {@link SchedulerScaling#scaleUp}
      */
     public int scaleUp(String name, int amount) {
         return scaling.scaleUp(name, amount);
@@ -214,7 +190,6 @@ public final class SchedulerOperations {
      *
      * @param name the scheduler
      * @param amount how many
-     * @return {@link SchedulerScaling#scaleDown}
      */
     public CompletableFuture<Integer> scaleDown(String name, int amount) {
         return scaling.scaleDown(name, amount);
@@ -224,8 +199,6 @@ public final class SchedulerOperations {
      * {@link SchedulerScaling#scaleTo}.
      *
      * @param name the scheduler
-     * @param replicas the replicas
-     * @return {@link SchedulerScaling#scaleTo}
      */
     public CompletableFuture<Integer> scaleTo(String name, int replicas) {
         return scaling.scaleTo(name, replicas);
@@ -235,7 +208,6 @@ public final class SchedulerOperations {
      * {@link SchedulerQueries#releases}.
      *
      * @param name the scheduler
-     * @return {@link SchedulerQueries#releases}
      */
     public List<Release> releases(String name) {
         return queries.releases(name);
@@ -245,9 +217,6 @@ public final class SchedulerOperations {
      * {@link SchedulerQueries#diff}.
      *
      * @param name the scheduler
-     * @param v1 the v1
-     * @param v2 the v2
-     * @return {@link SchedulerQueries#diff}
      */
     public VersionDiff diff(String name, Optional<SchedulerVersion> v1, Optional<SchedulerVersion> v2) {
         return queries.diff(name, v1, v2);
@@ -257,7 +226,6 @@ public final class SchedulerOperations {
      * {@link SchedulerQueries#status}.
      *
      * @param name the scheduler
-     * @return {@link SchedulerQueries#status}
      */
     public SchedulerStatus status(String name) {
         return queries.status(name);
@@ -267,8 +235,6 @@ public final class SchedulerOperations {
      * {@link SchedulerQueries#config}.
      *
      * @param name the scheduler
-     * @param version the version
-     * @return {@link SchedulerQueries#config}
      */
     public String config(String name, Optional<SchedulerVersion> version) {
         return queries.config(name, version);
@@ -302,7 +268,6 @@ public final class SchedulerOperations {
          * Where scheduler events go (default: none registered).
          *
          * @param events the event dispatcher
-         * @return where scheduler events go (default: none registered)
          */
         public Builder events(EventDispatcher events) {
             this.events = Objects.requireNonNull(events, "events");
@@ -314,7 +279,6 @@ public final class SchedulerOperations {
          * Default: the full {@link dev.hotspare.fleet.SchedulerConfigs} rules with the autoscaler's policies (their
          * type names and parameters).
          *
-         * @param validator the validator
          * @return config validation; every problem it returns rejects the config with {@link
          *         ErrorCode#INVALID_CONFIG}
          */
@@ -327,7 +291,6 @@ public final class SchedulerOperations {
          * How a stored config becomes a {@link SchedulerConfig}, for the rules manual scaling shares with the
          * autoscaler (min, max). Default: {@link SchedulerConfigs#parse} with the autoscaler's policies.
          *
-         * @param parser the parser
          * @return this builder
          */
         public Builder parser(Function<ConfigDocument, SchedulerConfig> parser) {
@@ -337,9 +300,6 @@ public final class SchedulerOperations {
 
         /**
          * How long a rolling replace (and waiting for removed rooms) may take before it times out.
-         *
-         * @param replaceTimeout the replace timeout
-         * @return how long a rolling replace (and waiting for removed rooms) may take before it times out
          */
         public Builder replaceTimeout(Duration replaceTimeout) {
             this.replaceTimeout = Objects.requireNonNull(replaceTimeout, "replaceTimeout");
@@ -348,9 +308,6 @@ public final class SchedulerOperations {
 
         /**
          * How long operations wait for DOWNSCALE / TERMINATION.
-         *
-         * @param lockWait the lock wait
-         * @return how long operations wait for DOWNSCALE / TERMINATION
          */
         public Builder lockWait(Duration lockWait) {
             this.lockWait = Objects.requireNonNull(lockWait, "lockWait");
@@ -374,9 +331,6 @@ public final class SchedulerOperations {
 
         /**
          * How often room readiness and removal are checked.
-         *
-         * @param pollInterval the poll interval
-         * @return how often room readiness and removal are checked
          */
         public Builder pollInterval(Duration pollInterval) {
             this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
@@ -400,9 +354,6 @@ public final class SchedulerOperations {
         /**
          * Receives the scale-up and scale-down operations' KPIs (default: none). A listener that throws is
          * logged and ignored. Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
-         *
-         * @param kpis the kpis
-         * @return receives the scale-up and scale-down operations' KPIs (default: none)
          */
         public Builder kpis(FleetListener kpis) {
             this.kpis = Objects.requireNonNull(kpis, "kpis");

@@ -78,14 +78,6 @@ public final class Worker {
 
     /**
      * A builder over the stores, driver, locks and scheduler every watcher needs.
-     *
-     * @param schedulers the schedulers
-     * @param rooms the room status store
-     * @param usageHistory the usage history
-     * @param driver the member driver
-     * @param locks the lock manager
-     * @param tasks the task scheduler
-     * @return a builder over the stores, driver, locks and scheduler every watcher needs
      */
     public static Builder builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory,
                                   MemberDriver driver, LockManager locks, TaskScheduler tasks) {
@@ -175,8 +167,6 @@ public final class Worker {
 
     /**
      * Schedulers with a running watcher.
-     *
-     * @return schedulers with a running watcher
      */
     public synchronized Set<String> watched() {
         return Set.copyOf(watchers.keySet());
@@ -184,9 +174,6 @@ public final class Worker {
 
     /**
      * The watcher of {@code scheduler}, if one runs.
-     *
-     * @param scheduler the scheduler
-     * @return the watcher of {@code scheduler}, if one runs
      */
     public synchronized java.util.Optional<Watcher> watcher(String scheduler) {
         return java.util.Optional.ofNullable(watchers.get(scheduler));
@@ -194,8 +181,6 @@ public final class Worker {
 
     /**
      * Hit / miss / load counts of the parsed-config cache.
-     *
-     * @return hit / miss / load counts of the parsed-config cache
      */
     public CacheStats configCacheStats() {
         return configs.stats();
@@ -206,7 +191,6 @@ public final class Worker {
      * finished, at most {@code timeout}. Their locks are released as they finish; whatever is still running at
      * the timeout keeps its lease until the TTL ends it.
      *
-     * @param timeout the timeout
      * @return a future of whether everything finished within the timeout
      */
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
@@ -274,9 +258,6 @@ public final class Worker {
 
         /**
          * cpu / mem usage source (default: none, for room triggers only).
-         *
-         * @param value the timeout, positive
-         * @return cpu / mem usage source (default: none, for room triggers only)
          */
         public Builder usageMetrics(UsageMetrics value) {
             this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
@@ -285,9 +266,6 @@ public final class Worker {
 
         /**
          * The autoscaler; its settings' period is the watchers' tick period.
-         *
-         * @param value the timeout, positive
-         * @return the autoscaler; its settings' period is the watchers' tick period
          */
         public Builder autoscaler(Autoscaler value) {
             this.autoscaler = Objects.requireNonNull(value, "autoscaler");
@@ -296,9 +274,6 @@ public final class Worker {
 
         /**
          * Where room and scheduler events go.
-         *
-         * @param value the timeout, positive
-         * @return where room and scheduler events go
          */
         public Builder events(EventDispatcher value) {
             this.events = Objects.requireNonNull(value, "events");
@@ -307,9 +282,6 @@ public final class Worker {
 
         /**
          * How a stored config becomes a {@link SchedulerConfig} (default: {@link SchedulerConfigs#parse}).
-         *
-         * @param value the timeout, positive
-         * @return how a stored config becomes a {@link SchedulerConfig} (default: {@link SchedulerConfigs#parse})
          */
         public Builder parser(Function<ConfigDocument, SchedulerConfig> value) {
             this.parser = Objects.requireNonNull(value, "parser");
@@ -319,8 +291,7 @@ public final class Worker {
         /**
          * How often the scheduler list is re-read.
          *
-         * @param value the timeout, positive
-         * @return how often the scheduler list is re-read
+         * @param value positive
          */
         public Builder syncPeriod(Duration value) {
             this.syncPeriod = Objects.requireNonNull(value, "syncPeriod");
@@ -330,8 +301,7 @@ public final class Worker {
         /**
          * Rolling replace / removal timeout.
          *
-         * @param value the timeout, positive
-         * @return rolling replace / removal timeout
+         * @param value positive
          */
         public Builder replaceTimeout(Duration value) {
             this.replaceTimeout = Objects.requireNonNull(value, "replaceTimeout");
@@ -341,8 +311,7 @@ public final class Worker {
         /**
          * How often replaces and removals check the driver.
          *
-         * @param value the timeout, positive
-         * @return how often replaces and removals check the driver
+         * @param value positive
          */
         public Builder pollInterval(Duration value) {
             this.pollInterval = Objects.requireNonNull(value, "pollInterval");
@@ -352,8 +321,7 @@ public final class Worker {
         /**
          * Silence after which a room is dead.
          *
-         * @param value the timeout, positive
-         * @return silence after which a room is dead
+         * @param value positive
          */
         public Builder pingTimeout(Duration value) {
             this.pingTimeout = Objects.requireNonNull(value, "pingTimeout");
@@ -364,7 +332,7 @@ public final class Worker {
          * How long a match slot handed out by the allocation call waits for the room to report its match; then the
          * slot goes back and an allocated room is ready again (default {@link Worker#DEFAULT_ALLOCATION_TIMEOUT}).
          *
-         * @param value the timeout, positive
+         * @param value positive
          * @return this builder
          */
         public Builder allocationTimeout(Duration value) {
@@ -375,7 +343,6 @@ public final class Worker {
         /**
          * Where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are looked up.
          *
-         * @param value the timeout, positive
          * @return where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are
          *         looked up
          */
@@ -386,9 +353,6 @@ public final class Worker {
 
         /**
          * Most parsed configs kept.
-         *
-         * @param value the timeout, positive
-         * @return most parsed configs kept
          */
         public Builder configCacheSize(long value) {
             this.configCacheSize = value;
@@ -400,7 +364,6 @@ public final class Worker {
          * watchers' scale-ups, scale-downs and dead-room removals. A listener that throws is logged and ignored.
          * Lock KPIs come from the {@link LockManager}'s own {@code kpis} option.
          *
-         * @param value the timeout, positive
          * @return receives the fleet's KPIs (default: none): rooms per status after every watcher tick, and the
          *         watchers' scale-ups, scale-downs and dead-room removals
          */

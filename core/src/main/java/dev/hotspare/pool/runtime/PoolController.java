@@ -165,8 +165,6 @@ public final class PoolController implements AutoCloseable {
 
     /**
      * The pool's spec as currently applied.
-     *
-     * @return the spec
      */
     public PoolSpec spec() {
         return spec;
@@ -209,7 +207,6 @@ public final class PoolController implements AutoCloseable {
      *
      * @param claimName a DNS-1123 label, unique among the pool's live claims
      * @param lifetime  how long it wants its member (capped by the pool's maximum); empty for the pool's default
-     * @return the handle; its future completes when a member is assigned
      * @throws dev.hotspare.pool.spi.ClaimExistsException if a live claim of that name exists
      * @throws PoolDeletedException                        if the pool is being deleted
      */
@@ -423,8 +420,6 @@ public final class PoolController implements AutoCloseable {
 
     /**
      * The last plan applied, if any pass ran.
-     *
-     * @return the plan
      */
     public Optional<PoolPlan> lastPlan() {
         return Optional.ofNullable(lastPlan);
@@ -440,7 +435,6 @@ public final class PoolController implements AutoCloseable {
     /**
      * Runs one observe → plan → apply pass now and returns the plan it applied.
      *
-     * @return the plan applied
      * @throws IllegalStateException           if the controller is closed
      * @throws dev.hotspare.spi.StoreUnavailableException if the members or claims cannot be read
      */
@@ -1072,7 +1066,6 @@ public final class PoolController implements AutoCloseable {
         /**
          * Where passes run and what clock they read. Required.
          *
-         * @param scheduler the scheduler
          * @return this builder
          */
         public Builder scheduler(TaskScheduler scheduler) {
@@ -1113,7 +1106,6 @@ public final class PoolController implements AutoCloseable {
         /**
          * Receives every applied plan and assignment (metrics, logs, the simulator).
          *
-         * @param listener the listener
          * @return this builder
          */
         public Builder listener(PoolListener listener) {
@@ -1152,7 +1144,6 @@ public final class PoolController implements AutoCloseable {
         /**
          * Builds the controller; {@link PoolController#start()} starts it.
          *
-         * @return the controller
          * @throws IllegalStateException if no scheduler was set
          */
         /**

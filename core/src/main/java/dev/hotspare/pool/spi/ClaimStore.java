@@ -32,7 +32,6 @@ public interface ClaimStore {
      * claim classes existed inherit this default, which takes default-class claims without deadline and refuses
      * the rest rather than drop what was asked for.
      *
-     * @param pool    the pool
      * @param request name, lifetime, class and deadline
      * @param now     its creation time
      * @return the claim as stored
@@ -70,7 +69,6 @@ public interface ClaimStore {
      * Gives pending claim {@code claimName} member {@code memberId}, recording how it was served. Stores that keep
      * no outcome inherit this default, which assigns without it.
      *
-     * @param pool      the pool
      * @param claimName the claim
      * @param memberId  the member
      * @param at        the assignment time
@@ -85,7 +83,6 @@ public interface ClaimStore {
      * Records that assigned claim {@code claimName} was handed its member at {@code readyAt}: the pool controller
      * confirmed the assignment on both the member and the claim. The first ready time stays.
      *
-     * @param pool      the pool
      * @param claimName the claim
      * @param readyAt   when the member was handed over; not before the claim's assignment
      * @return whether this call recorded it (false when the claim is not live, not assigned, or already ready)
@@ -104,7 +101,6 @@ public interface ClaimStore {
      * by this process or another, stays. The default finds and then releases, which a concurrent assignment can
      * slip between; the in-memory and PostgreSQL stores do it in one step.
      *
-     * @param pool      the pool
      * @param claimName the claim
      * @return whether a pending claim was ended
      */

@@ -85,7 +85,6 @@ public final class RolloutController implements AutoCloseable {
      * A builder for the controller of rollout {@code rollout}.
      *
      * @param rollout the rollout's name
-     * @return the builder
      */
     public static Builder builder(String rollout) {
         return new Builder(rollout);
@@ -412,8 +411,6 @@ public final class RolloutController implements AutoCloseable {
 
         /**
          * The controller; call {@link RolloutController#start()} next.
-         *
-         * @return the controller
          */
         public RolloutController build() {
             return new RolloutController(this);
