@@ -17,8 +17,6 @@ public final class HotspareVersion {
 
     /**
      * The version, e.g. {@code 0.1.0} or {@code 0.2.0-SNAPSHOT}; {@code unknown} if the build left no record.
-     *
-     * @return the version
      */
     public static String current() {
         return CURRENT;

@@ -34,7 +34,6 @@ public final class HotspareCli implements java.util.concurrent.Callable<Integer>
      * Runs the CLI with {@code args} and returns the exit status, without exiting.
      *
      * @param args the command line
-     * @return the exit status
      */
     public static int run(String... args) {
         return commandLine().execute(args);
@@ -42,8 +41,6 @@ public final class HotspareCli implements java.util.concurrent.Callable<Integer>
 
     /**
      * The configured command line: every subcommand, and bad usage reported as exit status 2 without a stack trace.
-     *
-     * @return the command line
      */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new HotspareCli());

@@ -57,7 +57,6 @@ public record Autoscaling(int min, int max, ScalingSpec up, ScalingSpec down, bo
      *
      * @param min    rooms never to go below
      * @param max    rooms never to go above; 0 means unbounded
-     * @param policy the policy
      * @return the section
      */
     public static Autoscaling byPolicy(int min, int max, PolicySpec policy) {
@@ -78,8 +77,6 @@ public record Autoscaling(int min, int max, ScalingSpec up, ScalingSpec down, bo
 
     /**
      * Whether {@link #max()} bounds the room count.
-     *
-     * @return whether {@link #max()} bounds the room count
      */
     @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isBounded() {

@@ -28,7 +28,6 @@ public record ConfigDocument(String submitted, String json) {
      *
      * @throws ValidationException if the text is not a YAML/JSON object
      * @param submitted the configuration text as submitted
-     * @return parses {@code submitted} (YAML, which includes JSON) into a document
      */
     public static ConfigDocument of(String submitted) {
         Objects.requireNonNull(submitted, "submitted");
@@ -46,8 +45,6 @@ public record ConfigDocument(String submitted, String json) {
 
     /**
      * A fresh, mutable copy of the JSON form.
-     *
-     * @return a fresh, mutable copy of the JSON form
      */
     public JsonNode tree() {
         try {

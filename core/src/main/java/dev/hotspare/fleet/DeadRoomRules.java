@@ -26,9 +26,6 @@ public record DeadRoomRules(Duration pingTimeout, Optional<Duration> occupiedTim
 
     /**
      * The default ping timeout and the config's occupied timeout.
-     *
-     * @param config the config
-     * @return the default ping timeout and the config's occupied timeout
      */
     public static DeadRoomRules of(SchedulerConfig config) {
         return new DeadRoomRules(DEFAULT_PING_TIMEOUT, config.occupiedTimeoutDuration());
@@ -38,7 +35,6 @@ public record DeadRoomRules(Duration pingTimeout, Optional<Duration> occupiedTim
      * Rooms whose last ping is at or before this instant are dead.
      *
      * @param now the current instant
-     * @return rooms whose last ping is at or before this instant are dead
      */
     public Instant pingCutoff(Instant now) {
         return now.minus(pingTimeout);
@@ -48,7 +44,6 @@ public record DeadRoomRules(Duration pingTimeout, Optional<Duration> occupiedTim
      * Rooms occupied since this instant or earlier are dead, when an occupied timeout is set.
      *
      * @param now the current instant
-     * @return rooms occupied since this instant or earlier are dead, when an occupied timeout is set
      */
     public Optional<Instant> occupiedCutoff(Instant now) {
         return occupiedTimeout.map(now::minus);
@@ -57,9 +52,7 @@ public record DeadRoomRules(Duration pingTimeout, Optional<Duration> occupiedTim
     /**
      * Whether {@code room} is dead at {@code now}.
      *
-     * @param room the room
      * @param now the current instant
-     * @return whether {@code room} is dead at {@code now}
      */
     public boolean isDead(RoomState room, Instant now) {
         if (room.status() == RoomStatus.TERMINATING) {

@@ -58,7 +58,6 @@ public record MaxSurge(int value, boolean percent) {
      * Parses {@code "25%"} (a share of the rooms) or {@code "3"} (rooms).
      *
      * @param field the field named in a problem ({@code maxSurge}, {@code maxsurge})
-     * @param text  the text
      * @return the max surge
      * @throws ValidationException naming {@code field} and the text when it is neither
      */

@@ -69,7 +69,6 @@ public record MetricsTrigger(@Required String type, @Required int usage, @Requir
      * @param usage       target utilization, percent
      * @param threshold   percent of points beyond usage needed
      * @param timeSeconds seconds of history
-     * @return the trigger
      */
     public static MetricsTrigger of(String type, int usage, int threshold, long timeSeconds) {
         return new MetricsTrigger(type, usage, threshold, timeSeconds, Optional.empty(), Optional.empty());
@@ -99,7 +98,6 @@ public record MetricsTrigger(@Required String type, @Required int usage, @Requir
      * This trigger with {@code newParameters}.
      *
      * @param newParameters the parameters
-     * @return the new trigger
      */
     public MetricsTrigger withParameters(Map<String, Object> newParameters) {
         return new MetricsTrigger(type, usage, threshold, time, limit, delta, newParameters);
@@ -107,8 +105,6 @@ public record MetricsTrigger(@Required String type, @Required int usage, @Requir
 
     /**
      * {@link #time()} as a duration.
-     *
-     * @return {@link #time()} as a duration
      */
     public Duration timeDuration() {
         return Duration.ofSeconds(time);

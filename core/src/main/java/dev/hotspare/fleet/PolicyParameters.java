@@ -51,7 +51,6 @@ public record PolicyParameters(Map<String, BigDecimal> values) {
      * The value of the whole-number parameter {@code name}.
      *
      * @param name a declared whole-number parameter
-     * @return its value
      * @throws IllegalArgumentException when the parameter is not declared
      */
     public int whole(String name) {
@@ -116,7 +115,6 @@ public record PolicyParameters(Map<String, BigDecimal> values) {
      * The value of {@code name}, if declared.
      *
      * @param name a parameter name
-     * @return its value
      */
     public Optional<BigDecimal> find(String name) {
         return Optional.ofNullable(values.get(name));

@@ -63,7 +63,6 @@ public record PolicyType(String name, Kind kind, List<PolicyParameter> parameter
      * A trigger type known only by name (its parameters, if any, are not checked).
      *
      * @param name the type name
-     * @return the type
      */
     public static PolicyType triggerNamed(String name) {
         return new PolicyType(name, Kind.TRIGGER, List.of(), false, ParameterCheck.NONE);

@@ -89,7 +89,6 @@ public final class PolicyTypes {
      * Names of the types of {@code kind}, sorted.
      *
      * @param kind trigger or target
-     * @return the names
      */
     public Set<String> names(PolicyType.Kind kind) {
         return byName.values().stream().filter(t -> t.kind() == kind).map(PolicyType::name)

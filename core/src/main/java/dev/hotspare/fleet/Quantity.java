@@ -65,8 +65,6 @@ public final class Quantity implements Comparable<Quantity> {
      * Parses a quantity.
      *
      * @throws ValidationException naming the text and the accepted forms when it is not a quantity
-     * @param text the text
-     * @return parses a quantity
      */
     public static Quantity parse(String text) {
         return tryParse(text).orElseThrow(() -> new ValidationException(Problem.of("", text, syntaxHelp())));
@@ -74,9 +72,6 @@ public final class Quantity implements Comparable<Quantity> {
 
     /**
      * Parses a quantity, or empty when {@code text} is not one.
-     *
-     * @param text the text
-     * @return parses a quantity, or empty when {@code text} is not one
      */
     public static Optional<Quantity> tryParse(String text) {
         if (text == null) {
@@ -109,9 +104,6 @@ public final class Quantity implements Comparable<Quantity> {
 
     /**
      * The quantity of {@code value} base units, written as a plain decimal.
-     *
-     * @param value the value
-     * @return the quantity of {@code value} base units, written as a plain decimal
      */
     public static Quantity of(BigDecimal value) {
         BigDecimal normal = value.stripTrailingZeros();
@@ -120,8 +112,6 @@ public final class Quantity implements Comparable<Quantity> {
 
     /**
      * Why a text is not a quantity: the accepted forms.
-     *
-     * @return why a text is not a quantity: the accepted forms
      */
     public static String syntaxHelp() {
         return "not a Kubernetes quantity: expected a number with an optional suffix"
@@ -130,8 +120,6 @@ public final class Quantity implements Comparable<Quantity> {
 
     /**
      * The amount in base units (cores, bytes), exact.
-     *
-     * @return the amount in base units (cores, bytes), exact
      */
     public BigDecimal value() {
         return value;
@@ -139,8 +127,6 @@ public final class Quantity implements Comparable<Quantity> {
 
     /**
      * Whether this quantity is greater than zero.
-     *
-     * @return whether this quantity is greater than zero
      */
     public boolean isPositive() {
         return value.signum() > 0;
@@ -148,8 +134,6 @@ public final class Quantity implements Comparable<Quantity> {
 
     /**
      * Whether this quantity is below zero.
-     *
-     * @return whether this quantity is below zero
      */
     public boolean isNegative() {
         return value.signum() < 0;

@@ -66,7 +66,6 @@ public final class RoomProtocol {
      * Checks a reported match count.
      *
      * @param runningMatches the count a room reported
-     * @return the count
      * @throws ValidationException naming {@code runningMatches} when it is negative or above {@value #MAX_RUNNING_MATCHES}
      */
     public static int requireRunningMatches(int runningMatches) {
@@ -124,7 +123,6 @@ public final class RoomProtocol {
      * @param reported       the reported status
      * @param timestamp      the report's time
      * @param runningMatches the matches the room reports running
-     * @return the state after the report; empty when the room is gone
      */
     public static Optional<RoomState> apply(Optional<RoomState> current, String room, RoomStatus reported, Instant timestamp,
                                             int runningMatches) {
@@ -234,7 +232,6 @@ public final class RoomProtocol {
     /**
      * Why a report was rejected, for error messages.
      *
-     * @param room     the room
      * @param reported the status it reported
      * @return the message
      */

@@ -40,8 +40,6 @@ public enum RoomStatus {
 
     /**
      * The lower-case name used on the wire ({@code "ready"}).
-     *
-     * @return the lower-case name used on the wire ({@code "ready"})
      */
     @JsonValue
     public String wireName() {
@@ -50,8 +48,6 @@ public enum RoomStatus {
 
     /**
      * Whether rooms in this status make up the fleet's capacity (creating, ready, allocated, occupied).
-     *
-     * @return whether rooms in this status make up the fleet's capacity (creating, ready, allocated, occupied)
      */
     public boolean isActive() {
         return this == CREATING || this == READY || this == ALLOCATED || this == OCCUPIED;
@@ -71,8 +67,6 @@ public enum RoomStatus {
      * Parses a reported status, case-insensitively.
      *
      * @throws ValidationException naming the value and the known statuses when it is unknown
-     * @param text the text
-     * @return parses a reported status, case-insensitively
      */
     @JsonCreator
     public static RoomStatus parse(String text) {

@@ -80,7 +80,6 @@ public record RoomStatusCounts(int creating, int ready, int occupied, int termin
      * @param creating rooms starting
      * @param ready    rooms available
      * @param occupied rooms running a match
-     * @return the counts
      */
     public static RoomStatusCounts of(int creating, int ready, int occupied) {
         return new RoomStatusCounts(creating, ready, occupied, 0);
@@ -97,8 +96,6 @@ public record RoomStatusCounts(int creating, int ready, int occupied, int termin
 
     /**
      * Rooms taken by matches: occupied plus allocated (an allocated room is promised to a match).
-     *
-     * @return occupied + allocated
      */
     public int taken() {
         return occupied + allocated;
@@ -116,7 +113,6 @@ public record RoomStatusCounts(int creating, int ready, int occupied, int termin
     /**
      * The count for {@code status}; 0 for terminated.
      *
-     * @param status a room status
      * @return how many rooms are in it
      */
     public int count(RoomStatus status) {

@@ -43,7 +43,6 @@ public record ScalingSpec(List<MetricsTrigger> metricsTrigger, long cooldown, Op
      *
      * @param cooldownSeconds the cooldown
      * @param triggers        the triggers, in evaluation order
-     * @return the direction
      */
     public static ScalingSpec of(long cooldownSeconds, MetricsTrigger... triggers) {
         return new ScalingSpec(List.of(triggers), cooldownSeconds, Optional.empty(), Optional.empty());
@@ -51,8 +50,6 @@ public record ScalingSpec(List<MetricsTrigger> metricsTrigger, long cooldown, Op
 
     /**
      * {@link #cooldown()} as a duration.
-     *
-     * @return the cooldown
      */
     public Duration cooldownDuration() {
         return Duration.ofSeconds(cooldown);

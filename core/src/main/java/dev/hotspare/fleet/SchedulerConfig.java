@@ -96,16 +96,13 @@ public record SchedulerConfig(
      * A config without {@code maxSurge} (every other part as given).
      *
      * @param name            scheduler name
-     * @param game            game
      * @param image           room image
      * @param affinity        node label rooms prefer
      * @param toleration      node taint rooms tolerate
      * @param occupiedTimeout seconds a room may stay occupied
-     * @param ports           ports
      * @param requests        resource requests
      * @param limits          resource limits
      * @param shutdownTimeout seconds to terminate gracefully
-     * @param autoscaling     autoscaling
      * @param env             environment
      * @param cmd             command
      * @param forwarders      event forwarders
@@ -125,7 +122,6 @@ public record SchedulerConfig(
      * @param game the game this scheduler serves (several schedulers may share one)
      * @param image container image of a room
      * @param autoscaling min, max, up and down triggers
-     * @return a minimal config: name, game, image and autoscaling; everything else empty
      */
     public static SchedulerConfig of(String name, String game, String image, Autoscaling autoscaling) {
         return new SchedulerConfig(name, game, image, Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
@@ -134,9 +130,6 @@ public record SchedulerConfig(
 
     /**
      * This config with other autoscaling settings.
-     *
-     * @param newAutoscaling the new autoscaling
-     * @return this config with other autoscaling settings
      */
     public SchedulerConfig withAutoscaling(Autoscaling newAutoscaling) {
         return new SchedulerConfig(name, game, image, affinity, toleration, occupiedTimeout, ports, requests, limits,
@@ -145,9 +138,6 @@ public record SchedulerConfig(
 
     /**
      * This config with other resource requests.
-     *
-     * @param newRequests the new requests
-     * @return this config with other resource requests
      */
     public SchedulerConfig withRequests(Resources newRequests) {
         return new SchedulerConfig(name, game, image, affinity, toleration, occupiedTimeout, ports, newRequests, limits,
@@ -156,9 +146,6 @@ public record SchedulerConfig(
 
     /**
      * This config with another occupied timeout, in seconds.
-     *
-     * @param seconds the seconds
-     * @return this config with another occupied timeout, in seconds
      */
     public SchedulerConfig withOccupiedTimeout(long seconds) {
         return new SchedulerConfig(name, game, image, affinity, toleration, Optional.of(seconds), ports, requests, limits,
@@ -168,7 +155,6 @@ public record SchedulerConfig(
     /**
      * This config with another {@code maxSurge}.
      *
-     * @param value the max surge
      * @return the new config
      */
     public SchedulerConfig withMaxSurge(MaxSurge value) {
@@ -179,7 +165,6 @@ public record SchedulerConfig(
     /**
      * {@link #maxSurge()} read, or the default 25% when absent.
      *
-     * @return the max surge
      * @throws dev.hotspare.validation.ValidationException when the text is not valid (a validated config's is)
      */
     public MaxSurge maxSurgeValue() {
@@ -188,8 +173,6 @@ public record SchedulerConfig(
 
     /**
      * {@link #occupiedTimeout()} as a duration.
-     *
-     * @return {@link #occupiedTimeout()} as a duration
      */
     public Optional<Duration> occupiedTimeoutDuration() {
         return occupiedTimeout.map(Duration::ofSeconds);
@@ -197,8 +180,6 @@ public record SchedulerConfig(
 
     /**
      * {@link #shutdownTimeout()} as a duration.
-     *
-     * @return {@link #shutdownTimeout()} as a duration
      */
     public Optional<Duration> shutdownTimeoutDuration() {
         return shutdownTimeout.map(Duration::ofSeconds);
@@ -208,7 +189,6 @@ public record SchedulerConfig(
      * Every problem with this config, each with its field path and bad value; empty when valid.
      *
      * @param triggerTypes trigger type names that are known (built-ins plus registered plug-ins)
-     * @return every problem with this config, each with its field path and bad value; empty when valid
      */
     public List<Problem> validate(Set<String> triggerTypes) {
         return validate(PolicyTypes.named(triggerTypes));
@@ -251,8 +231,6 @@ public record SchedulerConfig(
 
     /**
      * {@link #validate(Set)} against the built-in trigger types.
-     *
-     * @return {@link #validate(Set)} against the built-in trigger types
      */
     public List<Problem> validate() {
         return validate(TriggerTypes.BUILT_IN);
@@ -260,8 +238,6 @@ public record SchedulerConfig(
 
     /**
      * This config as YAML, in the documented field names.
-     *
-     * @return this config as YAML, in the documented field names
      */
     public String toYaml() {
         try {
@@ -273,8 +249,6 @@ public record SchedulerConfig(
 
     /**
      * This config as pretty-printed JSON.
-     *
-     * @return this config as pretty-printed JSON
      */
     public String toJson() {
         return Documents.toJson(this);

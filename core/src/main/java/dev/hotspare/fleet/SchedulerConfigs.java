@@ -39,8 +39,6 @@ public final class SchedulerConfigs {
 
         /**
          * Whether the document is a valid config.
-         *
-         * @return whether the document is a valid config
          */
         public boolean isValid() {
             return problems.isEmpty() && config.isPresent();
@@ -48,8 +46,6 @@ public final class SchedulerConfigs {
 
         /**
          * The valid config, or a {@link ValidationException} with every problem.
-         *
-         * @return the valid config, or a {@link ValidationException} with every problem
          */
         public SchedulerConfig orThrow() {
             if (!isValid()) {
@@ -64,7 +60,6 @@ public final class SchedulerConfigs {
      * Reads and validates {@code file} against the built-in trigger types.
      *
      * @param file the document
-     * @return reads and validates {@code file} against the built-in trigger types
      */
     public static SchedulerConfig read(Path file) {
         return check(file, TriggerTypes.BUILT_IN).orThrow();
@@ -75,7 +70,6 @@ public final class SchedulerConfigs {
      *
      * @param file the document
      * @param triggerTypes the known trigger type names
-     * @return reads and validates {@code file}; {@code triggerTypes} are the known trigger type names
      */
     public static SchedulerConfig read(Path file, Set<String> triggerTypes) {
         return check(file, triggerTypes).orThrow();
@@ -86,7 +80,6 @@ public final class SchedulerConfigs {
      *
      * @param text the document
      * @param format JSON or YAML
-     * @return parses and validates {@code text} against the built-in trigger types
      */
     public static SchedulerConfig parse(String text, Documents.Format format) {
         return check(text, format, TriggerTypes.BUILT_IN).orThrow();
@@ -98,7 +91,6 @@ public final class SchedulerConfigs {
      * @param text the document
      * @param format JSON or YAML
      * @param triggerTypes the known trigger type names
-     * @return parses and validates {@code text}; {@code triggerTypes} are the known trigger type names
      */
     public static SchedulerConfig parse(String text, Documents.Format format, Set<String> triggerTypes) {
         return check(text, format, triggerTypes).orThrow();
@@ -134,7 +126,6 @@ public final class SchedulerConfigs {
      *
      * @param file the document
      * @param triggerTypes the known trigger type names
-     * @return checks {@code file} without throwing
      */
     public static Check check(Path file, Set<String> triggerTypes) {
         return check(file, PolicyTypes.named(triggerTypes));
@@ -163,7 +154,6 @@ public final class SchedulerConfigs {
      * @param text the document
      * @param format JSON or YAML
      * @param triggerTypes the known trigger type names
-     * @return checks {@code text} without throwing, under the default {@link FleetLimits}
      */
     public static Check check(String text, Documents.Format format, Set<String> triggerTypes) {
         return check(text, format, PolicyTypes.named(triggerTypes), FleetLimits.DEFAULT);

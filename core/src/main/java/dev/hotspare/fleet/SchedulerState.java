@@ -29,8 +29,6 @@ public enum SchedulerState {
 
     /**
      * The name used on the wire, e.g. {@code in-sync}.
-     *
-     * @return the name used on the wire, e.g
      */
     @JsonValue
     public String wireName() {
@@ -39,9 +37,6 @@ public enum SchedulerState {
 
     /**
      * Parses a wire name.
-     *
-     * @param text the text
-     * @return parses a wire name
      */
     @JsonCreator
     public static SchedulerState parse(String text) {

@@ -96,8 +96,6 @@ public final class Documents {
     /**
      * A reader of JSON with hotspare's settings. Readers are immutable, so the shared configuration cannot be
      * changed through them (a mapper handed out could be reconfigured by any caller, for everyone).
-     *
-     * @return a reader of JSON with hotspare's settings
      */
     public static ObjectReader jsonReader() {
         return JSON_READER;
@@ -105,8 +103,6 @@ public final class Documents {
 
     /**
      * A writer of JSON with hotspare's settings (ISO-8601 times and durations); immutable.
-     *
-     * @return a writer of JSON with hotspare's settings (ISO-8601 times and durations); immutable
      */
     public static ObjectWriter jsonWriter() {
         return JSON_WRITER;
@@ -116,7 +112,6 @@ public final class Documents {
      * A reader of {@code format} with hotspare's settings; immutable.
      *
      * @param format JSON or YAML
-     * @return a reader of {@code format} with hotspare's settings; immutable
      */
     public static ObjectReader reader(Format format) {
         return format == Format.JSON ? JSON_READER : YAML_READER;
@@ -124,8 +119,6 @@ public final class Documents {
 
     /**
      * A reader of YAML with hotspare's settings; immutable.
-     *
-     * @return a reader of YAML with hotspare's settings; immutable
      */
     public static ObjectReader yamlReader() {
         return YAML_READER;
@@ -133,8 +126,6 @@ public final class Documents {
 
     /**
      * A writer of YAML with hotspare's settings (no document start marker); immutable.
-     *
-     * @return a writer of YAML with hotspare's settings (no document start marker); immutable
      */
     public static ObjectWriter yamlWriter() {
         return YAML_WRITER;
@@ -142,8 +133,6 @@ public final class Documents {
 
     /**
      * Makers of JSON tree nodes (text, numbers, objects) for building documents to write.
-     *
-     * @return makers of JSON tree nodes (text, numbers, objects) for building documents to write
      */
     public static JsonNodeFactory nodes() {
         return JSON.getNodeFactory();
@@ -153,9 +142,6 @@ public final class Documents {
      * {@code value} (a tree, a map, a record) converted to {@code type} with hotspare's settings.
      *
      * @param <T> the t
-     * @param value the value
-     * @param type the type
-     * @return {@code value} (a tree, a map, a record) converted to {@code type} with hotspare's settings
      */
     public static <T> T convert(Object value, Class<T> type) {
         return JSON.convertValue(value, type);
@@ -168,7 +154,6 @@ public final class Documents {
     /**
      * Format by file name: {@code .json} is JSON, {@code .yaml}/{@code .yml} YAML, anything else YAML (a superset of JSON).
      *
-     * @param file the file
      * @return format by file name: {@code .json} is JSON, {@code .yaml}/{@code .yml} YAML, anything else YAML (a
      *         superset of JSON)
      */
@@ -183,9 +168,6 @@ public final class Documents {
      * @throws ValidationException with one problem per thing wrong: a missing file, malformed syntax,
      *                             an unknown field (with a suggestion), a value of the wrong type
      * @param <T> the t
-     * @param file the file
-     * @param type the type
-     * @return reads {@code file} as {@code type}
      */
     public static <T> T read(Path file, Class<T> type) {
         return read(readText(file), formatOf(file), type);
@@ -195,8 +177,6 @@ public final class Documents {
      * The text of {@code file} (UTF-8), refusing files larger than {@link #MAX_DOCUMENT_CHARS} bytes before reading
      * them, so a huge or endless file (a device, a pipe) costs nothing.
      *
-     * @param file the file
-     * @return its text
      * @throws ValidationException naming the file when it is missing, unreadable, not a regular file or too large
      */
     public static String readText(Path file) {
@@ -231,10 +211,7 @@ public final class Documents {
      * Reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}.
      *
      * @param <T> the t
-     * @param text the text
      * @param format JSON or YAML
-     * @param type the type
-     * @return reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}
      */
     public static <T> T read(String text, Format format, Class<T> type) {
         UnknownFieldCollector unknown = new UnknownFieldCollector();
@@ -364,9 +341,6 @@ public final class Documents {
 
     /**
      * Writes {@code value} as pretty-printed JSON.
-     *
-     * @param value the value
-     * @return writes {@code value} as pretty-printed JSON
      */
     public static String toJson(Object value) {
         try {
@@ -378,9 +352,6 @@ public final class Documents {
 
     /**
      * Writes {@code value} as one line of JSON.
-     *
-     * @param value the value
-     * @return writes {@code value} as one line of JSON
      */
     public static String toJsonLine(Object value) {
         try {
@@ -395,7 +366,6 @@ public final class Documents {
      * compact constructor during binding is unwrapped, and its paths are prefixed with where Jackson was.
      *
      * @param e the exception
-     * @return translates a Jackson failure into problems
      */
     public static List<Problem> problemsOf(JsonProcessingException e) {
         if (e instanceof UnrecognizedPropertyException unknown) {
@@ -469,7 +439,6 @@ public final class Documents {
      * Renders Jackson's reference chain as {@code a.b[2].c}.
      *
      * @param e the exception
-     * @return renders Jackson's reference chain as {@code a.b[2].c}
      */
     public static String pathOf(JsonMappingException e) {
         StringBuilder path = new StringBuilder();

@@ -46,9 +46,6 @@ public interface KpiListener extends PoolListener, FleetListener, LockListener, 
     /**
      * One listener that forwards every call to each of {@code listeners}, in order. A listener that throws
      * does not keep the others from their call.
-     *
-     * @param listeners the listeners
-     * @return one listener that forwards every call to each of {@code listeners}, in order
      */
     static KpiListener all(KpiListener... listeners) {
         return all(List.of(listeners));
@@ -56,9 +53,6 @@ public interface KpiListener extends PoolListener, FleetListener, LockListener, 
 
     /**
      * {@link #all(KpiListener...)} over a list.
-     *
-     * @param listeners the listeners
-     * @return {@link #all(KpiListener...)} over a list
      */
     static KpiListener all(List<KpiListener> listeners) {
         return Listeners.all(KpiListener.class, listeners, NONE);
@@ -69,7 +63,6 @@ public interface KpiListener extends PoolListener, FleetListener, LockListener, 
      * The runtime guards whatever listener it is given with this; idempotent, and {@link #NONE} stays
      * {@link #NONE}.
      *
-     * @param listener the listener
      * @return {@code listener} with every call wrapped in a catch that logs (WARN once, then DEBUG) instead of
      *         throwing
      */

@@ -52,9 +52,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
     /**
      * A driver whose transitions run on {@code scheduler}; all durations default to zero.
-     *
-     * @param scheduler the scheduler
-     * @return a driver whose transitions run on {@code scheduler}; all durations default to zero
      */
     public static Builder builder(TaskScheduler scheduler) {
         return new Builder(scheduler);
@@ -202,9 +199,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
      * Puts an existing member into the driver as if it had been observed there, resuming whatever transition
      * its state implies (a provisioning member finishes installing, a resuming one resumes, and so on). For
      * seeding tests and simulations with a given pool state; replaces a member with the same id.
-     *
-     * @param pool the pool
-     * @param member the member
      */
     public void restore(String pool, Member member) {
         Names.requireDns1123Label("pool", pool);
@@ -239,7 +233,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
     /**
      * Marks a member FAILED, as a broken install or a crashed room would be. For tests and simulations.
      *
-     * @param pool the pool
      * @param memberId the member
      */
     public void fail(String pool, String memberId) {
@@ -255,8 +248,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
     /**
      * Number of mutating calls that wrote something (creates, deletes, power changes, assignments).
-     *
-     * @return number of mutating calls that wrote something (creates, deletes, power changes, assignments)
      */
     public synchronized long writeCount() {
         return writes;
@@ -372,9 +363,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
         /**
          * How long provisioning takes (Hive: cluster install).
-         *
-         * @param installTime the install time
-         * @return how long provisioning takes (Hive: cluster install)
          */
         public Builder installTime(Duration installTime) {
             this.installTime = nonNegative("installTime", installTime);
@@ -383,9 +371,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
         /**
          * How long resuming from hibernation takes.
-         *
-         * @param resumeTime the resume time
-         * @return how long resuming from hibernation takes
          */
         public Builder resumeTime(Duration resumeTime) {
             this.resumeTime = nonNegative("resumeTime", resumeTime);
@@ -394,9 +379,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
         /**
          * How long hibernating takes.
-         *
-         * @param hibernateTime the hibernate time
-         * @return how long hibernating takes
          */
         public Builder hibernateTime(Duration hibernateTime) {
             this.hibernateTime = nonNegative("hibernateTime", hibernateTime);
@@ -405,9 +387,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
         /**
          * How long a member stays DELETING before it is gone.
-         *
-         * @param deleteTime the delete time
-         * @return how long a member stays DELETING before it is gone
          */
         public Builder deleteTime(Duration deleteTime) {
             this.deleteTime = nonNegative("deleteTime", deleteTime);

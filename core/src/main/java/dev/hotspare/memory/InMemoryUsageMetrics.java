@@ -18,10 +18,6 @@ public final class InMemoryUsageMetrics implements UsageMetrics {
 
     /**
      * Sets the reading returned for {@code scheduler} and {@code metric}.
-     *
-     * @param scheduler the scheduler
-     * @param metric the metric
-     * @param reading the reading
      */
     public void set(String scheduler, ResourceMetric metric, UsageReading reading) {
         Names.requireDns1123Label("scheduler", scheduler);
@@ -30,8 +26,6 @@ public final class InMemoryUsageMetrics implements UsageMetrics {
 
     /**
      * Forgets every reading of {@code scheduler}.
-     *
-     * @param scheduler the scheduler
      */
     public void clear(String scheduler) {
         readings.keySet().removeIf(k -> k.startsWith(scheduler + "/"));

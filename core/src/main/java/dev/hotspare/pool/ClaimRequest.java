@@ -43,7 +43,6 @@ public record ClaimRequest(String name, Optional<Duration> lifetime, ClaimClass 
      * A request for claim {@code name} in the default class, with the pool's default lifetime and no deadline.
      *
      * @param name a DNS-1123 label
-     * @return the request
      */
     public static ClaimRequest of(String name) {
         return new ClaimRequest(name, Optional.empty(), ClaimClass.DEFAULT, Optional.empty());
@@ -83,7 +82,6 @@ public record ClaimRequest(String name, Optional<Duration> lifetime, ClaimClass 
      * The pending claim this request makes at {@code now}.
      *
      * @param now its creation time
-     * @return the claim
      */
     public Claim toClaim(Instant now) {
         return Claim.pending(name, now, lifetime).withClass(claimClass).withDeadline(deadline);

@@ -48,7 +48,6 @@ public record ClaimStages(Duration queue, Duration resume, Duration install) {
     /**
      * The part spent in {@code stage}.
      *
-     * @param stage a stage
      * @return its duration
      */
     public Duration of(WaitStage stage) {

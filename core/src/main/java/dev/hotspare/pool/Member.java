@@ -148,7 +148,6 @@ public record Member(
      * @param createdAt       creation time
      * @param templateVersion the template it is made from
      * @param power           the power asked of it at creation
-     * @return the member
      */
     public static Member provisioning(String id, Instant createdAt, String templateVersion, DesiredPower power) {
         return new Member(id, createdAt, templateVersion, MemberPhase.PROVISIONING, power, ObservedPower.UNKNOWN,
@@ -218,7 +217,6 @@ public record Member(
     /**
      * This member asked for another power state.
      *
-     * @param power the desired power
      * @return a copy
      */
     public Member withDesiredPower(DesiredPower power) {
@@ -229,7 +227,6 @@ public record Member(
     /**
      * Records a new observed power state; entering RUNNING also stamps {@code lastBecameRunningAt}.
      *
-     * @param power the observed power
      * @param since when it was entered
      * @return a copy, or this member when the power did not change
      */

@@ -77,7 +77,6 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
     /**
      * The current reason of pending claim {@code claimName}.
      *
-     * @param claimName a claim name
      * @return its reason, or empty when it is not pending after this plan
      */
     public Optional<ClaimReason> reasonFor(String claimName) {

@@ -67,7 +67,6 @@ public final class PoolPlanner {
     /**
      * Whether {@code claim} has waited at least {@code agingLimit} at {@code now}.
      *
-     * @param claim      a claim
      * @param agingLimit the pool's aging limit
      * @param now        the decision time
      * @return true once {@code now >= createdAt + agingLimit}

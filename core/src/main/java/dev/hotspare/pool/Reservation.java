@@ -49,7 +49,6 @@ public record Reservation(String key, Claim claim, Instant expiresAt, Optional<I
      * Checks an idempotency key: 1 to {@value #MAX_KEY_LENGTH} characters of ASCII letters, digits and
      * {@code . _ ~ : -} — what fits a URL, a header and a database column unescaped.
      *
-     * @return the key
      * @throws ValidationException naming field {@code key} and the value
      */
     public static String requireValidKey(String key) {

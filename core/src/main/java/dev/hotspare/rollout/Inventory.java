@@ -76,7 +76,6 @@ public record Inventory(List<Target> targets) {
      * The targets of {@code kind}, in name order.
      *
      * @param kind NODE or DEVICE
-     * @return the targets
      */
     public List<Target> ofKind(TargetKind kind) {
         List<Target> out = new ArrayList<>();
@@ -93,7 +92,6 @@ public record Inventory(List<Target> targets) {
      * The target named by {@code ref}, if present.
      *
      * @param ref kind and name
-     * @return the target
      */
     public Optional<Target> find(TargetRef ref) {
         return targets.stream().filter(t -> t.ref().equals(ref)).findFirst();

@@ -186,7 +186,6 @@ public record LabelRequirement(String key, Operator operator, List<String> value
      * Whether a target with {@code labels} satisfies this requirement (Kubernetes' {@code Requirement.Matches}).
      *
      * @param labels the target's labels
-     * @return whether it matches
      */
     public boolean matches(Map<String, String> labels) {
         boolean has = labels.containsKey(key);

@@ -76,7 +76,6 @@ public record LabelSelector(List<LabelRequirement> requirements) {
      *
      * @param key   label key
      * @param value required value
-     * @return the selector
      */
     public static LabelSelector of(String key, String value) {
         return new LabelSelector(List.of(LabelRequirement.equalTo(key, value)));
@@ -97,7 +96,6 @@ public record LabelSelector(List<LabelRequirement> requirements) {
      * A selector of the given requirements.
      *
      * @param requirements every condition
-     * @return the selector
      */
     public static LabelSelector allOf(LabelRequirement... requirements) {
         return new LabelSelector(List.of(requirements));
@@ -107,7 +105,6 @@ public record LabelSelector(List<LabelRequirement> requirements) {
      * Whether a target with {@code labels} is selected: every requirement holds.
      *
      * @param labels the target's labels
-     * @return whether it is selected
      */
     public boolean matches(Map<String, String> labels) {
         for (LabelRequirement r : requirements) {

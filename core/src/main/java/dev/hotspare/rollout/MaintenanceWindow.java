@@ -36,7 +36,6 @@ public record MaintenanceWindow(Instant start, Optional<Instant> end) {
      *
      * @param start first instant upgrades may start
      * @param end   instant after which nothing new starts
-     * @return the window
      */
     public static MaintenanceWindow between(Instant start, Instant end) {
         return new MaintenanceWindow(start, Optional.of(end));
@@ -46,7 +45,6 @@ public record MaintenanceWindow(Instant start, Optional<Instant> end) {
      * A window that opens at {@code start} and never closes.
      *
      * @param start first instant upgrades may start
-     * @return the window
      */
     public static MaintenanceWindow from(Instant start) {
         return new MaintenanceWindow(start, Optional.empty());

@@ -56,8 +56,6 @@ public record OpTimeouts(Duration node, Duration services, Optional<Duration> de
 
     /**
      * The defaults: 30 minutes for nodes and the services op, the scaled device timeout.
-     *
-     * @return the defaults
      */
     public static OpTimeouts defaults() {
         return new OpTimeouts(DEFAULT_NODE, DEFAULT_SERVICES, Optional.empty());
@@ -75,7 +73,6 @@ public record OpTimeouts(Duration node, Duration services, Optional<Duration> de
      * {@code max(1, floor(parallelism / 10))}, no cap (30 / 40 / 100 devices: 1,440 / 1,920 / 4,800 s).
      *
      * @param parallelism device ops at once
-     * @return the timeout
      */
     public static Duration scaledDevice(int parallelism) {
         // Venice multiplies by the integer quotient; below 10 devices that is 0, where it keeps the base.
@@ -88,7 +85,6 @@ public record OpTimeouts(Duration node, Duration services, Optional<Duration> de
      * set, else {@link #scaledDevice(int)}.
      *
      * @param parallelism device ops at once in the group
-     * @return the timeout
      */
     public Duration device(int parallelism) {
         return device.orElseGet(() -> scaledDevice(parallelism));

@@ -37,7 +37,6 @@ public final class RolloutMachine {
      * @param target  the logical target
      * @param kind    precheck or upgrade
      * @param attempt the attempt number, from 1
-     * @return {@code rollout:kind:targetKind:target:attempt}
      */
     public static String opId(String rollout, TargetRef target, OpKind kind, int attempt) {
         return rollout + ":" + kind.name().toLowerCase(Locale.ROOT) + ":" + target.kind().name().toLowerCase(Locale.ROOT)

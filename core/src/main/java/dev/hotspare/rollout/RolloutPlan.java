@@ -131,7 +131,6 @@ public record RolloutPlan(String rollout, String targetVersion, List<Stage> stag
     /**
      * A target the rollout will not touch.
      *
-     * @param target the target
      * @param reason why
      */
     public record Skipped(TargetRef target, String reason) {

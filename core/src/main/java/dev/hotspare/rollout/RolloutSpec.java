@@ -137,7 +137,6 @@ public record RolloutSpec(String name, String targetVersion, boolean upgradeCont
      * with the group's parallelism ({@link OpTimeouts#scaledDevice}).
      *
      * @param groupSize devices in the group
-     * @return the timeout
      */
     public Duration deviceTimeout(int groupSize) {
         return timeouts.device(maxParallel.forGroup(groupSize));
@@ -244,7 +243,6 @@ public record RolloutSpec(String name, String targetVersion, boolean upgradeCont
      *
      * @param name          the rollout's name
      * @param targetVersion the version to move to
-     * @return the builder
      */
     public static Builder builder(String name, String targetVersion) {
         return new Builder(name, targetVersion);
@@ -252,8 +250,6 @@ public record RolloutSpec(String name, String targetVersion, boolean upgradeCont
 
     /**
      * A builder starting from this spec.
-     *
-     * @return the builder
      */
     public Builder toBuilder() {
         Builder b = new Builder(name, targetVersion);
@@ -319,8 +315,6 @@ public record RolloutSpec(String name, String targetVersion, boolean upgradeCont
         /**
          * Adds a group of the devices labelled {@code labelKey=labelValue}.
          *
-         * @param labelKey   label key
-         * @param labelValue label value
          * @return this builder
          */
         public Builder deviceGroup(String labelKey, String labelValue) {

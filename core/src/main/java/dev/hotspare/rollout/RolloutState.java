@@ -99,9 +99,6 @@ public record RolloutState(RolloutSpec spec, Inventory inventory, Phase phase, S
 
     /**
      * The record of {@code target}, if the rollout knows it.
-     *
-     * @param target the target
-     * @return its record
      */
     public Optional<TargetRecord> record(TargetRef target) {
         return targets.stream().filter(r -> r.target().equals(target)).findFirst();

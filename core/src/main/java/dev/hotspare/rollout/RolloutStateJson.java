@@ -30,7 +30,6 @@ public final class RolloutStateJson {
     /**
      * {@code state} as one line of JSON.
      *
-     * @param state the state
      * @return {@code {"formatVersion": 1, "state": {…}}}
      */
     public static String write(RolloutState state) {
@@ -41,7 +40,6 @@ public final class RolloutStateJson {
      * Reads a state written by {@link #write}.
      *
      * @param json the document
-     * @return the state
      * @throws ValidationException if the text is not a state document, or has another format version
      */
     public static RolloutState read(String json) {

@@ -61,8 +61,6 @@ public record TargetRef(TargetKind kind, String name) implements Comparable<Targ
 
     /**
      * The logical services target recorded in a rollout's state.
-     *
-     * @return {@code services/services}
      */
     public static TargetRef services() {
         return new TargetRef(TargetKind.SERVICES, SERVICES_NAME);

@@ -177,8 +177,6 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
 
     /**
      * The arrival-clairvoyant bound's running member-hours: those of the runningCount-0 run.
-     *
-     * @return the bound
      */
     public double arrivalClairvoyantHours() {
         return arrivalClairvoyant.runningMemberHours();
@@ -218,7 +216,6 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
      * Whether {@code report}'s wait at the target's percentile is at most the target's wait.
      *
      * @param report a run
-     * @param target the target
      * @return whether it meets the target
      */
     public static boolean meets(SimulationReport report, WaitTarget target) {
@@ -228,7 +225,6 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
     /**
      * Checks that a report keeps the target's percentile.
      *
-     * @param target the target
      * @throws ValidationException naming {@code targetWait.percentile} if it is not 50, 95 or 99
      */
     public static void requireReported(WaitTarget target) {
@@ -243,8 +239,6 @@ public record AutoComparison(WaitTarget target, SimulationReport auto, double me
      * {@code report}'s wait at the target's percentile.
      *
      * @param report a run
-     * @param target the target
-     * @return the wait
      * @throws ValidationException naming {@code targetWait.percentile} if it is not 50, 95 or 99
      */
     public static Duration waitAt(SimulationReport report, WaitTarget target) {

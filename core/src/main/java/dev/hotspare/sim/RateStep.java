@@ -25,7 +25,6 @@ public record RateStep(Instant from, double perHour) {
      * The rate at {@code at} of a step function, 0 before its first step.
      *
      * @param steps the steps, in time order
-     * @param at    the instant
      * @return claims per hour
      */
     public static double rateAt(List<RateStep> steps, Instant at) {

@@ -30,7 +30,6 @@ public record SimulationSettings(PoolSpec spec, Duration installTime, Duration r
      * The same settings with another, fixed runningCount (for sweeps); auto-sizing, if any, is dropped.
      *
      * @param runningCount the hot spares
-     * @return the settings
      */
     public SimulationSettings withRunningCount(int runningCount) {
         return new SimulationSettings(spec.toBuilder().fixedRunningCount().runningCount(runningCount).build(), installTime,
@@ -41,7 +40,6 @@ public record SimulationSettings(PoolSpec spec, Duration installTime, Duration r
      * The same settings with the pool sizing its hot spares itself, starting from {@code sizing}'s min.
      *
      * @param sizing the sizer's settings
-     * @return the settings
      */
     public SimulationSettings withAutoSizing(SizerSettings sizing) {
         return new SimulationSettings(spec.toBuilder().runningCount(sizing.min()).autoSizing(sizing).build(), installTime,

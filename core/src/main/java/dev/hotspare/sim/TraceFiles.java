@@ -48,7 +48,6 @@ public final class TraceFiles {
          *
          * @param field the option, named in errors
          * @param text  the name
-         * @return the format
          */
         public static Format parse(String field, String text) {
             for (Format f : values()) {
@@ -131,7 +130,6 @@ public final class TraceFiles {
      *
      * @param lines   the file's lines
      * @param options how to read them
-     * @return the claims
      * @throws ValidationException naming each bad line and field
      */
     public static List<ClaimArrival> read(List<String> lines, Options options) {

@@ -37,8 +37,6 @@ public class StoreUnavailableException extends RuntimeException {
 
     /**
      * The backend that could not answer.
-     *
-     * @return the backend that could not answer
      */
     public String store() {
         return store;

@@ -14,35 +14,23 @@ public interface TaskScheduler {
 
     /**
      * The clock every decision made under this scheduler reads.
-     *
-     * @return the clock every decision made under this scheduler reads
      */
     Clock clock();
 
     /**
      * Runs {@code task} once after {@code delay}.
-     *
-     * @param delay the delay
-     * @param task the task
-     * @return runs {@code task} once after {@code delay}
      */
     Cancellable schedule(Duration delay, Runnable task);
 
     /**
      * Runs {@code task} after {@code initialDelay} and then every {@code period} until cancelled.
      * A run that throws is logged and does not stop later runs.
-     *
-     * @param initialDelay the initial delay
-     * @param period the period
-     * @param task the task
-     * @return runs {@code task} after {@code initialDelay} and then every {@code period} until cancelled
      */
     Cancellable scheduleAtFixedRate(Duration initialDelay, Duration period, Runnable task);
 
     /**
      * Runs {@code task} as soon as possible, not on the caller's thread (or, on virtual time, not inside the call).
      *
-     * @param task the task
      * @return runs {@code task} as soon as possible, not on the caller's thread (or, on virtual time, not inside the
      *         call)
      */
@@ -60,10 +48,6 @@ public interface TaskScheduler {
      * Real time: tasks run on {@code executor}, decisions read {@code clock}. The caller owns the executor; a
      * {@link java.util.concurrent.ScheduledThreadPoolExecutor} is switched to remove cancelled tasks at once,
      * since hotspare cancels timers (lease renewals, timeouts) far more often than they fire.
-     *
-     * @param executor the executor
-     * @param clock the clock
-     * @return real time: tasks run on {@code executor}, decisions read {@code clock}
      */
     static TaskScheduler system(ScheduledExecutorService executor, Clock clock) {
         return new SystemTaskScheduler(executor, clock);
@@ -74,7 +58,6 @@ public interface TaskScheduler {
      * ({@link VirtualTimeScheduler#advanceBy}), and then every task due runs, in due-time order, on the caller's
      * thread. What tests and the simulator run the real runtime on.
      *
-     * @param start the start
      * @return virtual time starting at {@code start}: nothing runs until the caller advances the clock ({@link
      *         VirtualTimeScheduler#advanceBy}), and then every task due runs, in due-time order, on the caller's
      *         thread

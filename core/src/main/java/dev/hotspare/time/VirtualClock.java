@@ -21,8 +21,6 @@ public final class VirtualClock extends Clock {
 
     /**
      * A clock at {@code 2026-01-01T00:00:00Z}, a fixed and readable origin for tests and simulations.
-     *
-     * @return a clock at {@code 2026-01-01T00:00:00Z}, a fixed and readable origin for tests and simulations
      */
     public static VirtualClock atEpochOf2026() {
         return new VirtualClock(Instant.parse("2026-01-01T00:00:00Z"));
@@ -30,8 +28,6 @@ public final class VirtualClock extends Clock {
 
     /**
      * Moves the clock to {@code instant}.
-     *
-     * @param instant the instant
      */
     public synchronized void setTo(Instant instant) {
         if (instant.isBefore(now)) {
@@ -42,8 +38,6 @@ public final class VirtualClock extends Clock {
 
     /**
      * Moves the clock forward by {@code duration}.
-     *
-     * @param duration the duration
      */
     public synchronized void advance(Duration duration) {
         if (duration.isNegative()) {

@@ -32,8 +32,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * A scheduler on a fresh {@link VirtualClock#atEpochOf2026()}.
-     *
-     * @return a scheduler on a fresh {@link VirtualClock#atEpochOf2026()}
      */
     public static VirtualTimeScheduler startingAt2026() {
         return new VirtualTimeScheduler(VirtualClock.atEpochOf2026());
@@ -46,8 +44,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * The virtual clock, for callers that move time themselves.
-     *
-     * @return the virtual clock, for callers that move time themselves
      */
     public VirtualClock virtualClock() {
         return clock;
@@ -55,8 +51,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * The current virtual instant.
-     *
-     * @return the current virtual instant
      */
     public Instant now() {
         return clock.instant();
@@ -88,8 +82,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * Runs every task due at or before now, including tasks they schedule for now. Returns how many ran.
-     *
-     * @return runs every task due at or before now, including tasks they schedule for now
      */
     public int runDueTasks() {
         return runUntil(clock.instant());
@@ -97,9 +89,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * Advances the clock to {@code target}, running each task at its own due time on the way.
-     *
-     * @param target the target
-     * @return advances the clock to {@code target}, running each task at its own due time on the way
      */
     public int advanceTo(Instant target) {
         int ran = runUntil(target);
@@ -111,9 +100,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * Advances the clock by {@code duration}; see {@link #advanceTo}.
-     *
-     * @param duration the duration
-     * @return advances the clock by {@code duration}; see {@link #advanceTo}
      */
     public int advanceBy(Duration duration) {
         return advanceTo(clock.instant().plus(duration));
@@ -121,8 +107,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * The due time of the next pending task, if any.
-     *
-     * @return the due time of the next pending task, if any
      */
     public synchronized java.util.Optional<Instant> nextDueTime() {
         purgeCancelled();
@@ -131,8 +115,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * Number of tasks run since creation.
-     *
-     * @return number of tasks run since creation
      */
     public synchronized long executedCount() {
         return executed;
@@ -140,8 +122,6 @@ public final class VirtualTimeScheduler implements TaskScheduler {
 
     /**
      * Number of tasks waiting (periodic tasks count once).
-     *
-     * @return number of tasks waiting (periodic tasks count once)
      */
     public synchronized int pendingCount() {
         purgeCancelled();

@@ -79,7 +79,6 @@ public final class Durations {
      * The short form of {@code duration}, as {@link #parse} reads it back: {@code 2h30m}, {@code 500ms}, {@code 0s}.
      *
      * @param duration a duration that is not negative
-     * @return its short form
      */
     public static String format(Duration duration) {
         if (duration.isNegative()) {

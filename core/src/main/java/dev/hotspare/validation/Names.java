@@ -21,7 +21,6 @@ public final class Names {
     /**
      * Whether {@code name} is a DNS-1123 label: lower-case alphanumerics and '-', 1..63 chars, alphanumeric at both ends.
      *
-     * @param name the name
      * @return whether {@code name} is a DNS-1123 label: lower-case alphanumerics and '-', 1..63 chars, alphanumeric
      *         at both ends
      */
@@ -32,9 +31,6 @@ public final class Names {
 
     /**
      * Why {@code name} is not a DNS-1123 label, or empty if it is one.
-     *
-     * @param name the name
-     * @return why {@code name} is not a DNS-1123 label, or empty if it is one
      */
     public static Optional<String> dns1123LabelProblem(String name) {
         if (name == null || name.isEmpty()) {
@@ -54,8 +50,6 @@ public final class Names {
      *
      * @throws ValidationException naming {@code field} and the bad value otherwise
      * @param field the field named in a problem
-     * @param name the name
-     * @return returns {@code name} if it is a DNS-1123 label
      */
     public static String requireDns1123Label(String field, String name) {
         dns1123LabelProblem(name).ifPresent(why -> {

@@ -27,7 +27,6 @@ public record Problem(String path, String value, String message) {
      * @param path dotted field path, with {@code [i]} for list elements; empty for the whole document
      * @param value the offending value as the user wrote it
      * @param message why the value is rejected, phrased so a user can fix it
-     * @return creates a problem, rendering {@code value} with {@link String#valueOf(Object)}
      */
     public static Problem of(String path, Object value, String message) {
         return new Problem(path, String.valueOf(value), message);
@@ -35,8 +34,6 @@ public record Problem(String path, String value, String message) {
 
     /**
      * One line for humans: {@code path: bad value 'x': message}.
-     *
-     * @return one line for humans: {@code path: bad value 'x': message}
      */
     public String describe() {
         String where = path.isEmpty() ? "(document)" : path;

@@ -13,11 +13,6 @@ public final class Problems {
 
     /**
      * Records a problem at {@code path}.
-     *
-     * @param path the path
-     * @param value the value
-     * @param message the message
-     * @return records a problem at {@code path}
      */
     public Problems add(String path, Object value, String message) {
         found.add(Problem.of(path, value, message));
@@ -26,12 +21,6 @@ public final class Problems {
 
     /**
      * Records a problem when {@code condition} is false.
-     *
-     * @param condition the condition
-     * @param path the path
-     * @param value the value
-     * @param message the message
-     * @return records a problem when {@code condition} is false
      */
     public Problems require(boolean condition, String path, Object value, String message) {
         if (!condition) {
@@ -42,9 +31,6 @@ public final class Problems {
 
     /**
      * Records every problem in {@code others}.
-     *
-     * @param others the others
-     * @return records every problem in {@code others}
      */
     public Problems addAll(List<Problem> others) {
         found.addAll(others);
@@ -57,8 +43,6 @@ public final class Problems {
 
     /**
      * A snapshot of what was found so far.
-     *
-     * @return a snapshot of what was found so far
      */
     public List<Problem> list() {
         return List.copyOf(found);

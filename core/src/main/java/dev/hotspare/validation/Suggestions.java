@@ -14,8 +14,6 @@ public final class Suggestions {
      * The candidate closest to {@code unknown}, if it is close enough to be a plausible typo
      * (edit distance at most a third of the word, minimum 1, ignoring case).
      *
-     * @param unknown the unknown
-     * @param candidates the candidates
      * @return the candidate closest to {@code unknown}, if it is close enough to be a plausible typo (edit distance
      *         at most a third of the word, minimum 1, ignoring case)
      */

@@ -25,8 +25,6 @@ public final class ValidationException extends IllegalArgumentException {
 
     /**
      * Every problem found, in the order they were detected.
-     *
-     * @return every problem found, in the order they were detected
      */
     public List<Problem> problems() {
         return problems;

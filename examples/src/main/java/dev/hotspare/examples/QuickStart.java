@@ -18,7 +18,7 @@ public final class QuickStart {
     }
 
     public static void main(String[] args) {
-        // snippet: README.md
+        // snippet: README.md#0
         VirtualTimeScheduler time = VirtualTimeScheduler.startingAt2026();   // or TaskScheduler.system(executor, clock)
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time)
                 .installTime(Duration.ofMinutes(40)).resumeTime(Duration.ofMinutes(5)).build();

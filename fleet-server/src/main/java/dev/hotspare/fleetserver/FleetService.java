@@ -121,7 +121,6 @@ public final class FleetService implements AutoCloseable {
      * A builder whose stores, locks and rooms are in memory until replaced; {@code tasks} runs the worker, lock
      * renewals and rolling replaces, and its clock stamps everything.
      *
-     * @param tasks the task scheduler
      * @return a builder whose stores, locks and rooms are in memory until replaced; {@code tasks} runs the worker,
      *         lock renewals and rolling replaces, and its clock stamps everything
      */
@@ -131,8 +130,6 @@ public final class FleetService implements AutoCloseable {
 
     /**
      * Binds the HTTP server and starts the worker.
-     *
-     * @return binds the HTTP server and starts the worker
      */
     public synchronized FleetService start() {
         if (server != null || closed) {
@@ -208,7 +205,6 @@ public final class FleetService implements AutoCloseable {
      * of the in-memory driver, or a program embedding the service, reads it here.
      *
      * @param scheduler the room's scheduler
-     * @param room      the room
      * @return the room's token, or empty when the driver has no such room
      */
     public Optional<String> roomToken(String scheduler, String room) {
@@ -228,8 +224,6 @@ public final class FleetService implements AutoCloseable {
 
     /**
      * Whether requests must carry tokens (false only after {@link Builder#insecureNoAuth()}).
-     *
-     * @return whether requests must carry tokens
      */
     public boolean authenticationEnabled() {
         return authenticator.enabled();
@@ -245,8 +239,6 @@ public final class FleetService implements AutoCloseable {
 
     /**
      * The bound address (with the real port when the builder asked for port 0).
-     *
-     * @return the bound address (with the real port when the builder asked for port 0)
      */
     public synchronized InetSocketAddress address() {
         if (server == null) {
@@ -257,8 +249,6 @@ public final class FleetService implements AutoCloseable {
 
     /**
      * The bound port.
-     *
-     * @return the bound port
      */
     public int port() {
         return address().getPort();
@@ -266,8 +256,6 @@ public final class FleetService implements AutoCloseable {
 
     /**
      * The scheduler operations the routes call, for embedding programs and tests.
-     *
-     * @return the scheduler operations the routes call, for embedding programs and tests
      */
     public SchedulerOperations operations() {
         return fleet.operations();
@@ -275,8 +263,6 @@ public final class FleetService implements AutoCloseable {
 
     /**
      * The rooms' driver (in memory unless the builder was given another).
-     *
-     * @return the rooms' driver (in memory unless the builder was given another)
      */
     public MemberDriver memberDriver() {
         return settings.driver;
@@ -288,7 +274,6 @@ public final class FleetService implements AutoCloseable {
      * {@code Retry-After} at once (8 threads: 4 requests, 64: 48).
      *
      * @param maxThreads the request threads
-     * @return the requests served at once
      */
     static int maxConcurrentRequests(int maxThreads) {
         return Math.max(1, Math.min(maxThreads * 3 / 4, maxThreads - 4));
@@ -308,8 +293,6 @@ public final class FleetService implements AutoCloseable {
 
     /**
      * The KPI summary of the meters this service records (what it prints when it stops), one line each.
-     *
-     * @return the KPI summary of the meters this service records (what it prints when it stops), one line each
      */
     public List<String> kpiSummary() {
         return KpiSummary.lines(settings.meters);
@@ -317,8 +300,6 @@ public final class FleetService implements AutoCloseable {
 
     /**
      * The worker of this service.
-     *
-     * @return the worker of this service
      */
     public Worker worker() {
         return fleet.worker();
@@ -471,7 +452,6 @@ public final class FleetService implements AutoCloseable {
          * Where schedulers, versions and releases live (default in memory).
          *
          * @param value the registry
-         * @return where schedulers, versions and releases live (default in memory)
          */
         public Builder schedulerStore(SchedulerStore value) {
             this.schedulers = Objects.requireNonNull(value, "schedulerStore");
@@ -482,7 +462,6 @@ public final class FleetService implements AutoCloseable {
          * Where room statuses and pings live (default in memory).
          *
          * @param value the registry
-         * @return where room statuses and pings live (default in memory)
          */
         public Builder roomStatusStore(RoomStatusStore value) {
             this.rooms = Objects.requireNonNull(value, "roomStatusStore");
@@ -493,7 +472,6 @@ public final class FleetService implements AutoCloseable {
          * The autoscaler's usage points (default in memory).
          *
          * @param value the registry
-         * @return the autoscaler's usage points (default in memory)
          */
         public Builder usageHistory(UsageHistory value) {
             this.usageHistory = Objects.requireNonNull(value, "usageHistory");
@@ -504,7 +482,6 @@ public final class FleetService implements AutoCloseable {
          * The lease store behind the scheduler locks (default in memory).
          *
          * @param value the registry
-         * @return the lease store behind the scheduler locks (default in memory)
          */
         public Builder lockStore(LockStore value) {
             this.lockStore = Objects.requireNonNull(value, "lockStore");
@@ -526,7 +503,6 @@ public final class FleetService implements AutoCloseable {
          * cpu / mem usage for cpu and mem triggers (default none).
          *
          * @param value the registry
-         * @return cpu / mem usage for cpu and mem triggers (default none)
          */
         public Builder usageMetrics(UsageMetrics value) {
             this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
@@ -537,7 +513,6 @@ public final class FleetService implements AutoCloseable {
          * Room addresses for the address route (default none).
          *
          * @param value the registry
-         * @return room addresses for the address route (default none)
          */
         public Builder roomAddresses(RoomAddresses value) {
             this.addresses = Objects.requireNonNull(value, "roomAddresses");
@@ -548,7 +523,6 @@ public final class FleetService implements AutoCloseable {
          * The autoscaler; its period is the watchers' tick (default Maestro's 10 s).
          *
          * @param value the registry
-         * @return the autoscaler; its period is the watchers' tick (default Maestro's 10 s)
          */
         public Builder autoscaler(Autoscaler value) {
             this.autoscaler = Objects.requireNonNull(value, "autoscaler");
@@ -559,7 +533,6 @@ public final class FleetService implements AutoCloseable {
          * Where room and scheduler events go (default nowhere).
          *
          * @param value the registry
-         * @return where room and scheduler events go (default nowhere)
          */
         public Builder events(EventDispatcher value) {
             this.events = Objects.requireNonNull(value, "events");
@@ -569,10 +542,6 @@ public final class FleetService implements AutoCloseable {
         /**
          * A check run by {@code GET /healthcheck}; it fails by throwing. The service is healthy when every check
          * passes.
-         *
-         * @param name the name
-         * @param check the check
-         * @return a check run by {@code GET /healthcheck}; it fails by throwing
          */
         public Builder healthCheck(String name, Runnable check) {
             healthChecks.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(check, "check"));
@@ -581,9 +550,6 @@ public final class FleetService implements AutoCloseable {
 
         /**
          * Closed (in reverse order of registration) when the service closes: clients, pools, executors.
-         *
-         * @param resource the resource
-         * @return closed (in reverse order of registration) when the service closes: clients, pools, executors
          */
         public Builder onClose(AutoCloseable resource) {
             closeables.add(Objects.requireNonNull(resource, "resource"));
@@ -594,7 +560,6 @@ public final class FleetService implements AutoCloseable {
          * Address and port to listen on (default 127.0.0.1, an ephemeral port).
          *
          * @param value the registry
-         * @return address and port to listen on (default 127.0.0.1, an ephemeral port)
          */
         public Builder bind(InetSocketAddress value) {
             this.bind = Objects.requireNonNull(value, "bind");
@@ -605,7 +570,6 @@ public final class FleetService implements AutoCloseable {
          * The largest request body; larger ones get 413 (default 1 MiB).
          *
          * @param value the registry
-         * @return the largest request body; larger ones get 413 (default 1 MiB)
          */
         public Builder maxBodyBytes(int value) {
             if (value < 1) {
@@ -649,7 +613,6 @@ public final class FleetService implements AutoCloseable {
          * The {@code X-Maestro-Version} header value (default {@value FleetService#DEFAULT_API_VERSION}).
          *
          * @param value the registry
-         * @return the {@code X-Maestro-Version} header value (default {@value FleetService#DEFAULT_API_VERSION})
          */
         public Builder apiVersion(String value) {
             this.apiVersion = Objects.requireNonNull(value, "apiVersion");
@@ -679,7 +642,6 @@ public final class FleetService implements AutoCloseable {
          * How long {@link FleetService#close()} waits for running replaces (default 30 s).
          *
          * @param value the registry
-         * @return how long {@link FleetService#close()} waits for running replaces (default 30 s)
          */
         public Builder shutdownTimeout(Duration value) {
             this.shutdownTimeout = positive("shutdownTimeout", value);
@@ -733,7 +695,6 @@ public final class FleetService implements AutoCloseable {
          * while its rooms live on (Kubernetes), must be given the same key, or the rooms' tokens stop being valid.
          *
          * @param key the secret's bytes
-         * @return this builder
          */
         public Builder roomTokenKey(byte[] key) {
             if (key.length < Authenticator.MIN_ROOM_KEY_BYTES) {
@@ -772,7 +733,6 @@ public final class FleetService implements AutoCloseable {
         /**
          * The service, not yet started.
          *
-         * @return the service
          * @throws IllegalStateException when authentication is on and no admin token was given
          */
         public FleetService build() {

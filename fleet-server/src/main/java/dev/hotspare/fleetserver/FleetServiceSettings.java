@@ -155,8 +155,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
 
         /**
          * The command-line flag.
-         *
-         * @return the command-line flag
          */
         public String flag() {
             return flag;
@@ -164,8 +162,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
 
         /**
          * The environment variable.
-         *
-         * @return the environment variable
          */
         public String variable() {
             return variable;
@@ -173,8 +169,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
 
         /**
          * The value when neither flag nor variable is set ({@code ""}: not used).
-         *
-         * @return the value when neither flag nor variable is set ({@code ""}: not used)
          */
         public String defaultValue() {
             return defaultValue;
@@ -192,9 +186,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
      * Settings from {@code flags} (option → value as typed; absent = not given) over {@code env}.
      *
      * @throws ValidationException with one problem per bad value, each naming the flag (or variable) and value
-     * @param flags the flags
-     * @param env the env
-     * @return settings from {@code flags} (option → value as typed; absent = not given) over {@code env}
      */
     public static FleetServiceSettings parse(Map<Option, String> flags, Map<String, String> env) {
         List<Problem> problems = new ArrayList<>();
@@ -457,8 +448,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
 
     /**
      * What backs what, for the start-up line: e.g. {@code schedulers=postgres locks=redis rooms=kubernetes}.
-     *
-     * @return what backs what, for the start-up line: e.g
      */
     public String describeStores() {
         return "schedulers=" + (jdbcUrl.isPresent() ? "postgres" : "memory")
@@ -471,8 +460,6 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
 
     /**
      * {@link #open(Supplier, Consumer)} with fabric8's standard configuration and no tuning.
-     *
-     * @return {@link #open(Supplier, Consumer)} with fabric8's standard configuration and no tuning
      */
     public FleetService open() {
         return open(() -> new KubernetesClientBuilder().build(), builder -> { });

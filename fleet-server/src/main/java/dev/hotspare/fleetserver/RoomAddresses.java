@@ -13,10 +13,6 @@ public interface RoomAddresses {
 
     /**
      * The address of {@code room}, or empty while it is not known yet (not scheduled, no node port yet).
-     *
-     * @param scheduler the scheduler
-     * @param room the room
-     * @return the address of {@code room}, or empty while it is not known yet (not scheduled, no node port yet)
      */
     Optional<Address> find(String scheduler, String room);
 

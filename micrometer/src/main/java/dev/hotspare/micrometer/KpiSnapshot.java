@@ -46,7 +46,6 @@ public final class KpiSnapshot {
      * The readings of every meter whose name starts with {@code hotspare.}, sorted by name, then tags.
      *
      * @param registry the registry {@link MicrometerKpis} records into
-     * @return the readings
      */
     public static List<Reading> of(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");

@@ -40,7 +40,6 @@ public final class KpiSummary {
      * The summary as lines (no trailing newline); empty when the registry has no hotspare meters.
      *
      * @param registry the registry MicrometerKpis records into
-     * @return the summary as lines (no trailing newline); empty when the registry has no hotspare meters
      */
     public static List<String> lines(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
@@ -62,7 +61,6 @@ public final class KpiSummary {
      * The summary as one text block, lines ending in {@code \n}.
      *
      * @param registry the registry MicrometerKpis records into
-     * @return the summary as one text block, lines ending in {@code \n}
      */
     public static String render(MeterRegistry registry) {
         StringBuilder text = new StringBuilder();

@@ -105,9 +105,6 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
 
         /**
          * The clock stamping creation times and first-seen power changes (default system UTC).
-         *
-         * @param clock the clock
-         * @return the clock stamping creation times and first-seen power changes (default system UTC)
          */
         public B clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
@@ -150,26 +147,17 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
 
     /**
      * The API operation for the member kind.
-     *
-     * @return the API operation for the member kind
      */
     protected abstract MixedOperation<T, ? extends KubernetesResourceList<T>, ? extends Resource<T>> operation();
 
     /**
      * The namespace holding the members of {@code pool}.
-     *
-     * @param pool the pool
-     * @return the namespace holding the members of {@code pool}
      */
     protected abstract String namespaceOf(String pool);
 
     /**
      * A new member object (name {@code id}), labelled and annotated with {@link #standardLabels} / {@link #standardAnnotations}.
      *
-     * @param pool the pool
-     * @param id the id
-     * @param templateVersion the template version
-     * @param power the power
      * @param now the current instant
      * @return a new member object (name {@code id}), labelled and annotated with {@link #standardLabels} / {@link
      *         #standardAnnotations}
@@ -178,36 +166,22 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
 
     /**
      * The member an object shows; {@code previous} is what the cache held before (null if nothing).
-     *
-     * @param object the object
-     * @param previous the previous
-     * @return the member an object shows; {@code previous} is what the cache held before (null if nothing)
      */
     protected abstract Member toMember(T object, Member previous);
 
     /**
      * Sets the desired power on {@code copy}; returns false if it already had that value (nothing to write).
-     *
-     * @param copy the copy
-     * @param power the power
-     * @return sets the desired power on {@code copy}; returns false if it already had that value (nothing to write)
      */
     protected abstract boolean applyDesiredPower(T copy, DesiredPower power);
 
     /**
      * Called before the first write to a pool (e.g. to create its namespace).
-     *
-     * @param pool the pool
      */
     protected void prepare(String pool) {
     }
 
     /**
      * Called after a member was created (e.g. to create its service).
-     *
-     * @param pool the pool
-     * @param created the created
-     * @param templateVersion the template version
      */
     protected void created(String pool, T created, String templateVersion) {
     }
@@ -330,11 +304,6 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
 
     /**
      * Labels every member object carries: manager, pool, member id, template version.
-     *
-     * @param pool the pool
-     * @param id the id
-     * @param templateVersion the template version
-     * @return labels every member object carries: manager, pool, member id, template version
      */
     protected static Map<String, String> standardLabels(String pool, String id, String templateVersion) {
         Map<String, String> labels = new LinkedHashMap<>();
@@ -349,7 +318,6 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
      * Annotations every new member object carries: the creation instant with sub-second precision.
      *
      * @param now the current instant
-     * @return annotations every new member object carries: the creation instant with sub-second precision
      */
     protected static Map<String, String> standardAnnotations(Instant now) {
         Map<String, String> annotations = new LinkedHashMap<>();
@@ -361,8 +329,6 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
      * The member fields stored in labels and annotations, common to both kinds: id, creation time, template
      * version (unknown without the label), claim, claim time, release and orphan marks.
      *
-     * @param object the object
-     * @param fallbackCreatedAt the fallback created at
      * @return the member fields stored in labels and annotations, common to both kinds: id, creation time, template
      *         version (unknown without the label), claim, claim time, release and orphan marks
      */

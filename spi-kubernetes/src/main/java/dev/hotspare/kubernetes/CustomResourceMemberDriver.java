@@ -105,9 +105,6 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
      * A builder for members of kind {@code context} (group, version, plural, kind; namespaced) in
      * {@code namespace}.
      *
-     * @param client the client
-     * @param context the context
-     * @param namespace the namespace
      * @return a builder for members of kind {@code context} (group, version, plural, kind; namespaced) in {@code
      *         namespace}
      */
@@ -320,8 +317,6 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
         /**
          * The object members of {@code templateVersion} are made from (name, namespace and status are replaced).
          *
-         * @param templateVersion the template version
-         * @param template the template
          * @return the object members of {@code templateVersion} are made from (name, namespace and status are
          *         replaced)
          */
@@ -334,9 +329,6 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
         /**
          * Where desired power is written, and its two values (default {@code spec.powerState}, Running / Hibernating).
          *
-         * @param path the path
-         * @param running the running
-         * @param hibernating the hibernating
          * @return where desired power is written, and its two values (default {@code spec.powerState}, Running /
          *         Hibernating)
          */
@@ -350,10 +342,6 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
 
         /**
          * Where observed power is read and what its values mean (replaces the default value map).
-         *
-         * @param path the path
-         * @param values the values
-         * @return where observed power is read and what its values mean (replaces the default value map)
          */
         public Builder observedPowerField(String path, Map<String, ObservedPower> values) {
             path("observedPowerField", path);
@@ -365,9 +353,6 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
 
         /**
          * Where the time of the last observed power change is read (an RFC 3339 timestamp).
-         *
-         * @param path the path
-         * @return where the time of the last observed power change is read (an RFC 3339 timestamp)
          */
         public Builder observedPowerSinceField(String path) {
             path("observedPowerSinceField", path);
@@ -377,10 +362,6 @@ public final class CustomResourceMemberDriver extends AbstractKubernetesMemberDr
 
         /**
          * Where "installed" (a boolean) and the installation time are read.
-         *
-         * @param installedPath the installed path
-         * @param installedAtPath the installed at path
-         * @return where "installed" (a boolean) and the installation time are read
          */
         public Builder installedFields(String installedPath, String installedAtPath) {
             path("installedField", installedPath);

@@ -71,11 +71,6 @@ public final class KubernetesLeaderElection implements LeaderElection, AutoClose
 
     /**
      * An election on Lease {@code leaseName} in {@code namespace}.
-     *
-     * @param client the client
-     * @param namespace the namespace
-     * @param leaseName the lease name
-     * @return an election on Lease {@code leaseName} in {@code namespace}
      */
     public static Builder builder(KubernetesClient client, String namespace, String leaseName) {
         return new Builder(client, namespace, leaseName);
@@ -287,9 +282,6 @@ public final class KubernetesLeaderElection implements LeaderElection, AutoClose
          * and how often candidates retry. Needs whole seconds for the lease and
          * {@code leaseDuration > renewDeadline > retryPeriod > 0}.
          *
-         * @param leaseDuration the lease duration
-         * @param renewDeadline the renew deadline
-         * @param retryPeriod the retry period
          * @return how long a lease lasts without renewal, how long a leader keeps trying to renew before it steps
          *         down, and how often candidates retry
          */
@@ -307,9 +299,6 @@ public final class KubernetesLeaderElection implements LeaderElection, AutoClose
 
         /**
          * The clock {@link #currentLeader()} judges expiry by (default system UTC).
-         *
-         * @param clock the clock
-         * @return the clock {@link #currentLeader()} judges expiry by (default system UTC)
          */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");

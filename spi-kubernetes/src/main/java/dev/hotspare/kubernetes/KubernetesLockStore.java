@@ -75,10 +75,6 @@ public final class KubernetesLockStore implements LockStore {
 
     /**
      * A store keeping its Leases in {@code namespace}, judging expiry by the system UTC clock.
-     *
-     * @param client the client
-     * @param namespace the namespace
-     * @return a store keeping its Leases in {@code namespace}, judging expiry by the system UTC clock
      */
     public static KubernetesLockStore create(KubernetesClient client, String namespace) {
         return new KubernetesLockStore(client, namespace, Clock.systemUTC());
@@ -86,11 +82,6 @@ public final class KubernetesLockStore implements LockStore {
 
     /**
      * Same, with the clock expiry is judged by (see the class documentation on clock skew).
-     *
-     * @param client the client
-     * @param namespace the namespace
-     * @param clock the clock
-     * @return same, with the clock expiry is judged by (see the class documentation on clock skew)
      */
     public static KubernetesLockStore create(KubernetesClient client, String namespace, Clock clock) {
         return new KubernetesLockStore(client, namespace, clock);
@@ -98,8 +89,6 @@ public final class KubernetesLockStore implements LockStore {
 
     /**
      * The namespace holding the Leases.
-     *
-     * @return the namespace holding the Leases
      */
     public String namespace() {
         return namespace;

@@ -44,9 +44,6 @@ public final class KubernetesUsageMetrics implements UsageMetrics {
 
     /**
      * Metrics of rooms in namespace {@code <scheduler>} (the pod driver's default).
-     *
-     * @param client the client
-     * @return metrics of rooms in namespace {@code <scheduler>} (the pod driver's default)
      */
     public static KubernetesUsageMetrics create(KubernetesClient client) {
         return new KubernetesUsageMetrics(client, "");
@@ -54,10 +51,6 @@ public final class KubernetesUsageMetrics implements UsageMetrics {
 
     /**
      * Metrics of rooms in namespace {@code <namespacePrefix><scheduler>}, matching the pod driver's prefix.
-     *
-     * @param client the client
-     * @param namespacePrefix the namespace prefix
-     * @return metrics of rooms in namespace {@code <namespacePrefix><scheduler>}, matching the pod driver's prefix
      */
     public static KubernetesUsageMetrics create(KubernetesClient client, String namespacePrefix) {
         return new KubernetesUsageMetrics(client, namespacePrefix);

@@ -106,7 +106,6 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
          *
          * @param pool the pool (scheduler)
          * @param room the room (pod name)
-         * @return its token
          */
         String tokenFor(String pool, String room);
     }
@@ -115,7 +114,6 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
      * The name of the Secret holding a room's token: {@code <pod>-token}, in the pod's namespace.
      *
      * @param room the room (pod name)
-     * @return the Secret's name
      */
     public static String tokenSecretName(String room) {
         return room + "-token";
@@ -131,10 +129,6 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
 
     /**
      * A builder for a driver on {@code client} making rooms from {@code templates}.
-     *
-     * @param client the client
-     * @param templates the templates
-     * @return a builder for a driver on {@code client} making rooms from {@code templates}
      */
     public static Builder builder(KubernetesClient client, RoomTemplates templates) {
         return new Builder(client, templates);
@@ -267,9 +261,7 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
      * Where the room is reachable: its node's address and the node port of each named port. Empty while the
      * room is not scheduled, has no service, or its node reports no address.
      *
-     * @param pool the pool
      * @param memberId the member
-     * @return where the room is reachable: its node's address and the node port of each named port
      */
     public Optional<RoomAddress> address(String pool, String memberId) {
         Names.requireDns1123Label("pool", pool);
@@ -400,9 +392,6 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
 
         /**
          * Whether to create a NodePort service per room (default off).
-         *
-         * @param enabled the enabled
-         * @return whether to create a NodePort service per room (default off)
          */
         public Builder nodePortServices(boolean enabled) {
             this.nodePortServices = enabled;

@@ -20,17 +20,11 @@ public interface RoomTemplates {
 
     /**
      * The config of {@code scheduler} at {@code templateVersion}, if known.
-     *
-     * @param scheduler the scheduler
-     * @param templateVersion the template version
-     * @return the config of {@code scheduler} at {@code templateVersion}, if known
      */
     Optional<SchedulerConfig> find(String scheduler, String templateVersion);
 
     /**
      * An empty, thread-safe registry to register configs in.
-     *
-     * @return an empty, thread-safe registry to register configs in
      */
     static Registry registry() {
         return new Registry();
@@ -47,9 +41,6 @@ public interface RoomTemplates {
          * Registers {@code config} as version {@code templateVersion} of scheduler {@code config.name()}.
          *
          * @throws ValidationException with every problem of the config or the version
-         * @param templateVersion the template version
-         * @param config the config
-         * @return registers {@code config} as version {@code templateVersion} of scheduler {@code config.name()}
          */
         public Registry register(String templateVersion, SchedulerConfig config) {
             Kube.requireTemplateVersion("templateVersion", templateVersion);

@@ -69,8 +69,6 @@ public final class PostgresLockStore implements LockStore {
 
     /**
      * A store in schema {@value PostgresSchema#DEFAULT_SCHEMA}.
-     *
-     * @param dataSource the data source
      */
     public PostgresLockStore(DataSource dataSource) {
         this(dataSource, PostgresSchema.DEFAULT_SCHEMA);
@@ -78,9 +76,6 @@ public final class PostgresLockStore implements LockStore {
 
     /**
      * A store in {@code schema} (see {@link PostgresSchema#requireValidName}).
-     *
-     * @param dataSource the data source
-     * @param schema the schema
      */
     public PostgresLockStore(DataSource dataSource, String schema) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");

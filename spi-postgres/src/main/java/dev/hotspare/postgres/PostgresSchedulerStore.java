@@ -92,8 +92,6 @@ public final class PostgresSchedulerStore implements SchedulerStore {
 
     /**
      * A store in schema {@value PostgresSchema#DEFAULT_SCHEMA}.
-     *
-     * @param dataSource the data source
      */
     public PostgresSchedulerStore(DataSource dataSource) {
         this(dataSource, PostgresSchema.DEFAULT_SCHEMA);
@@ -101,9 +99,6 @@ public final class PostgresSchedulerStore implements SchedulerStore {
 
     /**
      * A store in {@code schema} (see {@link PostgresSchema#requireValidName}).
-     *
-     * @param dataSource the data source
-     * @param schema the schema
      */
     public PostgresSchedulerStore(DataSource dataSource, String schema) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");

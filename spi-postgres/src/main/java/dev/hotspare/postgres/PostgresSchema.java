@@ -44,9 +44,6 @@ public final class PostgresSchema {
 
     /**
      * Migrates schema {@value #DEFAULT_SCHEMA}; see {@link #migrate(DataSource, String)}.
-     *
-     * @param dataSource the data source
-     * @return migrates schema {@value #DEFAULT_SCHEMA}; see {@link #migrate(DataSource, String)}
      */
     public static int migrate(DataSource dataSource) {
         return migrate(dataSource, DEFAULT_SCHEMA);
@@ -55,8 +52,6 @@ public final class PostgresSchema {
     /**
      * Creates schema {@code schema} if needed and applies every migration it lacks.
      *
-     * @param dataSource the data source
-     * @param schema the schema
      * @return the number of migrations this call applied (0 when the schema was already current)
      * @throws ValidationException                          if {@code schema} is not a plain lower-case identifier
      * @throws dev.hotspare.spi.StoreUnavailableException   if the database cannot be reached
@@ -100,9 +95,6 @@ public final class PostgresSchema {
 
     /**
      * Whether {@code schema} is acceptable: see {@link #requireValidName}.
-     *
-     * @param schema the schema
-     * @return whether {@code schema} is acceptable: see {@link #requireValidName}
      */
     public static boolean isValidName(String schema) {
         return schema != null && !schema.isEmpty() && schema.length() <= MAX_SCHEMA_NAME_LENGTH
@@ -115,7 +107,6 @@ public final class PostgresSchema {
      * SQL text (identifiers cannot be bound as parameters), so nothing else is accepted.
      *
      * @throws ValidationException naming field {@code schema} and the bad value otherwise
-     * @param schema the schema
      * @return returns {@code schema} if it is a plain lower-case SQL identifier ({@code [a-z_][a-z0-9_]*}, at most
      *         {@value #MAX_SCHEMA_NAME_LENGTH} characters, not starting with {@code pg_})
      */

@@ -10,9 +10,6 @@ public final class PostgresStoreException extends RuntimeException {
 
     /**
      * An error described by {@code message}, caused by {@code cause} (usually the {@link java.sql.SQLException}).
-     *
-     * @param message the message
-     * @param cause the cause
      */
     public PostgresStoreException(String message, Throwable cause) {
         super(message, cause);

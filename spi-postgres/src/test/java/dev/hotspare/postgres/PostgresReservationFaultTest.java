@@ -41,8 +41,8 @@ class PostgresReservationFaultTest {
 
     @Test
     void aClientKilledBetweenReserveAndConfirmLeavesNoDanglingMember() {
-        try (PoolController controller = PoolController.builder(PoolSpec.builder(pool).size(3).runningCount(3).build(),
-                driver, store).scheduler(time).resyncPeriod(Duration.ofSeconds(10)).build().start()) {
+        try (PoolController controller = PoolController.builder(PoolSpec.builder(pool).size(3).runningCount(3).build())
+                .memberDriver(driver).claimStore(store).scheduler(time).resyncPeriod(Duration.ofSeconds(10)).build().start()) {
             time.advanceBy(Duration.ofMinutes(2));
             assertThat(running()).hasSize(3);
 
@@ -79,8 +79,8 @@ class PostgresReservationFaultTest {
 
     @Test
     void theSameKeyGivesTheSameMemberAndAnUnconfirmedReservationEndsOnTime() {
-        try (PoolController controller = PoolController.builder(PoolSpec.builder(pool).size(2).runningCount(2).build(),
-                driver, store).scheduler(time).resyncPeriod(Duration.ofMinutes(5)).build().start()) {
+        try (PoolController controller = PoolController.builder(PoolSpec.builder(pool).size(2).runningCount(2).build())
+                .memberDriver(driver).claimStore(store).scheduler(time).resyncPeriod(Duration.ofMinutes(5)).build().start()) {
             time.advanceBy(Duration.ofMinutes(2));
             ClaimHandle first = controller.reserve("order-42", TTL);
             controller.reconcile();

@@ -43,7 +43,6 @@ public final class RedisKeys {
      *
      * @throws dev.hotspare.validation.ValidationException if the prefix is not a DNS-1123 label
      * @param prefix the key prefix
-     * @return keys under {@code prefix}
      */
     public static RedisKeys withPrefix(String prefix) {
         return new RedisKeys(Names.requireDns1123Label("prefix", prefix));
@@ -51,8 +50,6 @@ public final class RedisKeys {
 
     /**
      * Keys under {@value #DEFAULT_PREFIX}.
-     *
-     * @return keys under {@value #DEFAULT_PREFIX}
      */
     public static RedisKeys defaults() {
         return new RedisKeys(DEFAULT_PREFIX);
@@ -60,8 +57,6 @@ public final class RedisKeys {
 
     /**
      * The prefix.
-     *
-     * @return the prefix
      */
     public String prefix() {
         return layout.prefix();

@@ -69,8 +69,6 @@ public final class RedisLockStore implements LockStore {
 
     /**
      * A lock store with keys under {@value RedisKeys#DEFAULT_PREFIX}.
-     *
-     * @param connection the connection
      */
     public RedisLockStore(StatefulConnection<String, String> connection) {
         this(connection, RedisKeys.defaults());
@@ -79,9 +77,6 @@ public final class RedisLockStore implements LockStore {
     /**
      * A lock store on {@code connection} (a {@code StatefulRedisConnection} for standalone, Sentinel or
      * master/replica, or a {@code StatefulRedisClusterConnection}) with keys laid out by {@code keys}.
-     *
-     * @param connection the connection
-     * @param keys the keys
      */
     public RedisLockStore(StatefulConnection<String, String> connection, RedisKeys keys) {
         this.redis = new RedisAccess(connection, STORE);

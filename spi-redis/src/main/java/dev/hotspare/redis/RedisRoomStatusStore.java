@@ -72,8 +72,6 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     /**
      * A store with keys under {@value RedisKeys#DEFAULT_PREFIX}.
-     *
-     * @param connection the connection
      */
     public RedisRoomStatusStore(StatefulConnection<String, String> connection) {
         this(connection, RedisKeys.defaults());
@@ -81,9 +79,6 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
 
     /**
      * A store on {@code connection} (standalone, Sentinel, master/replica or Cluster) with keys laid out by {@code keys}.
-     *
-     * @param connection the connection
-     * @param keys the keys
      */
     public RedisRoomStatusStore(StatefulConnection<String, String> connection, RedisKeys keys) {
         this.redis = new RedisAccess(connection, STORE);
@@ -98,8 +93,6 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
     /**
      * {@link #updateAsync(String, String, RoomStatus, Instant, int)} for a room that does not report its matches.
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param status    the reported status
      * @param timestamp the report's time
      * @return the reply to come
@@ -118,8 +111,6 @@ public final class RedisRoomStatusStore implements RoomStatusStore {
      * Validation happens before this returns; availability failures complete the future with
      * {@link dev.hotspare.spi.StoreUnavailableException}.
      *
-     * @param scheduler      the scheduler
-     * @param room           the room
      * @param status         the reported status
      * @param timestamp      the report's time
      * @param runningMatches the matches the room runs

@@ -33,8 +33,6 @@ public final class RedisUsageHistory implements UsageHistory {
 
     /**
      * A history with keys under {@value RedisKeys#DEFAULT_PREFIX}.
-     *
-     * @param connection the connection
      */
     public RedisUsageHistory(StatefulConnection<String, String> connection) {
         this(connection, RedisKeys.defaults());
@@ -42,9 +40,6 @@ public final class RedisUsageHistory implements UsageHistory {
 
     /**
      * A history on {@code connection} (standalone, Sentinel, master/replica or Cluster) with keys laid out by {@code keys}.
-     *
-     * @param connection the connection
-     * @param keys the keys
      */
     public RedisUsageHistory(StatefulConnection<String, String> connection, RedisKeys keys) {
         this.redis = new RedisAccess(connection, STORE);

@@ -4,7 +4,8 @@ import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.testkit.lock.LockStoreContract;
 import dev.hotspare.testkit.servers.TestRedis;
 
-/** {@link LockStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}). */
+/** {@link LockStoreContract} on a real Redis (embedded, or {@code HOTSPARE_TEST_REDIS_URI}); docs/locks.md shows it. */
+// snippet: docs/locks.md
 class RedisLockStoreContractTest extends LockStoreContract {
 
     @Override
@@ -12,3 +13,4 @@ class RedisLockStoreContractTest extends LockStoreContract {
         return new RedisLockStore(TestRedis.connection());
     }
 }
+// end snippet

@@ -41,8 +41,6 @@ public final class HotspareMeterBinder implements MeterBinder, KpiListener {
 
     /**
      * Records hotspare's KPIs in {@code registry} too; binding the same registry twice records once.
-     *
-     * @param registry a meter registry
      */
     @Override
     public synchronized void bindTo(MeterRegistry registry) {

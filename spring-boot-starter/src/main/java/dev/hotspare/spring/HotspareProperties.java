@@ -62,8 +62,6 @@ public class HotspareProperties {
 
     /**
      * Chooses the store.
-     *
-     * @param store the store
      */
     public void setStore(Store store) {
         this.store = store;
@@ -126,8 +124,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the in-memory member driver.
-     *
-     * @return the in-memory settings
      */
     public Memory getMemory() {
         return memory;
@@ -135,8 +131,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the PostgreSQL stores.
-     *
-     * @return the PostgreSQL settings
      */
     public Postgres getPostgres() {
         return postgres;
@@ -144,8 +138,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the Redis stores.
-     *
-     * @return the Redis settings
      */
     public Redis getRedis() {
         return redis;
@@ -153,8 +145,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the Kubernetes drivers and locks.
-     *
-     * @return the Kubernetes settings
      */
     public Kubernetes getKubernetes() {
         return kubernetes;
@@ -162,8 +152,6 @@ public class HotspareProperties {
 
     /**
      * Settings of the game-room fleet.
-     *
-     * @return the fleet settings
      */
     public Fleet getFleet() {
         return fleet;
@@ -625,8 +613,6 @@ public class HotspareProperties {
 
             /**
              * Sets the API group.
-             *
-             * @param group the group
              */
             public void setGroup(String group) {
                 this.group = group;
@@ -643,8 +629,6 @@ public class HotspareProperties {
 
             /**
              * Sets the API version.
-             *
-             * @param version the version
              */
             public void setVersion(String version) {
                 this.version = version;
@@ -661,8 +645,6 @@ public class HotspareProperties {
 
             /**
              * Sets the kind.
-             *
-             * @param kind the kind
              */
             public void setKind(String kind) {
                 this.kind = kind;
@@ -679,8 +661,6 @@ public class HotspareProperties {
 
             /**
              * Sets the plural resource name.
-             *
-             * @param plural the plural
              */
             public void setPlural(String plural) {
                 this.plural = plural;

@@ -64,8 +64,6 @@ public final class Autoscaler {
 
     /**
      * An autoscaler with the built-in policies, the default ranking and Maestro's settings.
-     *
-     * @return an autoscaler with the built-in policies, the default ranking and Maestro's settings
      */
     public static Autoscaler standard() {
         return builder().build();
@@ -73,8 +71,6 @@ public final class Autoscaler {
 
     /**
      * A builder starting from the built-in policies, default ranking and default settings.
-     *
-     * @return a builder starting from the built-in policies, default ranking and default settings
      */
     public static Builder builder() {
         return new Builder();
@@ -91,9 +87,6 @@ public final class Autoscaler {
 
         /**
          * The policies by type name (e.g. {@link ScalingPolicies#loaded()} to include plug-ins).
-         *
-         * @param value the value
-         * @return the policies by type name (e.g
          */
         public Builder policies(ScalingPolicies value) {
             this.policies = value;
@@ -102,9 +95,6 @@ public final class Autoscaler {
 
         /**
          * How READY rooms are chosen for removal.
-         *
-         * @param value the value
-         * @return how READY rooms are chosen for removal
          */
         public Builder ranking(RoomRemovalRanking value) {
             this.ranking = value;
@@ -113,9 +103,6 @@ public final class Autoscaler {
 
         /**
          * Tick period and maxScaleUpAmount.
-         *
-         * @param value the value
-         * @return tick period and maxScaleUpAmount
          */
         public Builder settings(AutoscalerSettings value) {
             this.settings = value;
@@ -129,8 +116,6 @@ public final class Autoscaler {
 
     /**
      * The policies this autoscaler knows.
-     *
-     * @return the policies this autoscaler knows
      */
     public ScalingPolicies policies() {
         return policies;
@@ -138,8 +123,6 @@ public final class Autoscaler {
 
     /**
      * Its settings.
-     *
-     * @return its settings
      */
     public AutoscalerSettings settings() {
         return settings;
@@ -147,8 +130,6 @@ public final class Autoscaler {
 
     /**
      * How READY rooms are ordered for removal: every scale-down, whoever asks for it, uses this ranking.
-     *
-     * @return how READY rooms are ordered for removal: every scale-down, whoever asks for it, uses this ranking
      */
     public RoomRemovalRanking ranking() {
         return ranking;
@@ -259,7 +240,6 @@ public final class Autoscaler {
      * @param config the scheduler's config (validated)
      * @param snapshot room counts, READY rooms and resource readings at this tick
      * @param now the decision's time
-     * @return the current utilization of every trigger type the config uses (up and down), in first-use order
      */
     public Map<String, Utilization> currentUtilizations(SchedulerConfig config, FleetSnapshot snapshot, Instant now) {
         Plan plan = plan(config);
@@ -286,7 +266,6 @@ public final class Autoscaler {
      * Points to keep per type: the largest window among that type's triggers.
      *
      * @param config the scheduler's config (validated)
-     * @return points to keep per type: the largest window among that type's triggers
      */
     public Map<String, Integer> windowSizes(SchedulerConfig config) {
         Plan plan = plan(config);
@@ -303,7 +282,6 @@ public final class Autoscaler {
      *
      * @param points   the point to append per type (the caller records them, trimmed to {@code keep})
      * @param keep     how many points to keep per type: the largest window among that type's triggers
-     * @param decision the decision
      */
     public record Evaluation(Map<String, BigDecimal> points, Map<String, Integer> keep, ScaleDecision decision) {
         public Evaluation {
@@ -321,7 +299,6 @@ public final class Autoscaler {
      *
      * @param config the scheduler's config (validated)
      * @param snapshot room counts, READY rooms and resource readings at this tick
-     * @param recorded the recorded
      * @param state the scheduler's current state
      * @param lastScaleAt the last <em>successful</em> scale of either direction
      * @param now the decision's time
@@ -363,7 +340,6 @@ public final class Autoscaler {
      * @param state       the scheduler's current state
      * @param lastScaleAt the last <em>successful</em> scale of either direction
      * @param now         the decision's time
-     * @return the decision for one scheduler at {@code now}
      */
     public ScaleDecision decide(SchedulerConfig config, FleetSnapshot snapshot, UsageWindows windows,
                                 SchedulerState state, Optional<Instant> lastScaleAt, Instant now) {

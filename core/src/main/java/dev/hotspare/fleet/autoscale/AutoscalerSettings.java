@@ -24,9 +24,6 @@ public record AutoscalerSettings(Duration period, int maxScaleUpAmount) {
 
     /**
      * Points a trigger looking at {@code timeSeconds} of history reads.
-     *
-     * @param timeSeconds the time seconds
-     * @return points a trigger looking at {@code timeSeconds} of history reads
      */
     public int windowSize(long timeSeconds) {
         long size = Duration.ofSeconds(timeSeconds).toMillis() / period.toMillis();

@@ -13,8 +13,6 @@ public enum Direction {
 
     /**
      * {@code up} / {@code down}, as in the config.
-     *
-     * @return {@code up} / {@code down}, as in the config
      */
     @JsonValue
     public String wireName() {

@@ -28,7 +28,6 @@ public record FleetSnapshot(RoomStatusCounts counts, List<ReadyRoom> readyRooms,
      * Counts only: no ready rooms named, no resource readings.
      *
      * @param counts rooms per status
-     * @return counts only: no ready rooms named, no resource readings
      */
     public static FleetSnapshot of(RoomStatusCounts counts) {
         return new FleetSnapshot(counts, List.of(), Map.of());
@@ -36,10 +35,6 @@ public record FleetSnapshot(RoomStatusCounts counts, List<ReadyRoom> readyRooms,
 
     /**
      * This snapshot with a {@code metric} reading.
-     *
-     * @param metric the metric
-     * @param reading the reading
-     * @return this snapshot with a {@code metric} reading
      */
     public FleetSnapshot withUsage(ResourceMetric metric, UsageReading reading) {
         Map<ResourceMetric, UsageReading> usage = new java.util.EnumMap<>(ResourceMetric.class);

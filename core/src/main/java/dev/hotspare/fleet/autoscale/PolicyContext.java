@@ -23,9 +23,6 @@ public record PolicyContext(SchedulerConfig config, Direction direction, Map<Res
 
     /**
      * The reading of {@code metric}, unavailable when none was supplied.
-     *
-     * @param metric the metric
-     * @return the reading of {@code metric}, unavailable when none was supplied
      */
     public UsageReading usage(ResourceMetric metric) {
         UsageReading reading = resourceUsage.get(metric);
@@ -34,9 +31,6 @@ public record PolicyContext(SchedulerConfig config, Direction direction, Map<Res
 
     /**
      * This context for {@code other} direction.
-     *
-     * @param other the other
-     * @return this context for {@code other} direction
      */
     public PolicyContext toward(Direction other) {
         return other == direction ? this : new PolicyContext(config, other, resourceUsage, now);

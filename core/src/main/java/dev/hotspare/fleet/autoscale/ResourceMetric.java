@@ -11,8 +11,6 @@ public enum ResourceMetric {
 
     /**
      * The trigger type name ({@code cpu}, {@code mem}).
-     *
-     * @return the trigger type name ({@code cpu}, {@code mem})
      */
     public String typeName() {
         return name().toLowerCase(Locale.ROOT);

@@ -17,8 +17,6 @@ public class ResourcePolicy implements ScalingPolicy {
 
     /**
      * The policy for {@code metric}; see {@link CpuPolicy} and {@link MemPolicy}.
-     *
-     * @param metric the metric
      */
     protected ResourcePolicy(ResourceMetric metric) {
         this.metric = metric;
@@ -49,11 +47,6 @@ public class ResourcePolicy implements ScalingPolicy {
 
     /**
      * ceil(round2(utilization / (usage/100)) · A) − A, exactly.
-     *
-     * @param utilization the utilization
-     * @param active the active
-     * @param usage the usage
-     * @return ceil(round2(utilization / (usage/100)) · A) − A, exactly
      */
     public static int resourceDelta(BigDecimal utilization, int active, int usage) {
         BigDecimal ratio = utilization.movePointRight(2).divide(BigDecimal.valueOf(usage), 2, RoundingMode.HALF_UP);

@@ -41,11 +41,6 @@ public final class RoomPolicy implements ScalingPolicy {
 
     /**
      * round half away from zero of (occupied·100 − usage·A) / usage, exactly.
-     *
-     * @param occupied the occupied
-     * @param active the active
-     * @param usage the usage
-     * @return round half away from zero of (occupied·100 − usage·A) / usage, exactly
      */
     public static int roomDelta(int occupied, int active, int usage) {
         if (usage <= 0) {

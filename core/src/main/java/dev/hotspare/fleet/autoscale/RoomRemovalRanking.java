@@ -22,9 +22,6 @@ public interface RoomRemovalRanking {
 
     /**
      * {@code ready} in removal order; must return a permutation of its input and not modify it.
-     *
-     * @param ready the ready
-     * @return {@code ready} in removal order; must return a permutation of its input and not modify it
      */
     List<ReadyRoom> rank(List<ReadyRoom> ready);
 }

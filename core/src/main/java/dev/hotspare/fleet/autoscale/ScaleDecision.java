@@ -64,9 +64,7 @@ public record ScaleDecision(int delta, Reason reason, Optional<TriggerRef> trigg
     /**
      * Nothing to do.
      *
-     * @param state the state
      * @param explanation one line for humans and logs
-     * @return nothing to do
      */
     public static ScaleDecision none(SchedulerState state, String explanation) {
         return new ScaleDecision(0, Reason.NONE, Optional.empty(), state, false, List.of(), explanation);
@@ -74,8 +72,6 @@ public record ScaleDecision(int delta, Reason reason, Optional<TriggerRef> trigg
 
     /**
      * Whether the decision changes the room count.
-     *
-     * @return whether the decision changes the room count
      */
     public boolean scales() {
         return delta != 0;

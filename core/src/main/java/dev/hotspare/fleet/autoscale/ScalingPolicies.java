@@ -57,9 +57,6 @@ public final class ScalingPolicies {
 
     /**
      * As {@link #loaded()}, looking up services through {@code loader}.
-     *
-     * @param loader the loader
-     * @return as {@link #loaded()}, looking up services through {@code loader}
      */
     public static ScalingPolicies loaded(ClassLoader loader) {
         // The built-ins are listed in core's own services file too; a repackaged jar that lost it still gets them.
@@ -80,8 +77,6 @@ public final class ScalingPolicies {
 
     /**
      * The registered policy objects, in registration order.
-     *
-     * @return the registered policy objects, in registration order
      */
     public java.util.Collection<ScalingPolicy> all() {
         return byType.values();
@@ -118,9 +113,6 @@ public final class ScalingPolicies {
 
     /**
      * The policy for {@code type}.
-     *
-     * @param type the type
-     * @return the policy for {@code type}
      */
     public Optional<ScalingPolicy> get(String type) {
         return Optional.ofNullable(byType.get(type));

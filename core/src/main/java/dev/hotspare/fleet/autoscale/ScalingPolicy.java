@@ -26,8 +26,6 @@ public interface ScalingPolicy {
 
     /**
      * The type name used in {@code metricsTrigger[].type}; a DNS-1123 label (it becomes a history key).
-     *
-     * @return the type name
      */
     String type();
 
@@ -37,7 +35,6 @@ public interface ScalingPolicy {
      *
      * @param counts  the scheduler's rooms and matches
      * @param context the config, direction, resource readings and time
-     * @return the utilization
      */
     Utilization utilization(RoomStatusCounts counts, PolicyContext context);
 
@@ -49,7 +46,6 @@ public interface ScalingPolicy {
      * @param trigger the trigger that fired
      * @param counts  the scheduler's rooms and matches
      * @param context the config, direction, resource readings and time
-     * @return rooms to add or remove
      */
     int delta(MetricsTrigger trigger, RoomStatusCounts counts, PolicyContext context);
 
@@ -66,7 +62,6 @@ public interface ScalingPolicy {
     /**
      * Rules between this policy's parameter values, run once each value passed its own bounds; none by default.
      *
-     * @param values the values
      * @param path   where they are in the config; name a problem's path {@code path + "." + parameter}
      * @return the problems, empty when none
      */
@@ -78,7 +73,6 @@ public interface ScalingPolicy {
      * The checked values of {@code trigger}'s parameters, with defaults filled in.
      *
      * @param trigger a trigger of this type from a validated config
-     * @return the values
      */
     default PolicyParameters parametersOf(MetricsTrigger trigger) {
         return PolicyParameters.of(parameters(), trigger.parameters());

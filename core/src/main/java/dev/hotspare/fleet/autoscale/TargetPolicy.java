@@ -57,7 +57,6 @@ public interface TargetPolicy extends ScalingPolicy {
      *
      * @param counts  unused
      * @param context unused
-     * @return undefined
      */
     @Override
     default Utilization utilization(RoomStatusCounts counts, PolicyContext context) {

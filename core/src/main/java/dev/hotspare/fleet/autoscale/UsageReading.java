@@ -58,7 +58,6 @@ public sealed interface UsageReading {
      *
      * @param used summed usage, in base units
      * @param requested summed requests, in the same units, positive
-     * @return convenience factory
      */
     static UsageReading of(BigDecimal used, BigDecimal requested) {
         return new Available(used, requested);
@@ -68,7 +67,6 @@ public sealed interface UsageReading {
      * Convenience factory.
      *
      * @param reason why, for the decision's explanation
-     * @return convenience factory
      */
     static UsageReading unavailable(String reason) {
         return new Unavailable(reason);

@@ -21,10 +21,6 @@ public record UsageWindows(Map<String, List<BigDecimal>> points) {
 
     /**
      * The newest {@code size} points of {@code type} (fewer when fewer exist), oldest first.
-     *
-     * @param type the type
-     * @param size the size
-     * @return the newest {@code size} points of {@code type} (fewer when fewer exist), oldest first
      */
     public List<BigDecimal> latest(String type, int size) {
         List<BigDecimal> all = points.getOrDefault(type, List.of());

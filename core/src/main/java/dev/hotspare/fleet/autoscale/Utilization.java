@@ -23,9 +23,6 @@ public sealed interface Utilization {
 
         /**
          * Whether {@code fraction × 100 > percent}. Exact.
-         *
-         * @param percent the percent
-         * @return whether {@code fraction × 100 > percent}
          */
         public boolean above(int percent) {
             return fraction.movePointRight(2).compareTo(BigDecimal.valueOf(percent)) > 0;
@@ -33,9 +30,6 @@ public sealed interface Utilization {
 
         /**
          * Whether {@code fraction × 100 < percent}. Exact.
-         *
-         * @param percent the percent
-         * @return whether {@code fraction × 100 < percent}
          */
         public boolean below(int percent) {
             return fraction.movePointRight(2).compareTo(BigDecimal.valueOf(percent)) < 0;
@@ -43,9 +37,6 @@ public sealed interface Utilization {
 
         /**
          * Whether {@code fraction × 100 >= percent}. Exact.
-         *
-         * @param percent the percent
-         * @return whether {@code fraction × 100 >= percent}
          */
         public boolean atLeast(int percent) {
             return !below(percent);
@@ -72,7 +63,6 @@ public sealed interface Utilization {
      * A value of {@code fraction}.
      *
      * @param fraction 0.75 for 75%
-     * @return a value of {@code fraction}
      */
     static Utilization of(BigDecimal fraction) {
         return new Value(fraction);

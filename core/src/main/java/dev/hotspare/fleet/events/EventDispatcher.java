@@ -78,8 +78,6 @@ public final class EventDispatcher implements AutoCloseable {
 
     /**
      * A builder with no forwarders and a private single-thread executor with a bounded queue.
-     *
-     * @return the builder
      */
     public static Builder builder() {
         return new Builder();
@@ -106,14 +104,12 @@ public final class EventDispatcher implements AutoCloseable {
     /**
      * Outcome of publishing one event to every forwarder.
      *
-     * @param event      the event
      * @param deliveries one per forwarder
      */
     public record DeliveryReport(FleetEvent event, List<Delivery> deliveries) {
         /**
          * Copies the deliveries.
          *
-         * @param event the event
          * @param deliveries one per forwarder
          */
         public DeliveryReport {
@@ -134,7 +130,6 @@ public final class EventDispatcher implements AutoCloseable {
      * Whether any forwarder that gets {@code scheduler}'s events wants its failures seen ({@code forwardResponse}):
      * only then is waiting for a {@link DeliveryReport} worth it.
      *
-     * @param scheduler the scheduler
      * @return whether a caller should wait for the report
      */
     public boolean forwardsResponses(String scheduler) {
@@ -144,8 +139,6 @@ public final class EventDispatcher implements AutoCloseable {
 
     /**
      * The task scheduler forwarders retry on.
-     *
-     * @return the task scheduler
      */
     public TaskScheduler tasks() {
         return tasks;
@@ -153,9 +146,6 @@ public final class EventDispatcher implements AutoCloseable {
 
     /**
      * Publishes {@code event} to every forwarder; returns at once and never throws.
-     *
-     * @param event the event
-     * @return publishes {@code event} to every forwarder; returns at once and never throws
      */
     public CompletableFuture<DeliveryReport> publish(FleetEvent event) {
         Objects.requireNonNull(event, "event");
@@ -182,7 +172,6 @@ public final class EventDispatcher implements AutoCloseable {
      * (Maestro's per-scheduler forwarders), replacing those of its previous config. Providers are found as in
      * {@link Builder#addFromConfig}.
      *
-     * @param scheduler         the scheduler
      * @param forwardersSection its config's {@code forwarders} section
      * @param loader            where providers are looked up
      * @throws dev.hotspare.validation.ValidationException for unknown plugins or malformed entries; the
@@ -197,8 +186,6 @@ public final class EventDispatcher implements AutoCloseable {
 
     /**
      * Stops forwarding {@code scheduler}'s events to its config's forwarders (the scheduler is gone).
-     *
-     * @param scheduler the scheduler
      */
     public void clearSchedulerForwarders(String scheduler) {
         bySchedulerConfig.remove(scheduler);
@@ -216,8 +203,6 @@ public final class EventDispatcher implements AutoCloseable {
 
     /**
      * Names of the registered forwarders, in registration order.
-     *
-     * @return names of the registered forwarders, in registration order
      */
     public List<String> forwarderNames() {
         return forwarders.stream().map(r -> r.forwarder().name()).toList();
@@ -292,7 +277,6 @@ public final class EventDispatcher implements AutoCloseable {
      * config's {@code forwarders} section may name.
      *
      * @param loader where plug-ins are looked up
-     * @return the plugin names
      */
     public static java.util.Set<String> pluginNames(ClassLoader loader) {
         java.util.Set<String> names = new java.util.TreeSet<>();
@@ -370,7 +354,6 @@ public final class EventDispatcher implements AutoCloseable {
          * Registers {@code forwarder}; its failures are never surfaced to publishers.
          *
          * @param forwarder the forwarder's name
-         * @return registers {@code forwarder}; its failures are never surfaced to publishers
          */
         public Builder add(EventForwarder forwarder) {
             return add(forwarder, false);
@@ -402,9 +385,6 @@ public final class EventDispatcher implements AutoCloseable {
 
         /**
          * Runs deliveries on {@code executor} (owned by the caller) instead of the private one.
-         *
-         * @param executor the executor
-         * @return runs deliveries on {@code executor} (owned by the caller) instead of the private one
          */
         public Builder executor(ExecutorService executor) {
             this.executor = Objects.requireNonNull(executor, "executor");

@@ -14,8 +14,6 @@ public interface EventForwarder {
 
     /**
      * A name for logs and delivery reports, e.g. {@code grpc/matchmaking}.
-     *
-     * @return the name
      */
     String name();
 
@@ -23,7 +21,6 @@ public interface EventForwarder {
      * Delivers one event. May block (it runs on the forwarding executor). Throwing marks the delivery failed;
      * it is logged and reported, never propagated to the code that published the event.
      *
-     * @param event the event
      * @throws Exception when the delivery failed; its message (never its class name) is what a caller sees
      */
     void forward(FleetEvent event) throws Exception;
@@ -33,7 +30,6 @@ public interface EventForwarder {
      * network (with retries and backoff) overrides this and completes the future when the delivery succeeded or
      * finally failed. The default runs {@link #forward} and reports how it ended.
      *
-     * @param event the event
      * @return a future that completes normally on success and exceptionally on failure
      */
     default CompletableFuture<Void> forwardAsync(FleetEvent event) {

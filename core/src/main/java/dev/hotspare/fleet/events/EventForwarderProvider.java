@@ -13,8 +13,6 @@ public interface EventForwarderProvider {
 
     /**
      * The plugin name used in configs, e.g. {@code grpc}, {@code logging} or {@code webhook}.
-     *
-     * @return the plugin name
      */
     String plugin();
 
@@ -25,7 +23,6 @@ public interface EventForwarderProvider {
      *
      * @param name   the forwarder's name in the config
      * @param config its settings
-     * @return the forwarder
      */
     EventForwarder create(String name, Map<String, Object> config);
 

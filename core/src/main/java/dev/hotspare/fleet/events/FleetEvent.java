@@ -41,8 +41,6 @@ public record FleetEvent(Type type, String scheduler, Optional<String> room, Ins
      *
      * @throws NullPointerException when one is missing
      * @param type what happened
-     * @param scheduler the scheduler
-     * @param room the room
      * @param at when
      * @param metadata details
      */
@@ -58,10 +56,7 @@ public record FleetEvent(Type type, String scheduler, Optional<String> room, Ins
      * A room event.
      *
      * @param type      what happened
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param at        when
-     * @return the event
      */
     public static FleetEvent room(Type type, String scheduler, String room, Instant at) {
         return new FleetEvent(type, scheduler, Optional.of(room), at, Map.of());
@@ -71,11 +66,8 @@ public record FleetEvent(Type type, String scheduler, Optional<String> room, Ins
      * A room event with details.
      *
      * @param type      what happened
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param at        when
      * @param metadata  details
-     * @return the event
      */
     public static FleetEvent room(Type type, String scheduler, String room, Instant at, Map<String, String> metadata) {
         return new FleetEvent(type, scheduler, Optional.of(room), at, metadata);
@@ -85,10 +77,8 @@ public record FleetEvent(Type type, String scheduler, Optional<String> room, Ins
      * A scheduler event.
      *
      * @param type      what happened
-     * @param scheduler the scheduler
      * @param at        when
      * @param metadata  details
-     * @return the event
      */
     public static FleetEvent scheduler(Type type, String scheduler, Instant at, Map<String, String> metadata) {
         return new FleetEvent(type, scheduler, Optional.empty(), at, metadata);

@@ -22,9 +22,6 @@ public record Fence(String lockKey, long token) {
 
     /**
      * The fence of {@code lease}.
-     *
-     * @param lease the lease
-     * @return the fence of {@code lease}
      */
     public static Fence of(Lease lease) {
         return new Fence(Objects.requireNonNull(lease, "lease").key(), lease.fencingToken());

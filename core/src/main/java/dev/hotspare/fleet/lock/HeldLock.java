@@ -54,8 +54,6 @@ public final class HeldLock implements AutoCloseable {
 
     /**
      * Which lock this is.
-     *
-     * @return which lock this is
      */
     public LockId id() {
         return id;
@@ -63,8 +61,6 @@ public final class HeldLock implements AutoCloseable {
 
     /**
      * The lease as last granted or renewed.
-     *
-     * @return the lease as last granted or renewed
      */
     public Lease lease() {
         return lease;
@@ -72,8 +68,6 @@ public final class HeldLock implements AutoCloseable {
 
     /**
      * The fencing token of this acquisition.
-     *
-     * @return the fencing token of this acquisition
      */
     public long fencingToken() {
         return lease.fencingToken();
@@ -81,8 +75,6 @@ public final class HeldLock implements AutoCloseable {
 
     /**
      * Key and token, for stores that accept fenced writes.
-     *
-     * @return key and token, for stores that accept fenced writes
      */
     public Fence fence() {
         return Fence.of(lease);
@@ -90,8 +82,6 @@ public final class HeldLock implements AutoCloseable {
 
     /**
      * Whether the lease can no longer be trusted (see the class comment), or was released.
-     *
-     * @return whether the lease can no longer be trusted (see the class comment), or was released
      */
     public boolean isLost() {
         if (lostBecause != null || released) {
@@ -118,8 +108,6 @@ public final class HeldLock implements AutoCloseable {
     /**
      * Runs {@code listener} once when the lease is lost (on the renewing thread; keep it short, e.g. cancel the
      * guarded work). If the lease is already lost it runs now. Not run for a normal release.
-     *
-     * @param listener the listener
      */
     public void onLost(Runnable listener) {
         Objects.requireNonNull(listener, "listener");
@@ -160,8 +148,6 @@ public final class HeldLock implements AutoCloseable {
 
     /**
      * Whether {@link #release()} was called.
-     *
-     * @return whether {@link #release()} was called
      */
     public boolean isReleased() {
         return released;

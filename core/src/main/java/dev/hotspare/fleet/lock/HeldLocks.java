@@ -17,9 +17,6 @@ public record HeldLocks(List<HeldLock> locks) implements AutoCloseable {
 
     /**
      * The held lock of {@code kind} (for the single scheduler these locks belong to).
-     *
-     * @param kind the kind
-     * @return the held lock of {@code kind} (for the single scheduler these locks belong to)
      */
     public HeldLock get(LockKind kind) {
         return locks.stream().filter(l -> l.id().kind() == kind).findFirst()
@@ -28,9 +25,6 @@ public record HeldLocks(List<HeldLock> locks) implements AutoCloseable {
 
     /**
      * The fence of the held lock of {@code kind}.
-     *
-     * @param kind the kind
-     * @return the fence of the held lock of {@code kind}
      */
     public Fence fence(LockKind kind) {
         return get(kind).fence();
@@ -43,8 +37,6 @@ public record HeldLocks(List<HeldLock> locks) implements AutoCloseable {
 
     /**
      * Whether any of the leases is lost.
-     *
-     * @return whether any of the leases is lost
      */
     public boolean anyLost() {
         return locks.stream().anyMatch(HeldLock::isLost);

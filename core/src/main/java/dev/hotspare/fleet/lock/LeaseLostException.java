@@ -16,8 +16,6 @@ public final class LeaseLostException extends IllegalStateException {
 
     /**
      * The lock whose lease was lost.
-     *
-     * @return the lock whose lease was lost
      */
     public LockId lock() {
         return lock;

@@ -31,7 +31,6 @@ public record LockId(String scheduler, LockKind kind) implements Comparable<Lock
      *
      * @param scheduler the scheduler name, a DNS-1123 label
      * @param kind which of the scheduler's locks
-     * @return shorthand for {@code new LockId(scheduler, kind)}
      */
     public static LockId of(String scheduler, LockKind kind) {
         return new LockId(scheduler, kind);
@@ -39,8 +38,6 @@ public record LockId(String scheduler, LockKind kind) implements Comparable<Lock
 
     /**
      * The store key, {@code scheduler.<name>.<kind>}.
-     *
-     * @return the store key, {@code scheduler.<name>.<kind>}
      */
     public String key() {
         return LockKeys.of(KEY_PREFIX, scheduler, kind.keySegment());
@@ -50,7 +47,6 @@ public record LockId(String scheduler, LockKind kind) implements Comparable<Lock
      * The store prefix under which every lock of {@code scheduler} lives.
      *
      * @param scheduler the scheduler name, a DNS-1123 label
-     * @return the store prefix under which every lock of {@code scheduler} lives
      */
     public static String prefixOf(String scheduler) {
         Names.requireDns1123Label("scheduler", scheduler);

@@ -22,8 +22,6 @@ public enum LockKind {
 
     /**
      * The order as text, for error messages: {@code CONFIG < SCALE < ...}.
-     *
-     * @return the order as text, for error messages: {@code CONFIG < SCALE < ...}
      */
     public static String order() {
         return Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(" < "));
@@ -31,8 +29,6 @@ public enum LockKind {
 
     /**
      * The key segment of this kind, e.g. {@code config}.
-     *
-     * @return the key segment of this kind, e.g
      */
     public String keySegment() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -21,27 +21,18 @@ public interface LockListener {
     /**
      * An acquisition of {@code lock} ended after {@code wait} (from the request to the grant or the give-up;
      * cancelled acquisitions and store failures are not reported).
-     *
-     * @param lock the lock
-     * @param outcome the outcome
-     * @param wait the wait
      */
     default void lockWaited(LockId lock, LockOutcome outcome, Duration wait) {
     }
 
     /**
      * A lease this process held on {@code lock} was lost (a renewal was refused or ran past the TTL).
-     *
-     * @param lock the lock
      */
     default void leaseLost(LockId lock) {
     }
 
     /**
      * {@code listener} with every call guarded: an exception is logged and ignored. Idempotent.
-     *
-     * @param listener the listener
-     * @return {@code listener} with every call guarded: an exception is logged and ignored
      */
     static LockListener guarded(LockListener listener) {
         return Listeners.guarded(LockListener.class, listener, NONE);

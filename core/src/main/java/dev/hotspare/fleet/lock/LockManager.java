@@ -52,8 +52,6 @@ public final class LockManager {
 
     /**
      * A new scope for one operation's locks.
-     *
-     * @return a new scope for one operation's locks
      */
     public LockScope newScope() {
         return new LockScope(this);
@@ -64,8 +62,6 @@ public final class LockManager {
      * {@code finally}, errors included. A busy lock means the body is skipped, not queued.
      *
      * @param <T> the t
-     * @param ids the ids
-     * @param body the body
      * @return the body's result, or empty if a lock was busy
      */
     public <T> Optional<T> runLocked(Collection<LockId> ids, Function<HeldLocks, T> body) {
@@ -83,9 +79,6 @@ public final class LockManager {
 
     /**
      * Live leases of {@code scheduler}'s locks, for operators (Maestro's {@code /scheduler/{name}/locks}).
-     *
-     * @param scheduler the scheduler
-     * @return live leases of {@code scheduler}'s locks, for operators (Maestro's {@code /scheduler/{name}/locks})
      */
     public List<Lease> list(String scheduler) {
         return store.list(LockId.prefixOf(scheduler));
@@ -93,9 +86,6 @@ public final class LockManager {
 
     /**
      * Removes a stuck lock whoever holds it; the holder sees its lease lost at its next renewal.
-     *
-     * @param id the id
-     * @return removes a stuck lock whoever holds it; the holder sees its lease lost at its next renewal
      */
     public boolean forceRelease(LockId id) {
         return store.forceRelease(id.key());
@@ -103,8 +93,6 @@ public final class LockManager {
 
     /**
      * The lease TTL.
-     *
-     * @return the lease TTL
      */
     public Duration ttl() {
         return ttl;
@@ -124,8 +112,6 @@ public final class LockManager {
 
     /**
      * The settings this manager was built with.
-     *
-     * @return its settings
      */
     public Settings settings() {
         return new Settings(ttl);
@@ -202,7 +188,6 @@ public final class LockManager {
         /**
          * The manager.
          *
-         * @return the manager
          * @throws dev.hotspare.validation.ValidationException naming every bad setting and its value
          */
         public LockManager build() {

@@ -14,8 +14,6 @@ public enum LockOutcome {
 
     /**
      * Lower-case name with dashes, as used in metric tags ({@code timed-out}).
-     *
-     * @return lower-case name with dashes, as used in metric tags ({@code timed-out})
      */
     public String tag() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

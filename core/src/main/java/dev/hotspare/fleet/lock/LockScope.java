@@ -40,8 +40,6 @@ public final class LockScope implements AutoCloseable {
      * Acquires {@code id} under {@code policy}. The first attempt runs on the calling thread; retries run on
      * the manager's scheduler.
      *
-     * @param id the id
-     * @param policy the policy
      * @return a future of the held lock, or of empty if the policy gave up because the lock stayed busy; it
      *         fails with {@link StoreUnavailableException} if the store could not answer (on the last attempt).
      *         Cancelling it abandons the acquisition and releases a lease granted meanwhile.
@@ -75,9 +73,6 @@ public final class LockScope implements AutoCloseable {
 
     /**
      * One attempt, on the caller's thread. Empty if busy.
-     *
-     * @param id the id
-     * @return one attempt, on the caller's thread
      */
     public Optional<HeldLock> tryAcquire(LockId id) {
         return join(acquire(id, WaitPolicy.tryOnce()));
@@ -86,10 +81,6 @@ public final class LockScope implements AutoCloseable {
     /**
      * Waits (blocking this thread) for {@link #acquire}. If the thread is interrupted, the acquisition is
      * abandoned and a lease granted meanwhile released before {@link InterruptedException} is thrown.
-     *
-     * @param id the id
-     * @param policy the policy
-     * @return waits (blocking this thread) for {@link #acquire}
      */
     public Optional<HeldLock> acquireBlocking(LockId id, WaitPolicy policy) throws InterruptedException {
         CompletableFuture<Optional<HeldLock>> future = acquire(id, policy);
@@ -109,7 +100,6 @@ public final class LockScope implements AutoCloseable {
     /**
      * Acquires all of {@code ids} in the global order, one attempt each; all or nothing.
      *
-     * @param ids the ids
      * @return the held locks, or empty (with nothing held) if any was busy
      */
     public Optional<HeldLocks> tryAcquireAll(Collection<LockId> ids) {
@@ -120,8 +110,6 @@ public final class LockScope implements AutoCloseable {
      * Acquires all of {@code ids} in the global order, each under {@code policy}; all or nothing: if one
      * cannot be had, those already taken are released.
      *
-     * @param ids the ids
-     * @param policy the policy
      * @return acquires all of {@code ids} in the global order, each under {@code policy}; all or nothing: if one
      *         cannot be had, those already taken are released
      */
@@ -158,8 +146,6 @@ public final class LockScope implements AutoCloseable {
 
     /**
      * Locks this scope holds now, in acquisition order.
-     *
-     * @return locks this scope holds now, in acquisition order
      */
     public synchronized List<HeldLock> held() {
         return List.copyOf(held);

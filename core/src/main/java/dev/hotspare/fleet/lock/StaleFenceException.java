@@ -19,8 +19,6 @@ public final class StaleFenceException extends IllegalStateException {
 
     /**
      * The fence of the rejected write.
-     *
-     * @return the fence of the rejected write
      */
     public Fence rejected() {
         return rejected;
@@ -28,8 +26,6 @@ public final class StaleFenceException extends IllegalStateException {
 
     /**
      * The newest token the store had accepted for that lock key.
-     *
-     * @return the newest token the store had accepted for that lock key
      */
     public long newestAccepted() {
         return newestAccepted;

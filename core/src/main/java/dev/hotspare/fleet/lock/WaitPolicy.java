@@ -8,8 +8,6 @@ public sealed interface WaitPolicy {
 
     /**
      * Try once; if the lock is busy, give up at once (what a watcher tick does: skip, do not queue).
-     *
-     * @return try once; if the lock is busy, give up at once (what a watcher tick does: skip, do not queue)
      */
     static WaitPolicy tryOnce() {
         return TryOnce.INSTANCE;
@@ -17,9 +15,6 @@ public sealed interface WaitPolicy {
 
     /**
      * Retry with exponential backoff from 50 ms, capped at 1 s, until {@code maxWait} has passed.
-     *
-     * @param maxWait the max wait
-     * @return retry with exponential backoff from 50 ms, capped at 1 s, until {@code maxWait} has passed
      */
     static WaitPolicy waitUpTo(Duration maxWait) {
         return new RetryUntil(maxWait, Duration.ofMillis(50), Duration.ofSeconds(1));
@@ -53,9 +48,6 @@ public sealed interface WaitPolicy {
 
         /**
          * The pause after failed attempt number {@code attempt} (1-based).
-         *
-         * @param attempt the attempt
-         * @return the pause after failed attempt number {@code attempt} (1-based)
          */
         public Duration backoff(int attempt) {
             Duration pause = initialBackoff;

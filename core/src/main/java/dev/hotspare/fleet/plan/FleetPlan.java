@@ -89,8 +89,6 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
     public sealed interface Scaling {
         /**
          * Why.
-         *
-         * @return why
          */
         ScaleReason reason();
     }
@@ -127,8 +125,6 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
 
     /**
      * Whether applying this plan changes nothing.
-     *
-     * @return whether applying this plan changes nothing
      */
     public boolean isEmpty() {
         return register.isEmpty() && forget.isEmpty() && !startReplace && removeDead.isEmpty() && usagePoints.isEmpty()

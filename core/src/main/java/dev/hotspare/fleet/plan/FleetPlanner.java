@@ -62,8 +62,6 @@ public final class FleetPlanner {
 
     /**
      * A planner deciding with {@code autoscaler} (its policies, settings and removal ranking).
-     *
-     * @param autoscaler the autoscaler
      */
     public FleetPlanner(Autoscaler autoscaler) {
         this(autoscaler, false);
@@ -129,8 +127,6 @@ public final class FleetPlanner {
 
     /**
      * The autoscaler this planner decides with.
-     *
-     * @return the autoscaler this planner decides with
      */
     public Autoscaler autoscaler() {
         return autoscaler;
@@ -140,7 +136,6 @@ public final class FleetPlanner {
      * When a room of a scheduler with {@code config} is dead: silent for {@code pingTimeout}, or occupied too long.
      *
      * @param config the scheduler's config
-     * @param pingTimeout the ping timeout
      * @return when a room of a scheduler with {@code config} is dead: silent for {@code pingTimeout}, or occupied too
      *         long
      */
@@ -151,8 +146,6 @@ public final class FleetPlanner {
     /**
      * Whether {@code room} runs a major version other than {@code target}'s (an unreadable version is outdated).
      *
-     * @param room the room
-     * @param target the target
      * @return whether {@code room} runs a major version other than {@code target}'s (an unreadable version is
      *         outdated)
      */
@@ -168,7 +161,6 @@ public final class FleetPlanner {
      * The rooms that count: every room not being deleted, oldest first.
      *
      * @param rooms the room status store
-     * @return the rooms that count: every room not being deleted, oldest first
      */
     public static List<Member> liveRooms(Collection<Member> rooms) {
         return rooms.stream().filter(m -> m.phase() != MemberPhase.DELETING).sorted(Member.TOTAL_ORDER).toList();
@@ -176,9 +168,6 @@ public final class FleetPlanner {
 
     /**
      * One tick's plan for the scheduler observed in {@code o}.
-     *
-     * @param o the o
-     * @return one tick's plan for the scheduler observed in {@code o}
      */
     public FleetPlan plan(FleetObservation o) {
         Set<String> listed = new HashSet<>();
@@ -264,7 +253,6 @@ public final class FleetPlanner {
      * report returned, and again under the PANIC lock on fresh counts, so concurrent reports scale once.
      *
      * @param config the scheduler's config
-     * @param counts the counts
      * @param now the tick's time
      * @return panic scale (opt-in with {@code autoscaling.enablePanicScale}) after a room just reported {@code
      *         occupied}: the scale-up the autoscaler's panic rule asks for with these counts, if any
@@ -356,9 +344,6 @@ public final class FleetPlanner {
      * decided a change in the number of rooms and that change was applied ({@code scaled}), else unchanged.
      * Cooldowns count from this, so a scale that was held back, refused or failed never starts one.
      *
-     * @param lastScaleAt the last scale at
-     * @param scaled the scaled
-     * @param decidedAt the decided at
      * @return the scheduler's last successful scale after a tick that decided at {@code decidedAt}: the tick's time
      *         when it decided a change in the number of rooms and that change was applied ({@code scaled}), else
      *         unchanged

@@ -35,7 +35,6 @@ public record ReleaseState(SchedulerVersion target, Optional<SchedulerVersion> p
      *
      * @param target          the version being rolled out
      * @param previous        the version restored on failure, if any
-     * @param phase           the phase
      * @param maxSurge        rooms replaced at once
      * @param timeout         the replace timeout
      * @param deadline        when the running phase times out
@@ -88,8 +87,6 @@ public record ReleaseState(SchedulerVersion target, Optional<SchedulerVersion> p
     /**
      * The version a rollback saves: the next major after the target (the target is current while it is rolled
      * out, since the release holds CONFIG).
-     *
-     * @return {@code target.nextMajor()}
      */
     public SchedulerVersion restored() {
         return target.nextMajor();

@@ -29,7 +29,6 @@ public final class ReleaseStateJson {
     /**
      * The JSON text of {@code state}.
      *
-     * @param state a release state
      * @return one JSON object
      */
     public static String write(ReleaseState state) {
@@ -54,7 +53,6 @@ public final class ReleaseStateJson {
      * The state {@code json} holds.
      *
      * @param json text written by {@link #write}
-     * @return the state
      * @throws IllegalArgumentException naming the field when the text is not a release state of this format
      */
     public static ReleaseState read(String json) {

@@ -55,11 +55,6 @@ public final class AutoscaleReplay {
 
     /**
      * The autoscaler's decision at each of {@code ticks}, in order; the scheduler starts {@code in-sync}.
-     *
-     * @param autoscaler the autoscaler
-     * @param config the config
-     * @param ticks the ticks
-     * @return the autoscaler's decision at each of {@code ticks}, in order; the scheduler starts {@code in-sync}
      */
     public static List<ScaleDecision> replay(Autoscaler autoscaler, SchedulerConfig config, List<Tick> ticks) {
         FleetPlanner planner = new FleetPlanner(autoscaler);

@@ -29,10 +29,6 @@ public final class AutoscalerTicks {
     /**
      * The points recorded so far for every trigger type {@code config} uses, as many as its longest window needs.
      *
-     * @param autoscaler the autoscaler
-     * @param history the history
-     * @param scheduler the scheduler
-     * @param config the config
      * @return the points recorded so far for every trigger type {@code config} uses, as many as its longest window
      *         needs
      */
@@ -44,11 +40,6 @@ public final class AutoscalerTicks {
 
     /**
      * Records one tick's points, each type's history trimmed to what its longest window needs.
-     *
-     * @param history the history
-     * @param scheduler the scheduler
-     * @param points the points
-     * @param keep the keep
      */
     public static void record(UsageHistory history, String scheduler, Map<String, BigDecimal> points, Map<String, Integer> keep) {
         points.forEach((type, point) -> history.record(scheduler, type, point, keep.get(type)));
@@ -58,13 +49,6 @@ public final class AutoscalerTicks {
      * One tick of {@code autoscaler} for {@code scheduler}: reads the windows, evaluates, records this tick's points
      * and returns the decision — what the watcher does, without the rooms.
      *
-     * @param autoscaler the autoscaler
-     * @param scheduler the scheduler
-     * @param config the config
-     * @param snapshot the snapshot
-     * @param history the history
-     * @param state the state
-     * @param lastScaleAt the last scale at
      * @param now the current instant
      * @return one tick of {@code autoscaler} for {@code scheduler}: reads the windows, evaluates, records this tick's
      *         points and returns the decision — what the watcher does, without the rooms

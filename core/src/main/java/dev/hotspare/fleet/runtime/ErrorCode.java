@@ -30,8 +30,6 @@ public enum ErrorCode {
 
     /**
      * The HTTP status Maestro answered with for this error.
-     *
-     * @return the HTTP status Maestro answered with for this error
      */
     public int httpStatus() {
         return httpStatus;

@@ -142,8 +142,6 @@ public final class Fleet implements AutoCloseable {
     /**
      * Starts the worker: from now on every scheduler in the store (every owned one, when the fleet divides work
      * between instances) has a watcher.
-     *
-     * @return this fleet
      */
     public Fleet start() {
         worker.start();
@@ -173,8 +171,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Create, update, image, min, rollback, delete.
-     *
-     * @return create, update, image, min, rollback, delete
      */
     public SchedulerUpdates updates() {
         return operations.updates();
@@ -182,8 +178,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Scale up, scale down, scale to a number of replicas.
-     *
-     * @return scale up, scale down, scale to a number of replicas
      */
     public SchedulerScaling scaling() {
         return operations.scaling();
@@ -191,8 +185,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Status, releases, config, diff.
-     *
-     * @return status, releases, config, diff
      */
     public SchedulerQueries queries() {
         return operations.queries();
@@ -200,8 +192,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The three groups of scheduler operations in one object.
-     *
-     * @return the three groups of scheduler operations in one object
      */
     public SchedulerOperations operations() {
         return operations;
@@ -209,8 +199,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The room protocol: rooms' pings and status reports (and panic scale).
-     *
-     * @return the room protocol: rooms' pings and status reports (and panic scale)
      */
     public RoomService rooms() {
         return rooms;
@@ -218,8 +206,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The worker running one watcher per scheduler.
-     *
-     * @return the worker running one watcher per scheduler
      */
     public Worker worker() {
         return worker;
@@ -227,8 +213,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The lock manager every operation and watcher of this fleet uses.
-     *
-     * @return the lock manager every operation and watcher of this fleet uses
      */
     public LockManager locks() {
         return locks;
@@ -236,8 +220,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Where schedulers live.
-     *
-     * @return where schedulers live
      */
     public SchedulerStore schedulerStore() {
         return ports.schedulers;
@@ -245,8 +227,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * Where room statuses live.
-     *
-     * @return where room statuses live
      */
     public RoomStatusStore roomStatusStore() {
         return ports.rooms;
@@ -254,8 +234,6 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The rooms' member driver.
-     *
-     * @return the rooms' member driver
      */
     public MemberDriver memberDriver() {
         return ports.driver;
@@ -265,7 +243,6 @@ public final class Fleet implements AutoCloseable {
      * Stops the worker and waits (on the task scheduler) up to {@code timeout} for running replaces and removals,
      * whose locks are released as they finish.
      *
-     * @param timeout the timeout
      * @return a future of whether everything finished within the timeout
      */
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
@@ -391,7 +368,6 @@ public final class Fleet implements AutoCloseable {
          * The autoscaler: its policies (also the trigger types configs may use), settings (its period is the
          * watchers' tick) and removal ranking, which every scale-down follows (default: {@link Autoscaler#standard()}).
          *
-         * @param value the autoscaler
          * @return this builder
          */
         public Builder autoscaler(Autoscaler value) {
@@ -426,7 +402,6 @@ public final class Fleet implements AutoCloseable {
         /**
          * Where event forwarder plug-ins named in scheduler configs are looked up (default: hotspare's own).
          *
-         * @param value the class loader
          * @return this builder
          */
         public Builder pluginClassLoader(ClassLoader value) {
@@ -628,7 +603,6 @@ public final class Fleet implements AutoCloseable {
         /**
          * The fleet; call {@link Fleet#start()} to start its worker.
          *
-         * @return the fleet
          * @throws dev.hotspare.validation.ValidationException naming every bad setting and its value
          */
         public Fleet build() {

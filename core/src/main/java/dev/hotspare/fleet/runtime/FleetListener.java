@@ -30,9 +30,6 @@ public interface FleetListener extends LockListener, OwnershipListener {
     /**
      * After each tick of a scheduler's watcher: how many rooms of {@code scheduler} are in each room status.
      * Replaces the previous snapshot.
-     *
-     * @param scheduler the scheduler
-     * @param counts the counts
      */
     default void roomsPerStatus(String scheduler, RoomStatusCounts counts) {
     }
@@ -40,8 +37,6 @@ public interface FleetListener extends LockListener, OwnershipListener {
     /**
      * {@code scheduler} performed {@code operation} on {@code count} rooms (>= 1).
      *
-     * @param scheduler the scheduler
-     * @param operation the operation
      * @param count how many
      */
     default void scaled(String scheduler, ScaleOperation operation, int count) {
@@ -53,7 +48,6 @@ public interface FleetListener extends LockListener, OwnershipListener {
      * scheduler's rooms from a pool's members (the meters label a scheduler {@code scheduler=}, not {@code pool=}).
      * By default it calls {@link #scaled}, so listeners written before it see every scale as before.
      *
-     * @param scheduler the scheduler
      * @param operation scale-up, scale-down, or delete (dead rooms removed)
      * @param count     how many rooms
      */
@@ -72,9 +66,6 @@ public interface FleetListener extends LockListener, OwnershipListener {
 
     /**
      * {@code listener} with every call guarded: an exception is logged and ignored. Idempotent.
-     *
-     * @param listener the listener
-     * @return {@code listener} with every call guarded: an exception is logged and ignored
      */
     static FleetListener guarded(FleetListener listener) {
         return Listeners.guarded(FleetListener.class, listener, NONE);
@@ -82,9 +73,6 @@ public interface FleetListener extends LockListener, OwnershipListener {
 
     /**
      * One listener calling each of {@code listeners} in order, each guarded.
-     *
-     * @param listeners the listeners
-     * @return one listener calling each of {@code listeners} in order, each guarded
      */
     static FleetListener all(FleetListener... listeners) {
         return Listeners.all(FleetListener.class, List.of(listeners), NONE);

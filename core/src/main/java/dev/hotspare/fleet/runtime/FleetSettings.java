@@ -303,7 +303,6 @@ public record FleetSettings(Duration syncPeriod, Duration pollInterval, Duration
         /**
          * The settings.
          *
-         * @return the settings
          * @throws ValidationException naming every bad value
          */
         public FleetSettings build() {

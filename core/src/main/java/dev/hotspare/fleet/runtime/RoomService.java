@@ -67,16 +67,6 @@ public final class RoomService {
     /**
      * A room service over these stores; panic scale-ups go through the same room actions as every other scale
      * (statuses registered, {@code SCHEDULER_SCALED} published, the scale-up reported to {@code listener}).
-     *
-     * @param rooms the room status store
-     * @param schedulers the schedulers
-     * @param driver the member driver
-     * @param locks the lock manager
-     * @param autoscaler the autoscaler
-     * @param events the event dispatcher
-     * @param tasks the task scheduler
-     * @param parser the parser
-     * @param listener the listener
      */
     public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
@@ -88,15 +78,6 @@ public final class RoomService {
 
     /**
      * A room service reporting no KPIs.
-     *
-     * @param rooms the room status store
-     * @param schedulers the schedulers
-     * @param driver the member driver
-     * @param locks the lock manager
-     * @param autoscaler the autoscaler
-     * @param events the event dispatcher
-     * @param tasks the task scheduler
-     * @param parser the parser
      */
     public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
@@ -139,8 +120,6 @@ public final class RoomService {
     /**
      * A room's ping or status report, without a match count (one match while occupied, none otherwise).
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param status    the status as sent
      * @param timestamp the report's time
      * @return the outcome, previous status and counts
@@ -154,8 +133,6 @@ public final class RoomService {
     /**
      * A room's ping or status report with the matches it runs (Maestro 10's {@code runningMatches}).
      *
-     * @param scheduler      the scheduler
-     * @param room           the room
      * @param status         the status as sent
      * @param timestamp      the report's time
      * @param runningMatches the matches the room runs
@@ -189,7 +166,6 @@ public final class RoomService {
      * with a free slot, so empty rooms stay free to be scaled down; a ready room becomes allocated until it reports
      * its match running or the allocation times out. Atomic in the store: concurrent callers never get the same slot.
      *
-     * @param scheduler the scheduler
      * @return the room, or empty when no room has a free slot
      * @throws dev.hotspare.fleet.spi.SchedulerNotFoundException when the scheduler does not exist
      */
@@ -205,9 +181,7 @@ public final class RoomService {
      * Up to {@code limit} rooms of {@code scheduler} with a free match slot, in the order {@link #allocate} takes
      * them: partly used rooms (most used first) before empty ones, ties by name.
      *
-     * @param scheduler the scheduler
      * @param limit     the most rooms, at least 1
-     * @return the rooms
      * @throws dev.hotspare.fleet.spi.SchedulerNotFoundException when the scheduler does not exist
      */
     public List<String> roomsWithFreeSlots(String scheduler, int limit) {
@@ -218,8 +192,6 @@ public final class RoomService {
      * Forwards a player event of a room (Maestro's {@code playerevent} route) to the scheduler's forwarders, as a
      * {@code PLAYER_EVENT} with {@code event} and {@code metadata}.
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param event     what happened, e.g. {@code playerJoin}
      * @param timestamp when
      * @param metadata  what the room sent with it

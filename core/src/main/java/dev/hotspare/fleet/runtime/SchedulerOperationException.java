@@ -26,8 +26,6 @@ public final class SchedulerOperationException extends RuntimeException {
 
     /**
      * The error code.
-     *
-     * @return the error code
      */
     public ErrorCode code() {
         return code;
@@ -35,8 +33,6 @@ public final class SchedulerOperationException extends RuntimeException {
 
     /**
      * What was wrong, each naming a field and the bad value.
-     *
-     * @return what was wrong, each naming a field and the bad value
      */
     public List<Problem> problems() {
         return problems;

@@ -73,12 +73,6 @@ public final class SchedulerOperations {
 
     /**
      * A builder over the stores, locks, driver and scheduler every operation needs.
-     *
-     * @param store the store
-     * @param locks the lock manager
-     * @param driver the member driver
-     * @param tasks the task scheduler
-     * @return a builder over the stores, locks, driver and scheduler every operation needs
      */
     public static Builder builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
         return new Builder(store, locks, driver, tasks);
@@ -86,8 +80,6 @@ public final class SchedulerOperations {
 
     /**
      * Create, update, image, min, rollback, delete.
-     *
-     * @return create, update, image, min, rollback, delete
      */
     public SchedulerUpdates updates() {
         return updates;
@@ -95,8 +87,6 @@ public final class SchedulerOperations {
 
     /**
      * Scale up, scale down, scale to a number of replicas.
-     *
-     * @return scale up, scale down, scale to a number of replicas
      */
     public SchedulerScaling scaling() {
         return scaling;
@@ -104,8 +94,6 @@ public final class SchedulerOperations {
 
     /**
      * Status, releases, config, diff.
-     *
-     * @return status, releases, config, diff
      */
     public SchedulerQueries queries() {
         return queries;
@@ -115,7 +103,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#create}.
      *
      * @param submitted the new config
-     * @return {@link SchedulerUpdates#create}
      */
     public SchedulerRecord create(String submitted) {
         return updates.create(submitted);
@@ -126,8 +113,6 @@ public final class SchedulerOperations {
      *
      * @param name the scheduler
      * @param submitted the new config
-     * @param maxSurgePercent the max surge percent
-     * @return {@link SchedulerUpdates#update(String, String, int)}
      */
     public UpdateHandle update(String name, String submitted, int maxSurgePercent) {
         return updates.update(name, submitted, maxSurgePercent);
@@ -150,7 +135,6 @@ public final class SchedulerOperations {
      *
      * @param name the scheduler
      * @param submitted the new config
-     * @return {@link SchedulerUpdates#update(String, String)}
      */
     public UpdateHandle update(String name, String submitted) {
         return updates.update(name, submitted);
@@ -160,8 +144,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#updateImage}.
      *
      * @param name the scheduler
-     * @param image the image
-     * @return {@link SchedulerUpdates#updateImage}
      */
     public UpdateHandle updateImage(String name, Optional<String> image) {
         return updates.updateImage(name, image);
@@ -171,8 +153,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#updateMin}.
      *
      * @param name the scheduler
-     * @param min the min
-     * @return {@link SchedulerUpdates#updateMin}
      */
     public UpdateHandle updateMin(String name, Optional<Integer> min) {
         return updates.updateMin(name, min);
@@ -182,8 +162,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#rollback}.
      *
      * @param name the scheduler
-     * @param version the version
-     * @return {@link SchedulerUpdates#rollback}
      */
     public UpdateHandle rollback(String name, SchedulerVersion version) {
         return updates.rollback(name, version);
@@ -193,7 +171,6 @@ public final class SchedulerOperations {
      * {@link SchedulerUpdates#delete}.
      *
      * @param name the scheduler
-     * @return {@link SchedulerUpdates#delete}
      */
     public CompletableFuture<Boolean> delete(String name) {
         return updates.delete(name);
@@ -204,7 +181,6 @@ public final class SchedulerOperations {
      *
      * @param name the scheduler
      * @param amount how many
-     * @return {@link SchedulerScaling#scaleUp}
      */
     public int scaleUp(String name, int amount) {
         return scaling.scaleUp(name, amount);
@@ -215,7 +191,6 @@ public final class SchedulerOperations {
      *
      * @param name the scheduler
      * @param amount how many
-     * @return {@link SchedulerScaling#scaleDown}
      */
     public CompletableFuture<Integer> scaleDown(String name, int amount) {
         return scaling.scaleDown(name, amount);
@@ -225,8 +200,6 @@ public final class SchedulerOperations {
      * {@link SchedulerScaling#scaleTo}.
      *
      * @param name the scheduler
-     * @param replicas the replicas
-     * @return {@link SchedulerScaling#scaleTo}
      */
     public CompletableFuture<Integer> scaleTo(String name, int replicas) {
         return scaling.scaleTo(name, replicas);
@@ -236,7 +209,6 @@ public final class SchedulerOperations {
      * {@link SchedulerQueries#releases}.
      *
      * @param name the scheduler
-     * @return {@link SchedulerQueries#releases}
      */
     public List<Release> releases(String name) {
         return queries.releases(name);
@@ -246,9 +218,6 @@ public final class SchedulerOperations {
      * {@link SchedulerQueries#diff}.
      *
      * @param name the scheduler
-     * @param v1 the v1
-     * @param v2 the v2
-     * @return {@link SchedulerQueries#diff}
      */
     public VersionDiff diff(String name, Optional<SchedulerVersion> v1, Optional<SchedulerVersion> v2) {
         return queries.diff(name, v1, v2);
@@ -258,7 +227,6 @@ public final class SchedulerOperations {
      * {@link SchedulerQueries#status}.
      *
      * @param name the scheduler
-     * @return {@link SchedulerQueries#status}
      */
     public SchedulerStatus status(String name) {
         return queries.status(name);
@@ -268,8 +236,6 @@ public final class SchedulerOperations {
      * {@link SchedulerQueries#config}.
      *
      * @param name the scheduler
-     * @param version the version
-     * @return {@link SchedulerQueries#config}
      */
     public String config(String name, Optional<SchedulerVersion> version) {
         return queries.config(name, version);
@@ -300,7 +266,6 @@ public final class SchedulerOperations {
          * Where scheduler events go (default: none registered).
          *
          * @param events the event dispatcher
-         * @return where scheduler events go (default: none registered)
          */
         public Builder events(EventDispatcher events) {
             this.events = Objects.requireNonNull(events, "events");
@@ -312,7 +277,6 @@ public final class SchedulerOperations {
          * Default: the full {@link dev.hotspare.fleet.SchedulerConfigs} rules with the autoscaler's policies (their
          * type names and parameters).
          *
-         * @param validator the validator
          * @return config validation; every problem it returns rejects the config with {@link
          *         ErrorCode#INVALID_CONFIG}
          */
@@ -325,7 +289,6 @@ public final class SchedulerOperations {
          * How a stored config becomes a {@link SchedulerConfig}, for the rules manual scaling shares with the
          * autoscaler (min, max). Default: {@link SchedulerConfigs#parse} with the autoscaler's policies.
          *
-         * @param parser the parser
          * @return this builder
          */
         public Builder parser(Function<ConfigDocument, SchedulerConfig> parser) {
@@ -368,9 +331,6 @@ public final class SchedulerOperations {
         /**
          * Receives the scale-up and scale-down operations' KPIs (default: none). A listener that throws is
          * logged and ignored. Lock KPIs come from the {@link LockManager}'s own {@code listener} option.
-         *
-         * @param kpis the kpis
-         * @return receives the scale-up and scale-down operations' KPIs (default: none)
          */
         public Builder listener(FleetListener kpis) {
             this.kpis = Objects.requireNonNull(kpis, "listener");

@@ -41,7 +41,6 @@ public final class SchedulerQueries {
      * Releases, oldest first.
      *
      * @param name the scheduler
-     * @return releases, oldest first
      */
     public List<Release> releases(String name) {
         c.existing(name);
@@ -78,7 +77,6 @@ public final class SchedulerQueries {
      * and the version a rollback restored when the current version is one.
      *
      * @param name the scheduler
-     * @return its status
      */
     public SchedulerStatus status(String name) {
         SchedulerRecord current = c.existing(name);
@@ -98,8 +96,6 @@ public final class SchedulerQueries {
      * The config as submitted, of the current version or of {@code version}.
      *
      * @param name the scheduler
-     * @param version the version
-     * @return the config as submitted, of the current version or of {@code version}
      */
     public String config(String name, Optional<SchedulerVersion> version) {
         SchedulerRecord current = c.existing(name);

@@ -65,7 +65,6 @@ public final class SchedulerUpdates {
      * (autoscaling to min), not here.
      *
      * @param submitted the new config, YAML or JSON
-     * @return creates a scheduler from {@code submitted} (YAML or JSON) at v1.0
      */
     public SchedulerRecord create(String submitted) {
         ConfigDocument config = c.parse(submitted);
@@ -134,8 +133,6 @@ public final class SchedulerUpdates {
      * Sets the image; nothing happens (no version) when it is already that image.
      *
      * @param name the scheduler
-     * @param image the image
-     * @return sets the image; nothing happens (no version) when it is already that image
      */
     public UpdateHandle updateImage(String name, Optional<String> image) {
         String newImage = image.filter(s -> !s.isBlank()).orElseThrow(() ->
@@ -148,8 +145,6 @@ public final class SchedulerUpdates {
      * Sets autoscaling.min; nothing happens when it is already that min.
      *
      * @param name the scheduler
-     * @param min the min
-     * @return sets autoscaling.min; nothing happens when it is already that min
      */
     public UpdateHandle updateMin(String name, Optional<Integer> min) {
         int newMin = min.orElseThrow(() ->

@@ -93,8 +93,6 @@ public final class Watcher {
 
     /**
      * The scheduler this watcher manages.
-     *
-     * @return the scheduler this watcher manages
      */
     public String scheduler() {
         return scheduler;

@@ -79,14 +79,6 @@ public final class Worker {
 
     /**
      * A builder over the stores, driver, locks and scheduler every watcher needs.
-     *
-     * @param schedulers the schedulers
-     * @param rooms the room status store
-     * @param usageHistory the usage history
-     * @param driver the member driver
-     * @param locks the lock manager
-     * @param tasks the task scheduler
-     * @return a builder over the stores, driver, locks and scheduler every watcher needs
      */
     public static Builder builder(SchedulerStore schedulers, RoomStatusStore rooms, UsageHistory usageHistory,
                                   MemberDriver driver, LockManager locks, TaskScheduler tasks) {
@@ -176,8 +168,6 @@ public final class Worker {
 
     /**
      * Schedulers with a running watcher.
-     *
-     * @return schedulers with a running watcher
      */
     public synchronized Set<String> watched() {
         return Set.copyOf(watchers.keySet());
@@ -185,9 +175,6 @@ public final class Worker {
 
     /**
      * The watcher of {@code scheduler}, if one runs.
-     *
-     * @param scheduler the scheduler
-     * @return the watcher of {@code scheduler}, if one runs
      */
     public synchronized java.util.Optional<Watcher> watcher(String scheduler) {
         return java.util.Optional.ofNullable(watchers.get(scheduler));
@@ -195,8 +182,6 @@ public final class Worker {
 
     /**
      * Hit / miss / load counts of the parsed-config cache.
-     *
-     * @return hit / miss / load counts of the parsed-config cache
      */
     public CacheStats configCacheStats() {
         return configs.stats();
@@ -207,7 +192,6 @@ public final class Worker {
      * finished, at most {@code timeout}. Their locks are released as they finish; whatever is still running at
      * the timeout keeps its lease until the TTL ends it.
      *
-     * @param timeout the timeout
      * @return a future of whether everything finished within the timeout
      */
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
@@ -270,9 +254,6 @@ public final class Worker {
 
         /**
          * cpu / mem usage source (default: none, for room triggers only).
-         *
-         * @param value the timeout, positive
-         * @return cpu / mem usage source (default: none, for room triggers only)
          */
         public Builder usageMetrics(UsageMetrics value) {
             this.usageMetrics = Objects.requireNonNull(value, "usageMetrics");
@@ -281,9 +262,6 @@ public final class Worker {
 
         /**
          * The autoscaler; its settings' period is the watchers' tick period.
-         *
-         * @param value the timeout, positive
-         * @return the autoscaler; its settings' period is the watchers' tick period
          */
         public Builder autoscaler(Autoscaler value) {
             this.autoscaler = Objects.requireNonNull(value, "autoscaler");
@@ -292,9 +270,6 @@ public final class Worker {
 
         /**
          * Where room and scheduler events go.
-         *
-         * @param value the timeout, positive
-         * @return where room and scheduler events go
          */
         public Builder events(EventDispatcher value) {
             this.events = Objects.requireNonNull(value, "events");
@@ -303,9 +278,6 @@ public final class Worker {
 
         /**
          * How a stored config becomes a {@link SchedulerConfig} (default: {@link SchedulerConfigs#parse}).
-         *
-         * @param value the timeout, positive
-         * @return how a stored config becomes a {@link SchedulerConfig} (default: {@link SchedulerConfigs#parse})
          */
         public Builder parser(Function<ConfigDocument, SchedulerConfig> value) {
             this.parser = Objects.requireNonNull(value, "parser");
@@ -320,7 +292,6 @@ public final class Worker {
         /**
          * Where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are looked up.
          *
-         * @param value the timeout, positive
          * @return where {@link dev.hotspare.fleet.events.EventForwarderProvider}s named in scheduler configs are
          *         looked up
          */
@@ -331,9 +302,6 @@ public final class Worker {
 
         /**
          * Most parsed configs kept.
-         *
-         * @param value the timeout, positive
-         * @return most parsed configs kept
          */
         public Builder configCacheSize(long value) {
             this.configCacheSize = value;
@@ -345,7 +313,6 @@ public final class Worker {
          * watchers' scale-ups, scale-downs and dead-room removals. A listener that throws is logged and ignored.
          * Lock KPIs come from the {@link LockManager}'s own {@code listener} option.
          *
-         * @param value the timeout, positive
          * @return receives the fleet's KPIs (default: none): rooms per status after every watcher tick, and the
          *         watchers' scale-ups, scale-downs and dead-room removals
          */

@@ -10,7 +10,6 @@ import java.util.Optional;
 /**
  * One version of a scheduler, kept for releases, diff, rollback and "config by version".
  *
- * @param version      the version
  * @param createdAt    when it was saved
  * @param config       the configuration as submitted
  * @param status       the outcome of the operation that introduced it
@@ -23,7 +22,6 @@ public record Release(SchedulerVersion version, Instant createdAt, ConfigDocumen
      * Checks the required parts.
      *
      * @throws NullPointerException when one is missing
-     * @param version the version
      * @param createdAt when it was saved
      * @param config the configuration as submitted
      * @param status the outcome of the operation that introduced it
@@ -40,7 +38,6 @@ public record Release(SchedulerVersion version, Instant createdAt, ConfigDocumen
     /**
      * A release that is not a rollback.
      *
-     * @param version   the version
      * @param createdAt when it was saved
      * @param config    the configuration as submitted
      * @param status    the outcome of the operation that introduced it
@@ -53,7 +50,6 @@ public record Release(SchedulerVersion version, Instant createdAt, ConfigDocumen
      * The same release with another status.
      *
      * @param newStatus the status
-     * @return the release
      */
     public Release withStatus(OperationStatus newStatus) {
         return new Release(version, createdAt, config, newStatus, rolledBackTo);

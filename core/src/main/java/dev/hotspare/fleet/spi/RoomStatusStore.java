@@ -46,8 +46,6 @@ public interface RoomStatusStore {
      * the room between status indexes, keeps the occupied-since index and the room's allocated slots, removes the
      * room on {@code TERMINATED}.
      *
-     * @param scheduler      the scheduler
-     * @param room           the room
      * @param status         the reported status
      * @param timestamp      the report's time
      * @param runningMatches the matches the room reports running (see {@link RoomProtocol#requireRunningMatches})
@@ -60,8 +58,6 @@ public interface RoomStatusStore {
      * {@link #update(String, String, RoomStatus, Instant, int)} for a room that does not report its matches: one
      * running while occupied, none otherwise.
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param status    the reported status
      * @param timestamp the report's time
      * @return the outcome, the previous status and the counts after
@@ -73,17 +69,12 @@ public interface RoomStatusStore {
 
     /**
      * The scheduler's counts per status and its match totals. O(1).
-     *
-     * @param scheduler the scheduler
-     * @return its counts
      */
     RoomStatusCounts counts(String scheduler);
 
     /**
      * What is known about {@code room}.
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @return its state, if the store knows it
      */
     Optional<RoomState> room(String scheduler, String room);
@@ -91,8 +82,6 @@ public interface RoomStatusStore {
     /**
      * Rooms in {@code status}, by name.
      *
-     * @param scheduler the scheduler
-     * @param status    the status
      * @return the rooms' names
      */
     List<String> rooms(String scheduler, RoomStatus status);
@@ -100,7 +89,6 @@ public interface RoomStatusStore {
     /**
      * Non-terminating rooms whose last ping is at or before {@code cutoff}, oldest ping first.
      *
-     * @param scheduler the scheduler
      * @param cutoff    the newest last ping that is still too old
      * @return the rooms' names
      */
@@ -109,7 +97,6 @@ public interface RoomStatusStore {
     /**
      * Occupied rooms that entered occupied at or before {@code cutoff}, longest occupied first.
      *
-     * @param scheduler the scheduler
      * @param cutoff    the latest entry into occupied that is still too long ago
      * @return the rooms' names
      */
@@ -119,8 +106,6 @@ public interface RoomStatusStore {
      * Records a room's resource usage ({@code cpu} or {@code mem}, any unit as long as it is consistent),
      * used only to order rooms in {@link #roomsOrderedByMetric}.
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param metric    cpu or mem
      * @param value     the usage
      */
@@ -131,10 +116,8 @@ public interface RoomStatusStore {
      * {@code room} and {@code legacy}, the ready rooms by name; for {@code cpu} and {@code mem}, the
      * non-terminating rooms with a recorded usage, lowest first (ties by name).
      *
-     * @param scheduler the scheduler
      * @param metric    room, legacy, cpu or mem
      * @param limit     the most names returned, at least 1
-     * @return the rooms' names
      * @throws ValidationException for an unknown metric or a limit below 1
      */
     List<String> roomsOrderedByMetric(String scheduler, String metric, int limit);
@@ -144,7 +127,6 @@ public interface RoomStatusStore {
      * (most slots in use first) before empty ones, ties by name. A room has {@code maxMatchesPerRoom} slots; the
      * ones in use are its running matches plus its allocated slots; only ready, allocated and occupied rooms count.
      *
-     * @param scheduler         the scheduler
      * @param maxMatchesPerRoom slots per room, at least 1
      * @param limit             the most names returned, at least 1
      * @return the rooms' names
@@ -157,7 +139,6 @@ public interface RoomStatusStore {
      * slot ({@link RoomProtocol#allocate}); a ready room becomes allocated. Concurrent callers never get the same
      * slot.
      *
-     * @param scheduler         the scheduler
      * @param maxMatchesPerRoom slots per room, at least 1
      * @param now               when the slot is handed out (its allocation times out from here)
      * @return the room, or empty when no room has a free slot
@@ -169,7 +150,6 @@ public interface RoomStatusStore {
      * Takes back, atomically, the slots of every room allocated at or before {@code cutoff}
      * ({@link RoomProtocol#expireAllocation}): an allocated room that never reported its match is ready again.
      *
-     * @param scheduler the scheduler
      * @param cutoff    now minus the allocation timeout
      * @return the rooms whose slots were taken back, by name
      */
@@ -178,23 +158,18 @@ public interface RoomStatusStore {
     /**
      * Removes every trace of {@code room} (status, ping, occupied-since, slots, metrics).
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @return the counts after
      */
     RoomStatusCounts remove(String scheduler, String room);
 
     /**
      * Removes every room of {@code scheduler} and its counters.
-     *
-     * @param scheduler the scheduler
      */
     void removeScheduler(String scheduler);
 
     /**
      * How many reports for this scheduler were ignored because they were older than the room's last one.
      *
-     * @param scheduler the scheduler
      * @return the count
      */
     long staleReports(String scheduler);
@@ -202,8 +177,6 @@ public interface RoomStatusStore {
     /**
      * A room's keep-alive ({@code PUT .../ping}) with the status as text.
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param status    the status as sent
      * @param timestamp the report's time
      * @return the outcome, the previous status and the counts after
@@ -217,8 +190,6 @@ public interface RoomStatusStore {
     /**
      * A room's keep-alive with the status as text and the matches it runs.
      *
-     * @param scheduler      the scheduler
-     * @param room           the room
      * @param status         the status as sent
      * @param timestamp      the report's time
      * @param runningMatches the matches it runs
@@ -232,8 +203,6 @@ public interface RoomStatusStore {
     /**
      * A room's status change ({@code PUT .../status}: room ready, match started, match ended).
      *
-     * @param scheduler the scheduler
-     * @param room      the room
      * @param status    the status as sent
      * @param timestamp the report's time
      * @return the outcome, the previous status and the counts after
@@ -257,7 +226,6 @@ public interface RoomStatusStore {
      * pipelines the reads), so observing a scheduler costs the same whatever the number of statuses.
      *
      * @param scheduler whose rooms to observe
-     * @param rules     the dead-room rules
      * @param now       the time of the check
      * @return the observation
      */
@@ -273,8 +241,6 @@ public interface RoomStatusStore {
      * Rooms dead at {@code now} under {@code rules}: silent too long, or occupied too long — and every room in
      * {@link RoomStatus#ERROR}, which is removed as a dead room is (Maestro 10).
      *
-     * @param scheduler the scheduler
-     * @param rules     the dead-room rules
      * @param now       the time of the check
      * @return the dead rooms, silent ones first
      */

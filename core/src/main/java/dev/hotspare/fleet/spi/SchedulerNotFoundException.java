@@ -14,8 +14,6 @@ public final class SchedulerNotFoundException extends NoSuchElementException {
 
     /**
      * The name that was not found.
-     *
-     * @return the name that was not found
      */
     public String scheduler() {
         return scheduler;

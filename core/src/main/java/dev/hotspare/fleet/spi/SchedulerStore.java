@@ -41,7 +41,6 @@ public interface SchedulerStore {
      *
      * @param name the scheduler
      * @param config the restored configuration
-     * @param initialState the initial state
      * @param now the current instant
      * @return false (changing nothing) if a scheduler of that name exists
      */
@@ -51,14 +50,11 @@ public interface SchedulerStore {
      * The scheduler, if it exists.
      *
      * @param name the scheduler
-     * @return the scheduler, if it exists
      */
     Optional<SchedulerRecord> get(String name);
 
     /**
      * Every scheduler, ordered by name.
-     *
-     * @return every scheduler, ordered by name
      */
     List<SchedulerRecord> list();
 
@@ -97,7 +93,6 @@ public interface SchedulerStore {
      * Releases of {@code name}, oldest first; empty if it does not exist.
      *
      * @param name the scheduler
-     * @return releases of {@code name}, oldest first; empty if it does not exist
      */
     List<Release> releases(String name);
 
@@ -106,7 +101,6 @@ public interface SchedulerStore {
      *
      * @param name the scheduler
      * @param version the new version, newer than the current one
-     * @return one release of {@code name}
      */
     Optional<Release> release(String name, SchedulerVersion version);
 
@@ -115,7 +109,6 @@ public interface SchedulerStore {
      *
      * @param name the scheduler
      * @param version the new version, newer than the current one
-     * @param status the status
      * @param fence the writer's fencing token
      */
     void setStatus(String name, SchedulerVersion version, OperationStatus status, Fence fence);
@@ -124,7 +117,6 @@ public interface SchedulerStore {
      * Sets the scheduler state; {@code stateLastChangedAt} moves only when the state differs.
      *
      * @param name the scheduler
-     * @param state the state
      * @param now the current instant
      * @param fence the writer's fencing token
      */
@@ -134,7 +126,6 @@ public interface SchedulerStore {
      * Records a successful scale.
      *
      * @param name the scheduler
-     * @param at the instant
      * @param fence the writer's fencing token
      */
     void setLastScaleAt(String name, Instant at, Fence fence);

@@ -15,27 +15,18 @@ public interface UsageHistory {
      * Appends {@code point} and trims the history to the newest {@code keep} points, in one step.
      *
      * @throws dev.hotspare.validation.ValidationException for a bad scheduler or metric name, or keep below 1
-     * @param scheduler the scheduler
-     * @param metric the metric
-     * @param point the point
-     * @param keep the keep
      */
     void record(String scheduler, String metric, BigDecimal point, int keep);
 
     /**
      * The newest {@code count} points (fewer if fewer exist), oldest first.
      *
-     * @param scheduler the scheduler
-     * @param metric the metric
      * @param count how many
-     * @return the newest {@code count} points (fewer if fewer exist), oldest first
      */
     List<BigDecimal> latest(String scheduler, String metric, int count);
 
     /**
      * Removes every point of {@code scheduler}.
-     *
-     * @param scheduler the scheduler
      */
     void clear(String scheduler);
 }

@@ -12,17 +12,11 @@ public interface UsageMetrics {
 
     /**
      * The current usage of {@code metric} over all rooms of {@code scheduler}.
-     *
-     * @param scheduler the scheduler
-     * @param metric the metric
-     * @return the current usage of {@code metric} over all rooms of {@code scheduler}
      */
     UsageReading usage(String scheduler, ResourceMetric metric);
 
     /**
      * A source with no readings: every answer is unavailable. For schedulers with room triggers only.
-     *
-     * @return a source with no readings: every answer is unavailable
      */
     static UsageMetrics none() {
         return (scheduler, metric) -> UsageReading.unavailable("no usage metrics source configured");

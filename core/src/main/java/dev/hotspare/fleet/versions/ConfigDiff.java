@@ -34,10 +34,6 @@ public record ConfigDiff(ChangeKind kind, List<FieldChange> changes) {
 
     /**
      * The difference from {@code before} to {@code after}. Neither tree is modified.
-     *
-     * @param before the before
-     * @param after the after
-     * @return the difference from {@code before} to {@code after}
      */
     public static ConfigDiff between(JsonNode before, JsonNode after) {
         List<FieldChange> changes = new ArrayList<>();
@@ -51,8 +47,6 @@ public record ConfigDiff(ChangeKind kind, List<FieldChange> changes) {
 
     /**
      * Whether rooms must be replaced.
-     *
-     * @return whether rooms must be replaced
      */
     public boolean isMajor() {
         return kind == ChangeKind.MAJOR;
@@ -60,8 +54,6 @@ public record ConfigDiff(ChangeKind kind, List<FieldChange> changes) {
 
     /**
      * {@code major}, {@code minor} or {@code none}, then one line per change.
-     *
-     * @return {@code major}, {@code minor} or {@code none}, then one line per change
      */
     public String describe() {
         StringBuilder out = new StringBuilder(kind.name().toLowerCase(java.util.Locale.ROOT));

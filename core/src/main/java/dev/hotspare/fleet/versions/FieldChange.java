@@ -23,8 +23,6 @@ public record FieldChange(String path, Optional<String> before, Optional<String>
 
     /**
      * The top-level field this change is under, e.g. {@code ports} for {@code ports[0].containerPort}.
-     *
-     * @return the top-level field this change is under, e.g
      */
     public String rootField() {
         int end = path.length();
@@ -40,8 +38,6 @@ public record FieldChange(String path, Optional<String> before, Optional<String>
 
     /**
      * One line: {@code + path: new}, {@code - path: old} or {@code ~ path: old -> new}.
-     *
-     * @return one line: {@code + path: new}, {@code - path: old} or {@code ~ path: old -> new}
      */
     public String describe() {
         if (before.isEmpty()) {

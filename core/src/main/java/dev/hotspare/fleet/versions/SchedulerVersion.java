@@ -37,7 +37,6 @@ public record SchedulerVersion(int major, int minor) implements Comparable<Sched
      * {@code v3.0}, as Maestro reads it.
      *
      * @param text the version
-     * @return the version
      * @throws ValidationException naming field {@code version} and the bad value
      */
     public static SchedulerVersion parse(String text) {
@@ -51,8 +50,6 @@ public record SchedulerVersion(int major, int minor) implements Comparable<Sched
 
     /**
      * The next major release, {@code v(major+1).0}.
-     *
-     * @return the next major release, {@code v(major+1).0}
      */
     public SchedulerVersion nextMajor() {
         return new SchedulerVersion(Math.addExact(major, 1), 0);
@@ -60,8 +57,6 @@ public record SchedulerVersion(int major, int minor) implements Comparable<Sched
 
     /**
      * The next minor release, {@code vmajor.(minor+1)}.
-     *
-     * @return the next minor release, {@code vmajor.(minor+1)}
      */
     public SchedulerVersion nextMinor() {
         return new SchedulerVersion(major, Math.addExact(minor, 1));
@@ -69,9 +64,6 @@ public record SchedulerVersion(int major, int minor) implements Comparable<Sched
 
     /**
      * The release after this one for a change of {@code kind}; {@link ChangeKind#NONE} keeps this version.
-     *
-     * @param kind the kind
-     * @return the release after this one for a change of {@code kind}; {@link ChangeKind#NONE} keeps this version
      */
     public SchedulerVersion next(ChangeKind kind) {
         return switch (kind) {

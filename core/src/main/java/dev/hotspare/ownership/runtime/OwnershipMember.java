@@ -81,8 +81,6 @@ public final class OwnershipMember implements AutoCloseable {
 
     /**
      * The settings this member was built with.
-     *
-     * @return the settings
      */
     public Settings settings() {
         return settings;
@@ -282,7 +280,6 @@ public final class OwnershipMember implements AutoCloseable {
      *
      * @param member the application's member, if it divides work
      * @param whyOff why nothing is divided, said when {@code member} is empty
-     * @return a JSON-ready map
      */
     public static Map<String, Object> describe(Optional<OwnershipMember> member, String whyOff) {
         return member.<Map<String, Object>>map(m -> {
@@ -407,8 +404,6 @@ public final class OwnershipMember implements AutoCloseable {
         /**
          * How the keys were divided at the last heartbeat (every live member and what it owns by the assignment;
          * a key moving between owners is owned by the new owner from the moment it takes the lease).
-         *
-         * @return the last assignment
          */
         public Ownership.Assignment assignment() {
             return assignment;
@@ -580,7 +575,6 @@ public final class OwnershipMember implements AutoCloseable {
         /**
          * Checks every setting and builds the member (not started).
          *
-         * @return the member
          * @throws ValidationException naming every bad setting and its value
          */
         public OwnershipMember build() {

@@ -20,7 +20,6 @@ public final class ClaimExpiredException extends IllegalStateException {
     /**
      * Claim {@code claimName} of {@code pool} expired at {@code deadline}.
      *
-     * @param pool      the pool
      * @param claimName the claim
      * @param deadline  its deadline
      */

@@ -15,7 +15,6 @@ import java.util.Optional;
  * and ready times, its class, deadline and served outcome), its one current reason, and how its wait so far splits
  * into queue, resume and install.
  *
- * @param pool   the pool
  * @param claim  the claim as the claim store has it
  * @param reason why it is where it is: what it waits for, or the member it holds
  * @param waited its wait by stage: so far while it waits, the whole wait once served (zero parts when this
@@ -26,7 +25,6 @@ public record ClaimExplanation(String pool, Claim claim, ClaimReason reason, Cla
     /**
      * Checks the fields.
      *
-     * @param pool the pool
      * @param claim the claim as the claim store has it
      * @param reason why it is where it is: what it waits for, or the member it holds
      * @param waited its wait by stage: so far while it waits, the whole wait once served (zero parts when this
@@ -41,8 +39,6 @@ public record ClaimExplanation(String pool, Claim claim, ClaimReason reason, Cla
 
     /**
      * The claim's priority class.
-     *
-     * @return its class
      */
     public ClaimClass claimClass() {
         return claim.claimClass();

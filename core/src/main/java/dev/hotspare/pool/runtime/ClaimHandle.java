@@ -54,8 +54,6 @@ public final class ClaimHandle {
 
     /**
      * The claim's name.
-     *
-     * @return the name
      */
     public String name() {
         return name;

@@ -165,8 +165,6 @@ public final class PoolController implements AutoCloseable {
 
     /**
      * The pool's spec as currently applied.
-     *
-     * @return the spec
      */
     public PoolSpec spec() {
         return spec;
@@ -209,7 +207,6 @@ public final class PoolController implements AutoCloseable {
      *
      * @param claimName a DNS-1123 label, unique among the pool's live claims
      * @param lifetime  how long it wants its member (capped by the pool's maximum); empty for the pool's default
-     * @return the handle; its future completes when a member is assigned
      * @throws dev.hotspare.pool.spi.ClaimExistsException if a live claim of that name exists
      * @throws PoolDeletedException                        if the pool is being deleted
      */
@@ -267,7 +264,6 @@ public final class PoolController implements AutoCloseable {
      *
      * @param key an idempotency key ({@link Reservation#requireValidKey}): the claimer's request id, say
      * @param ttl how long the reservation waits for its confirmation; positive
-     * @return the handle of the reservation's claim
      * @throws ValidationException          naming {@code key} or {@code ttl} when one is invalid
      * @throws PoolDeletedException          if the pool is being deleted
      * @throws UnsupportedOperationException if the claim store keeps no reservations
@@ -532,8 +528,6 @@ public final class PoolController implements AutoCloseable {
 
     /**
      * The last plan applied, if any pass ran.
-     *
-     * @return the plan
      */
     public Optional<PoolPlan> lastPlan() {
         return Optional.ofNullable(lastPlan);
@@ -549,7 +543,6 @@ public final class PoolController implements AutoCloseable {
     /**
      * Runs one observe → plan → apply pass now and returns the plan it applied.
      *
-     * @return the plan applied
      * @throws IllegalStateException           if the controller is closed
      * @throws dev.hotspare.spi.StoreUnavailableException if the members or claims cannot be read
      */
@@ -1237,8 +1230,6 @@ public final class PoolController implements AutoCloseable {
 
     /**
      * The settings this controller was built with (its ports are not settings).
-     *
-     * @return its settings
      */
     public Settings settings() {
         return new Settings(spec.name(), resyncPeriod, closeTimeout, sizingInterval);
@@ -1373,7 +1364,6 @@ public final class PoolController implements AutoCloseable {
         /**
          * Builds the controller; {@link PoolController#start()} starts it.
          *
-         * @return the controller
          * @throws ValidationException naming every bad setting and its value
          */
         public PoolController build() {

@@ -53,7 +53,6 @@ public interface PoolListener {
      * way, waited for a resume, and waited for an install. Called right after {@link #claimServed} for the same
      * claim; the parts add up to its wait.
      *
-     * @param pool    the pool
      * @param service how it was served
      * @param stages  its wait by stage
      */
@@ -65,7 +64,6 @@ public interface PoolListener {
      * {@link #claimServed}), withdrawn by its claimer, or expired at its deadline. Called once per claim, by the
      * controller that saw it end.
      *
-     * @param pool    the pool
      * @param claim   the claim's name
      * @param outcome how its wait ended
      */
@@ -86,7 +84,6 @@ public interface PoolListener {
     /**
      * The auto-sizer of {@code pool} decided (once per sizing interval, for a spec with {@code autoSizing}).
      *
-     * @param pool     the pool
      * @param decision what it decided, with its reasons
      * @param applied  whether the pool applies it ({@code false}: shadow mode, the pool keeps its spec's count)
      */

@@ -28,9 +28,7 @@ public record DemandForecast(double shortRate, double longRate, double forecastR
      *                    ignored)
      * @param now         the decision's time
      * @param shortWindow the short window, shorter than {@code longWindow}
-     * @param longWindow  the long window
      * @param leadTime    how far ahead the members started now are needed
-     * @return the forecast
      */
     public static DemandForecast of(List<Instant> arrivals, Instant now, Duration shortWindow, Duration longWindow,
                                     Duration leadTime) {

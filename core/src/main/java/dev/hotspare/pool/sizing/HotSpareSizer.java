@@ -52,7 +52,6 @@ public final class HotSpareSizer {
      *
      * @param settings the target, bounds and pace
      * @param in       what was observed
-     * @return the decision
      */
     public static SizingDecision decide(SizerSettings settings, SizingInput in) {
         Optional<Duration> resume = leadTime(in.resumeTimes(), settings.leadTimePercentile()).or(settings::defaultResumeTime);
@@ -205,7 +204,6 @@ public final class HotSpareSizer {
      * @param mean       the mean, not negative
      * @param exceedance the share allowed to wait, in (0, 1)
      * @param cap        the largest count of interest
-     * @return the count
      */
     public static int poissonCount(double mean, double exceedance, int cap) {
         return Poisson.smallestCountWithTailAtMost(mean, exceedance, cap);

@@ -93,7 +93,6 @@ public record ScheduledOverride(Set<DayOfWeek> days, LocalTime from, LocalTime t
     /**
      * Whether the window is open at {@code now} in {@code zone}.
      *
-     * @param now  the instant
      * @param zone the pool's zone
      * @return whether this override applies
      */

@@ -100,7 +100,6 @@ public record SizerSettings(WaitTarget target, int min, int max, int maxStep, Du
      * @param target the claim-wait target
      * @param min    the fewest hot spares
      * @param max    the most hot spares
-     * @return the settings
      */
     public static SizerSettings of(WaitTarget target, int min, int max) {
         return new SizerSettings(target, min, max, 2, DEFAULT_COOLDOWN, DEFAULT_SHORT_WINDOW, DEFAULT_LONG_WINDOW,
@@ -112,7 +111,6 @@ public record SizerSettings(WaitTarget target, int min, int max, int maxStep, Du
      *
      * @param resume  the expected resume time
      * @param install the expected install time
-     * @return the settings
      */
     public SizerSettings withDefaultLeadTimes(Duration resume, Duration install) {
         return new SizerSettings(target, min, max, maxStep, cooldown, shortWindow, longWindow, leadTimePercentile,
@@ -124,7 +122,6 @@ public record SizerSettings(WaitTarget target, int min, int max, int maxStep, Du
      *
      * @param overrides the scheduled floors and caps
      * @param zone      the zone their days and times are read in
-     * @return the settings
      */
     public SizerSettings withOverrides(List<ScheduledOverride> overrides, ZoneId zone) {
         return new SizerSettings(target, min, max, maxStep, cooldown, shortWindow, longWindow, leadTimePercentile,
@@ -136,7 +133,6 @@ public record SizerSettings(WaitTarget target, int min, int max, int maxStep, Du
      *
      * @param maxStep  the most the count changes per decision
      * @param cooldown how long after a change before the count may go down
-     * @return the settings
      */
     public SizerSettings withPace(int maxStep, Duration cooldown) {
         return new SizerSettings(target, min, max, maxStep, cooldown, shortWindow, longWindow, leadTimePercentile,
@@ -147,7 +143,6 @@ public record SizerSettings(WaitTarget target, int min, int max, int maxStep, Du
      * These settings in shadow mode ({@code false}) or applied ({@code true}).
      *
      * @param value whether decisions are applied
-     * @return the settings
      */
     public SizerSettings withApply(boolean value) {
         return new SizerSettings(target, min, max, maxStep, cooldown, shortWindow, longWindow, leadTimePercentile,

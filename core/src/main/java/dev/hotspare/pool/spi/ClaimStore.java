@@ -36,7 +36,6 @@ public interface ClaimStore {
      * claim classes existed inherit this default, which takes default-class claims without deadline and refuses
      * the rest rather than drop what was asked for.
      *
-     * @param pool    the pool
      * @param request name, lifetime, class and deadline
      * @param now     its creation time
      * @return the claim as stored
@@ -74,7 +73,6 @@ public interface ClaimStore {
      * Gives pending claim {@code claimName} member {@code memberId}, recording how it was served. Stores that keep
      * no outcome inherit this default, which assigns without it.
      *
-     * @param pool      the pool
      * @param claimName the claim
      * @param memberId  the member
      * @param at        the assignment time
@@ -119,7 +117,6 @@ public interface ClaimStore {
      * @param key     the claimer's idempotency key ({@link Reservation#requireValidKey})
      * @param request the claim to make when the key has no live reservation; its name must be unused
      * @param ttl     how long the reservation waits for its confirmation; positive
-     * @return the reservation under {@code key}
      * @throws UnsupportedOperationException if this store keeps no reservations
      */
     default Reservation reserve(String pool, String key, ClaimRequest request, Duration ttl, Instant now) {
@@ -163,7 +160,6 @@ public interface ClaimStore {
      * Records that assigned claim {@code claimName} was handed its member at {@code readyAt}: the pool controller
      * confirmed the assignment on both the member and the claim. The first ready time stays.
      *
-     * @param pool      the pool
      * @param claimName the claim
      * @param readyAt   when the member was handed over; not before the claim's assignment
      * @return whether this call recorded it (false when the claim is not live, not assigned, or already ready)
@@ -182,7 +178,6 @@ public interface ClaimStore {
      * by this process or another, stays. The default finds and then releases, which a concurrent assignment can
      * slip between; the in-memory and PostgreSQL stores do it in one step.
      *
-     * @param pool      the pool
      * @param claimName the claim
      * @return whether a pending claim was ended
      */
@@ -198,7 +193,6 @@ public interface ClaimStore {
      * of those marked ready ({@link #markReady}: ready time minus creation time). The default keeps none: a store
      * whose claims live and die with the process has nothing to hand over.
      *
-     * @param pool the pool
      * @param from the oldest arrival wanted (the sizer keeps {@link SizingHistory#KEPT})
      * @return the history, or empty when this store keeps none (or none for this pool)
      */
@@ -211,7 +205,6 @@ public interface ClaimStore {
      * (a restarted controller keeps the original start, so its profile has as many days as before). The default
      * keeps nothing, like {@link #sizingHistory}.
      *
-     * @param pool  the pool
      * @param since when its controller's sizer first saw it
      */
     default void recordSizingStart(String pool, Instant since) {

@@ -46,7 +46,6 @@ public interface MemberDriver {
      * and is the only way a claimed member becomes deletable by release; a claim merely missing from the claim
      * store never is. Idempotent: the first mark's time stays.
      *
-     * @param pool       the pool
      * @param memberId   the member
      * @param releasedAt when the claim was released
      * <p>Every driver a {@code PoolController} runs on must implement it (the contract suite checks); the default
@@ -64,7 +63,6 @@ public interface MemberDriver {
      * has been missing from the claim store. Durable like the release mark, so the grace period survives a
      * restart. Setting a mark that is already there, or clearing one that is not, writes nothing.
      *
-     * @param pool     the pool
      * @param memberId the member
      * @param since    since when its claim is missing, or empty to clear the mark
      * <p>Every driver a {@code PoolController} runs on must implement it (the contract suite checks); the default

@@ -32,15 +32,12 @@ public final class RolloutAgent implements AutoCloseable {
         /**
          * Starts {@code op}; the stage completes with its result (an exceptional completion counts as FAILED).
          *
-         * @param op the op
          * @return its outcome, when done
          */
         CompletionStage<Result> execute(AgentOp op);
 
         /**
          * Best-effort cancel of a running op; its result is still recorded.
-         *
-         * @param op the op
          */
         default void cancel(AgentOp op) {
         }

@@ -85,7 +85,6 @@ public final class RolloutController implements AutoCloseable {
      * A builder for the controller of rollout {@code rollout}.
      *
      * @param rollout the rollout's name
-     * @return the builder
      */
     public static Builder builder(String rollout) {
         return new Builder(rollout);
@@ -331,8 +330,6 @@ public final class RolloutController implements AutoCloseable {
 
     /**
      * The settings this controller was built with.
-     *
-     * @return its settings
      */
     public Settings settings() {
         return new Settings(rollout, election.isPresent());
@@ -431,7 +428,6 @@ public final class RolloutController implements AutoCloseable {
         /**
          * The controller; call {@link RolloutController#start()} next.
          *
-         * @return the controller
          * @throws dev.hotspare.validation.ValidationException naming every missing setting
          */
         public RolloutController build() {

@@ -27,9 +27,6 @@ public interface RolloutListener {
 
     /**
      * {@code listener} with every call guarded: an exception is logged and ignored. Idempotent.
-     *
-     * @param listener the listener
-     * @return the guarded listener
      */
     static RolloutListener guarded(RolloutListener listener) {
         return Listeners.guarded(RolloutListener.class, listener, NONE);

@@ -62,8 +62,6 @@ public interface LeaderElection {
 
         /**
          * Whether this candidate leads right now.
-         *
-         * @return whether it leads
          */
         boolean leading();
 

@@ -38,10 +38,8 @@ public record OpReport(String rollout, TargetRef target, String opId, int attemp
     /**
      * The report of {@code op} with {@code status}.
      *
-     * @param op      the op
      * @param status  how it ended
      * @param message the agent's explanation
-     * @return the report
      */
     public static OpReport of(AgentOp op, OpStatus status, String message) {
         return new OpReport(op.rollout(), op.target(), op.opId(), op.attempt(), status, message);
@@ -49,8 +47,6 @@ public record OpReport(String rollout, TargetRef target, String opId, int attemp
 
     /**
      * This report as a machine event.
-     *
-     * @return the event
      */
     public RolloutEvent.AgentReported toEvent() {
         return new RolloutEvent.AgentReported(target, opId, attempt, status, message);

@@ -28,8 +28,6 @@ public interface RolloutAgentChannel {
 
     /**
      * Makes {@code op} visible to the agent at {@code op.target()}. Publishing the same op again re-notifies watchers.
-     *
-     * @param op the op
      */
     void publish(AgentOp op);
 
@@ -79,15 +77,11 @@ public interface RolloutAgentChannel {
     interface AgentListener {
         /**
          * An op was published (possibly again).
-         *
-         * @param op the op
          */
         void onOp(AgentOp op);
 
         /**
          * An op was withdrawn.
-         *
-         * @param op the op
          */
         default void onCancel(AgentOp op) {
         }

@@ -7,14 +7,12 @@ import java.util.Objects;
 /**
  * A rollout state as stored, with the version to pass to the next {@link RolloutStore#save}.
  *
- * @param state   the state
  * @param version the store's version of it, from 1, increased by every save
  */
 public record VersionedRollout(RolloutState state, long version) {
     /**
      * Validates and normalises the components.
      *
-     * @param state   the state
      * @param version the store's version of it, from 1, increased by every save
      */
     public VersionedRollout {

@@ -77,7 +77,6 @@ public final class RoomReportBatcher {
      * @param status         the reported status
      * @param timestamp      the report's time
      * @param runningMatches the matches the room runs, validated
-     * @return the reply to come
      * @throws ArithmeticException if the timestamp is too far from the epoch to score
      */
     public CompletableFuture<RoomUpdate> submit(String room, RoomStatus status, Instant timestamp, int runningMatches) {
@@ -229,7 +228,6 @@ public final class RoomReportBatcher {
      * Counts in the scripts' order ({@link KeyLayout#COUNT_FIELDS}).
      *
      * @param c creating, ready, allocated, occupied, terminating, error, matches, slots
-     * @return the counts
      */
     public static RoomStatusCounts counts(int[] c) {
         return new RoomStatusCounts(c[0], c[1], c[3], c[4], c[2], c[6], c[7], c[5]);

@@ -57,7 +57,6 @@ public class HotspareAutoConfiguration {
      * Real time on the starter's own executor ({@code hotspare.threads} threads), shut down with the context.
      * An application's own {@link TaskScheduler} bean (a virtual-time one in tests, say) replaces it.
      *
-     * @param properties the {@code hotspare.*} properties
      * @return the scheduler every pool and the fleet run on
      */
     @Bean
@@ -71,7 +70,6 @@ public class HotspareAutoConfiguration {
      * memory or when switched off.
      *
      * @param backend    the chosen store
-     * @param properties the {@code hotspare.*} properties
      * @param tasks      the runtime's scheduler
      * @param kpis       every KPI listener bean, told of ownership changes
      * @return the ownership of this application, closed with the context

@@ -39,11 +39,9 @@ public class HotspareFleetAutoConfiguration {
      *
      * @param tasks       the runtime's scheduler
      * @param backend     the chosen store
-     * @param properties  the {@code hotspare.*} properties
      * @param kpis        every KPI listener bean
      * @param customizers the application's fleet customizers
      * @param ownership   this instance's share of the schedulers, when instances divide them
-     * @return the fleet
      */
     @Bean
     public Fleet hotspareFleet(TaskScheduler tasks, Backend backend, HotspareProperties properties,
@@ -92,8 +90,6 @@ public class HotspareFleetAutoConfiguration {
     /**
      * Starts the fleet with the context and shuts it down, waiting up to {@code hotspare.fleet.shutdown-timeout}.
      *
-     * @param fleet      the fleet
-     * @param properties the {@code hotspare.*} properties
      * @param backend    the chosen store
      * @return the lifecycle
      */

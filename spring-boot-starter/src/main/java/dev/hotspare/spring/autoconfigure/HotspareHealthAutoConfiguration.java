@@ -38,7 +38,6 @@ public class HotspareHealthAutoConfiguration {
      * The {@code hotspare} health contributor.
      *
      * @param backend the chosen store
-     * @param pools   the pools
      * @param tasks   the runtime's scheduler, whose clock dates pending claims
      * @return a composite of the store's and each pool's indicator
      */

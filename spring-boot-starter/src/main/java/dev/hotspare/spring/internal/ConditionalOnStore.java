@@ -21,8 +21,6 @@ public @interface ConditionalOnStore {
 
     /**
      * The store that must be chosen.
-     *
-     * @return the store
      */
     HotspareProperties.Store value();
 }

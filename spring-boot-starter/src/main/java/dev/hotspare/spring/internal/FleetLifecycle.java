@@ -30,7 +30,6 @@ public final class FleetLifecycle implements SmartLifecycle {
     /**
      * A lifecycle for {@code fleet}.
      *
-     * @param fleet           the fleet
      * @param shutdownTimeout how long shutdown waits for running replaces and removals
      * @param backend         the store the fleet runs on, described in the startup line
      */

@@ -37,7 +37,6 @@ public final class MemoryBackend implements Backend {
      *
      * @param tasks  the runtime's scheduler
      * @param memory {@code hotspare.memory.*}
-     * @return the driver
      * @throws HotspareConfigurationException naming every negative duration
      */
     public static InMemoryMemberDriver memberDriver(TaskScheduler tasks, HotspareProperties.Memory memory) {

@@ -34,7 +34,6 @@ public final class PoolHealthIndicator implements HealthIndicator {
     /**
      * An indicator for {@code pool}.
      *
-     * @param pool    the pool
      * @param clock   the runtime's clock, for how long claims have waited
      * @param reasons why pending claims wait
      */

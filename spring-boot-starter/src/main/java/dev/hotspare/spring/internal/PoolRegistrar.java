@@ -52,7 +52,6 @@ public final class PoolRegistrar implements BeanRegistrar {
     /**
      * The keys under {@code hotspare.pools}.
      *
-     * @param env the environment
      * @return pool names, in the order the sources list them
      */
     static Set<String> poolNames(Environment env) {

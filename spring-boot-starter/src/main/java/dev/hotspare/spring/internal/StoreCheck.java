@@ -58,7 +58,6 @@ public record StoreCheck(boolean up, Map<String, Object> details) {
      * there is one ("host not resolvable", "connection refused", "timed out"). Never a class name.
      *
      * @param failure what went wrong
-     * @return the message
      */
     static String reason(Throwable failure) {
         String first = null;

@@ -8,26 +8,22 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-/** The example application of docs/spring-boot.md, with {@code ci-pool.yaml} as its configuration. */
+/**
+ * The example application of docs/spring-boot.md, with {@code ci-pool.yaml} as its configuration; the region
+ * below is the doc's snippet, line for line ({@code DocSnippetsTest} in examples checks it).
+ */
+// snippet: docs/spring-boot.md
 @SpringBootApplication
 public class CiPoolApplication {
-
-    /** What the runner printed, for the test to read. */
-    public static final List<String> PRINTED = new CopyOnWriteArrayList<>();
-
-    public static void main(String[] args) {
-        SpringApplication.run(CiPoolApplication.class, args);
-    }
+    public static void main(String[] args) { SpringApplication.run(CiPoolApplication.class, args); }
 
     @Bean
     ApplicationRunner claimOne(@Qualifier("hotspare.pools.ci") PoolController ci) {
         return args -> {
             ClaimHandle claim = ci.claim("pr-1234");                  // returns at once
-            PRINTED.add("got " + claim.member().get().id());          // completes when a running member is assigned
+            System.out.println("got " + claim.member().get().id());   // completes when a running member is assigned
             ci.release(claim);                                        // the member is deleted, the pool refills
         };
     }
 }
+// end snippet

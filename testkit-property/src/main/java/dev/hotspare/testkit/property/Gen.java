@@ -38,7 +38,6 @@ public interface Gen<T> {
      * Generates one value.
      *
      * @param source the random choices
-     * @return the value
      */
     T generate(Source source);
 
@@ -192,7 +191,6 @@ public interface Gen<T> {
      * @param weight the weight, positive
      * @param gen the generator
      * @param <T> the type of its values
-     * @return the alternative
      */
     static <T> Weighted<T> weighted(int weight, Gen<? extends T> gen) {
         return new Weighted<>(weight, gen);
@@ -227,7 +225,6 @@ public interface Gen<T> {
      *
      * @param supplier makes the generator
      * @param <T> the type of the values
-     * @return the generator
      */
     static <T> Gen<T> lazy(Supplier<Gen<T>> supplier) {
         return s -> supplier.get().generate(s);
@@ -287,7 +284,6 @@ public interface Gen<T> {
      * @param <A> the first part's type
      * @param <B> the second part's type
      * @param <R> the value's type
-     * @return the generator
      */
     static <A, B, R> Gen<R> combine(Gen<A> a, Gen<B> b, java.util.function.BiFunction<? super A, ? super B, ? extends R> maker) {
         return s -> maker.apply(a.generate(s), b.generate(s));
@@ -304,7 +300,6 @@ public interface Gen<T> {
      * @param <B> the type of part 2
      * @param <C> the type of part 3
      * @param <R> the value's type
-     * @return the generator
      */
     static <A, B, C, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Fn3<? super A, ? super B, ? super C, ? extends R> maker) {
         return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s));
@@ -323,7 +318,6 @@ public interface Gen<T> {
      * @param <C> the type of part 3
      * @param <D> the type of part 4
      * @param <R> the value's type
-     * @return the generator
      */
     static <A, B, C, D, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> maker) {
         return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s));
@@ -344,7 +338,6 @@ public interface Gen<T> {
      * @param <D> the type of part 4
      * @param <E> the type of part 5
      * @param <R> the value's type
-     * @return the generator
      */
     static <A, B, C, D, E, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Gen<E> e, Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> maker) {
         return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s), e.generate(s));
@@ -367,7 +360,6 @@ public interface Gen<T> {
      * @param <E> the type of part 5
      * @param <F> the type of part 6
      * @param <R> the value's type
-     * @return the generator
      */
     static <A, B, C, D, E, F, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Gen<E> e, Gen<F> f, Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> maker) {
         return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s), e.generate(s), f.generate(s));
@@ -392,7 +384,6 @@ public interface Gen<T> {
      * @param <F> the type of part 6
      * @param <G> the type of part 7
      * @param <R> the value's type
-     * @return the generator
      */
     static <A, B, C, D, E, F, G, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Gen<E> e, Gen<F> f, Gen<G> g, Fn7<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? super G, ? extends R> maker) {
         return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s), e.generate(s), f.generate(s), g.generate(s));
@@ -419,7 +410,6 @@ public interface Gen<T> {
      * @param <G> the type of part 7
      * @param <H> the type of part 8
      * @param <R> the value's type
-     * @return the generator
      */
     static <A, B, C, D, E, F, G, H, R> Gen<R> combine(Gen<A> a, Gen<B> b, Gen<C> c, Gen<D> d, Gen<E> e, Gen<F> f, Gen<G> g, Gen<H> h, Fn8<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? super G, ? super H, ? extends R> maker) {
         return s -> maker.apply(a.generate(s), b.generate(s), c.generate(s), d.generate(s), e.generate(s), f.generate(s), g.generate(s), h.generate(s));
@@ -441,7 +431,6 @@ public interface Gen<T> {
      * @param a part 1
      * @param b part 2
      * @param c part 3
-         * @return the value
          */
         R apply(A a, B b, C c);
     }
@@ -464,7 +453,6 @@ public interface Gen<T> {
      * @param b part 2
      * @param c part 3
      * @param d part 4
-         * @return the value
          */
         R apply(A a, B b, C c, D d);
     }
@@ -489,7 +477,6 @@ public interface Gen<T> {
      * @param c part 3
      * @param d part 4
      * @param e part 5
-         * @return the value
          */
         R apply(A a, B b, C c, D d, E e);
     }
@@ -516,7 +503,6 @@ public interface Gen<T> {
      * @param d part 4
      * @param e part 5
      * @param f part 6
-         * @return the value
          */
         R apply(A a, B b, C c, D d, E e, F f);
     }
@@ -545,7 +531,6 @@ public interface Gen<T> {
      * @param e part 5
      * @param f part 6
      * @param g part 7
-         * @return the value
          */
         R apply(A a, B b, C c, D d, E e, F f, G g);
     }
@@ -576,7 +561,6 @@ public interface Gen<T> {
      * @param f part 6
      * @param g part 7
      * @param h part 8
-         * @return the value
          */
         R apply(A a, B b, C c, D d, E e, F f, G g, H h);
     }
@@ -599,7 +583,6 @@ public interface Gen<T> {
      *
      * @param f makes the second generator
      * @param <R> the new type
-     * @return the generator
      */
     default <R> Gen<R> flatMap(Function<? super T, ? extends Gen<? extends R>> f) {
         return s -> f.apply(generate(s)).generate(s);
@@ -609,7 +592,6 @@ public interface Gen<T> {
      * Only the values {@code keep} accepts; generation fails (naming the predicate's misses) when 10 000 values in a
      * row are rejected, so keep filters that reject most values out.
      *
-     * @param keep the predicate
      * @return the generator
      */
     default Gen<T> filter(Predicate<? super T> keep) {

@@ -37,8 +37,6 @@ public @interface Property {
 
     /**
      * The seed of the checks, as a decimal long; empty for a fresh random seed each run.
-     *
-     * @return the seed or ""
      */
     String seed() default "";
 }

@@ -137,7 +137,6 @@ public final class PropertyCheck<T> {
      * @param seed the run's seed: the same seed always gives the same values
      * @param count how many values
      * @param <T> the type of the values
-     * @return the values
      */
     public static <T> java.util.List<T> sample(Gen<T> gen, long seed, int count) {
         SplittableRandom cases = new SplittableRandom(seed);

@@ -33,8 +33,6 @@ public final class PropertyFailure extends AssertionError {
 
     /**
      * The seed of the run that failed.
-     *
-     * @return the seed
      */
     public long seed() {
         return seed;
@@ -42,8 +40,6 @@ public final class PropertyFailure extends AssertionError {
 
     /**
      * The try (1-based) that found the counter-example.
-     *
-     * @return the try
      */
     public int failedTry() {
         return failedTry;

@@ -27,7 +27,6 @@ public final class Source {
      * A source of fresh random choices.
      *
      * @param seed the seed of the random number generator; the same seed gives the same choices
-     * @return the source
      */
     public static Source random(long seed) {
         return new Source(new SplittableRandom(seed), null);
@@ -37,7 +36,6 @@ public final class Source {
      * A source replaying recorded choices (clamped into each draw's range); once they run out, every choice is 0.
      *
      * @param choices the choices to replay
-     * @return the source
      */
     static Source replay(long[] choices) {
         // The random numbers are still asked for (proposals are computed, then ignored): a fixed seed keeps that cheap.
@@ -48,7 +46,6 @@ public final class Source {
      * One choice in {@code [0, max]}, uniformly distributed in a fresh run.
      *
      * @param max the largest choice, at least 0
-     * @return the choice
      */
     public long choose(long max) {
         return draw(max, uniform(max));
@@ -59,7 +56,6 @@ public final class Source {
      *
      * @param max the largest choice, at least 0
      * @param proposal what a fresh run chooses, in {@code [0, max]}
-     * @return the choice
      */
     long draw(long max, long proposal) {
         if (max < 0) {

@@ -32,7 +32,6 @@ public final class ModuleArchitecture {
      * The main (non-test) classes of the module whose root package is {@code root}.
      *
      * @param root the module's root package, e.g. dev.hotspare.redis
-     * @return the main (non-test) classes of the module whose root package is {@code root}
      */
     public static JavaClasses classesOf(String root) {
         return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(root);

@@ -42,8 +42,6 @@ public abstract class ReleaseResumeContract {
 
     /**
      * Creates the scheduler store under test; called once per run (a run may share its backend with others).
-     *
-     * @return a scheduler store
      */
     protected abstract SchedulerStore createStore();
 

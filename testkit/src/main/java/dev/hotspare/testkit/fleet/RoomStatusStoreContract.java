@@ -45,8 +45,6 @@ public abstract class RoomStatusStoreContract {
 
     /**
      * A new, empty store (or one where the schedulers used by these tests have no rooms).
-     *
-     * @return a new, empty store (or one where the schedulers used by these tests have no rooms)
      */
     protected abstract RoomStatusStore newStore();
 

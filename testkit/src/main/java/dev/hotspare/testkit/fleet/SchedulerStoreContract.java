@@ -47,8 +47,6 @@ public abstract class SchedulerStoreContract {
 
     /**
      * Creates the store under test; called before every test.
-     *
-     * @return creates the store under test; called before every test
      */
     protected abstract SchedulerStore createStore();
 

@@ -24,8 +24,6 @@ public abstract class UsageHistoryContract {
 
     /**
      * A new, empty history.
-     *
-     * @return a new, empty history
      */
     protected abstract UsageHistory newHistory();
 

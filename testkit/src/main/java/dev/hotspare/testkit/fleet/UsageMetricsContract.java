@@ -17,20 +17,12 @@ public abstract class UsageMetricsContract {
 
     /**
      * A metrics source for the tests.
-     *
-     * @return a metrics source for the tests
      */
     protected abstract UsageMetrics newMetrics();
 
     /**
      * Makes the backend report {@code used} of {@code requested} for {@code metric} of {@code scheduler}
      * (e.g. create pods with requests and push usage into a mock metrics API).
-     *
-     * @param metrics the metrics
-     * @param scheduler the scheduler
-     * @param metric the metric
-     * @param used the used
-     * @param requested the requested
      */
     protected abstract void prepare(UsageMetrics metrics, String scheduler, ResourceMetric metric,
                                     BigDecimal used, BigDecimal requested);

@@ -60,15 +60,11 @@ public abstract class LockStoreContract {
 
     /**
      * Creates the store under test; called before every test.
-     *
-     * @return creates the store under test; called before every test
      */
     protected abstract LockStore createStore();
 
     /**
      * The TTL used for leases in this suite. Short, so expiry tests finish quickly on real servers.
-     *
-     * @return the TTL used for leases in this suite
      */
     protected Duration ttl() {
         return Duration.ofMillis(400);
@@ -87,8 +83,6 @@ public abstract class LockStoreContract {
     /**
      * Makes at least {@code duration} pass on the store's clock. The default waits in real time (without
      * reading the wall clock); stores on a virtual clock advance it instead.
-     *
-     * @param duration the duration
      */
     protected void advanceStoreTime(Duration duration) {
         await().pollDelay(duration).atMost(duration.plusSeconds(10)).until(() -> true);
@@ -102,9 +96,6 @@ public abstract class LockStoreContract {
 
     /**
      * A key in this test's namespace.
-     *
-     * @param name the name
-     * @return a key in this test's namespace
      */
     protected String key(String name) {
         return ns + "." + name;

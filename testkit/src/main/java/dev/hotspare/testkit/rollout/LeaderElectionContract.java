@@ -23,15 +23,11 @@ public abstract class LeaderElectionContract {
 
     /**
      * A fresh election nobody campaigns in yet.
-     *
-     * @return a fresh election nobody campaigns in yet
      */
     protected abstract LeaderElection newElection();
 
     /**
      * How long an election or hand-over may take.
-     *
-     * @return how long an election or hand-over may take
      */
     protected Duration electionTimeout() {
         return Duration.ofSeconds(60);

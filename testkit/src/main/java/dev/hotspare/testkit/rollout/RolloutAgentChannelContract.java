@@ -21,15 +21,11 @@ public abstract class RolloutAgentChannelContract {
 
     /**
      * A fresh channel with nothing published.
-     *
-     * @return a fresh channel with nothing published
      */
     protected abstract RolloutAgentChannel newChannel();
 
     /**
      * How long to wait for an asynchronous delivery.
-     *
-     * @return how long to wait for an asynchronous delivery
      */
     protected Duration deliveryTimeout() {
         return Duration.ofSeconds(60);

@@ -35,9 +35,6 @@ public final class RolloutGenerators {
 
     /**
      * A spec and the inventory it runs over.
-     *
-     * @param spec the spec
-     * @param inventory the inventory
      */
     public record Scenario(RolloutSpec spec, Inventory inventory) {
     }
@@ -111,7 +108,6 @@ public final class RolloutGenerators {
      * @param i the device's number
      * @param label its {@code tier} label, or "none"
      * @param version its version
-     * @return the device
      */
     public static Target device(int i, String label, String version) {
         return Target.device(String.format("dev-%02d-%s", i, label), version, label.equals("none") ? Map.of() : Map.of("tier", label));

@@ -73,7 +73,6 @@ public abstract class RolloutStoreContract {
      *
      * @param name   the rollout's name
      * @param shared more devices it covers
-     * @return the state
      */
     protected static RolloutState initialState(String name, List<String> shared) {
         RolloutSpec spec = RolloutSpec.builder(name, "2.0").upgradeControlPlane(false).deviceGroup("tier", "canary").build();
@@ -86,8 +85,6 @@ public abstract class RolloutStoreContract {
     /**
      * {@code state} after {@code event} at T0.
      *
-     * @param state the state
-     * @param event the event
      * @return the next state
      */
     protected static RolloutState after(RolloutState state, RolloutEvent event) {

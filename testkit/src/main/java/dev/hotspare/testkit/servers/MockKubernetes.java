@@ -84,8 +84,6 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
 
         /**
          * Whether the request may change something: anything but a GET.
-         *
-         * @return whether the request may change something: anything but a GET
          */
         public boolean isWrite() {
             return !method.equals("GET");
@@ -132,8 +130,6 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
 
     /**
      * Every request recorded since the last call (drains the server's request log).
-     *
-     * @return every request recorded since the last call (drains the server's request log)
      */
     public synchronized List<Request> drain() {
         List<Request> out = new ArrayList<>();
@@ -153,8 +149,6 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
 
     /**
      * The writes (anything but GET) the client under test sent, among {@link #drain()}.
-     *
-     * @return the writes (anything but GET) the client under test sent, among {@link #drain()}
      */
     public List<Request> drainWrites() {
         return drain().stream().filter(r -> r.isWrite() && !r.fixture()).toList();
@@ -162,8 +156,6 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
 
     /**
      * Every request this server has seen, drained or not.
-     *
-     * @return every request this server has seen, drained or not
      */
     public synchronized List<Request> all() {
         drain();

@@ -66,7 +66,6 @@ public final class RbacCoverage {
      * A check against the rules in {@code file}, read at every {@link #check} (so edits to it count).
      *
      * @param file the RBAC manifest to read
-     * @return a check against the rules in {@code file}, read at every {@link #check} (so edits to it count)
      */
     public static RbacCoverage of(Path file) {
         return new RbacCoverage(Objects.requireNonNull(file, "file"));
@@ -74,8 +73,6 @@ public final class RbacCoverage {
 
     /**
      * The file the rules are read from.
-     *
-     * @return the file the rules are read from
      */
     public Path file() {
         return file;
@@ -83,8 +80,6 @@ public final class RbacCoverage {
 
     /**
      * Fails (an {@link AssertionError}) naming every request whose permission the file does not grant.
-     *
-     * @param requests the requests
      */
     public void check(List<MockKubernetes.Request> requests) {
         Set<Permission> granted = granted();
@@ -104,8 +99,6 @@ public final class RbacCoverage {
 
     /**
      * Every permission the file grants.
-     *
-     * @return every permission the file grants
      */
     public Set<Permission> granted() {
         Set<Permission> out = new HashSet<>();
@@ -137,7 +130,6 @@ public final class RbacCoverage {
      *
      * @param request a request the mock server recorded
      * @throws IllegalArgumentException if the request's method has no RBAC verb
-     * @return the permission {@code request} needs; empty for discovery
      */
     public static Optional<Permission> permissionOf(MockKubernetes.Request request) {
         URI uri = URI.create(request.path());

@@ -41,8 +41,6 @@ public final class TestPostgres {
 
     /**
      * A pooled data source on the shared server (started on first call; shared by every caller).
-     *
-     * @return a pooled data source on the shared server (started on first call; shared by every caller)
      */
     public static synchronized DataSource dataSource() {
         return sharedPool();

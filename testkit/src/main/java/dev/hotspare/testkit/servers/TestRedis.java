@@ -48,8 +48,6 @@ public final class TestRedis {
 
     /**
      * The URI of the shared server: {@value #URI_VARIABLE}, or an embedded server started on first use.
-     *
-     * @return the URI of the shared server: {@value #URI_VARIABLE}, or an embedded server started on first use
      */
     public static synchronized String uri() {
         if (sharedUri == null) {
@@ -105,7 +103,6 @@ public final class TestRedis {
          * A client for {@code uri} (e.g. {@link Server#uri()}).
          *
          * @param uri the server, e.g. redis://localhost:6379
-         * @return a client for {@code uri} (e.g
          */
         public static Client create(String uri) {
             Objects.requireNonNull(uri, "uri");
@@ -123,8 +120,6 @@ public final class TestRedis {
 
         /**
          * A new connection; closed with the client.
-         *
-         * @return a new connection; closed with the client
          */
         public StatefulRedisConnection<String, String> connect() {
             return client.connect();
@@ -157,7 +152,6 @@ public final class TestRedis {
          * every write is appended and fsynced before the reply.
          *
          * @param persistent whether the server keeps an append-only file (survives a restart)
-         * @return starts a server
          */
         public static Server start(boolean persistent) {
             try {
@@ -179,8 +173,6 @@ public final class TestRedis {
 
         /**
          * The server's URI, {@code redis://127.0.0.1:<port>}.
-         *
-         * @return the server's URI, {@code redis://127.0.0.1:<port>}
          */
         public String uri() {
             return "redis://127.0.0.1:" + port;

@@ -61,8 +61,6 @@ public final class TestRedisCluster implements AutoCloseable {
 
     /**
      * A three-master cluster shared by every caller in this JVM, started on first use and stopped when the JVM exits.
-     *
-     * @return the shared cluster
      */
     public static synchronized TestRedisCluster shared() {
         if (shared == null) {

@@ -73,7 +73,6 @@ public final class WebhookEventForwarder implements EventForwarder {
      * @param retries  attempts after the first fails
      * @param metadata data sent with every event
      * @param tasks      where retries are scheduled
-     * @param client     the HTTP client
      * @param maxPending the most events waiting or travelling at once; more are dropped
      */
     public WebhookEventForwarder(String name, URI url, Duration timeout, Map<String, String> headers, int retries,

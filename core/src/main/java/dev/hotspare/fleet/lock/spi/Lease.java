@@ -30,9 +30,6 @@ public record Lease(String key, String ownerToken, long fencingToken, Instant ac
 
     /**
      * Whether the lease has lapsed at {@code storeNow} (a store's own clock reading).
-     *
-     * @param storeNow the store now
-     * @return whether the lease has lapsed at {@code storeNow} (a store's own clock reading)
      */
     public boolean isExpiredAt(Instant storeNow) {
         return !storeNow.isBefore(expiresAt);
@@ -40,9 +37,6 @@ public record Lease(String key, String ownerToken, long fencingToken, Instant ac
 
     /**
      * The same acquisition with a new expiry, as returned by a renewal.
-     *
-     * @param newExpiresAt the new expires at
-     * @return the same acquisition with a new expiry, as returned by a renewal
      */
     public Lease withExpiresAt(Instant newExpiresAt) {
         return new Lease(key, ownerToken, fencingToken, acquiredAt, newExpiresAt);

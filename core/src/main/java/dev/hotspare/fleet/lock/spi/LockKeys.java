@@ -26,9 +26,6 @@ public final class LockKeys {
 
     /**
      * Whether {@code key} is a valid lock key.
-     *
-     * @param key the key
-     * @return whether {@code key} is a valid lock key
      */
     public static boolean isValid(String key) {
         return key != null && !key.isEmpty() && key.length() <= MAX_LENGTH && KEY.matcher(key).matches();
@@ -38,8 +35,6 @@ public final class LockKeys {
      * Returns {@code key} if valid.
      *
      * @throws ValidationException naming field {@code key} and the bad value otherwise
-     * @param key the key
-     * @return returns {@code key} if valid
      */
     public static String requireValid(String key) {
         if (!isValid(key)) {
@@ -54,7 +49,6 @@ public final class LockKeys {
      *
      * @throws ValidationException naming field {@code prefix} and the bad value otherwise
      * @param prefix the key prefix
-     * @return returns {@code prefix} if it is empty, a valid key, or a valid key followed by {@code '.'}
      */
     public static String requireValidPrefix(String prefix) {
         if (prefix == null) {
@@ -70,9 +64,6 @@ public final class LockKeys {
 
     /**
      * Joins already-valid parts with {@code '.'} and validates the result.
-     *
-     * @param parts the parts
-     * @return joins already-valid parts with {@code '.'} and validates the result
      */
     public static String of(String... parts) {
         return requireValid(String.join(".", parts));

@@ -33,8 +33,6 @@ public interface LockStore {
     /**
      * Takes {@code key} for {@code ttl} if nobody holds it now.
      *
-     * @param key the key
-     * @param ttl the ttl
      * @return the new lease, or empty if the key is held by a live lease
      * @throws StoreUnavailableException if the backend cannot answer
      */
@@ -43,8 +41,6 @@ public interface LockStore {
     /**
      * Extends {@code lease} to expire {@code ttl} after the store's now, if it is still the live holder.
      *
-     * @param lease the lease
-     * @param ttl the ttl
      * @return the lease with its new expiry, or empty if it expired, was released or was force-released
      *         (the holder must then stop acting under it)
      */
@@ -53,16 +49,12 @@ public interface LockStore {
     /**
      * Releases {@code lease} if it is still the live holder. Idempotent.
      *
-     * @param lease the lease
      * @return true if this call released a live lease; false if it had already expired or been released
      */
     boolean release(Lease lease);
 
     /**
      * The live lease on {@code key}, if any (for operators and diagnostics).
-     *
-     * @param key the key
-     * @return the live lease on {@code key}, if any (for operators and diagnostics)
      */
     Optional<Lease> inspect(String key);
 
@@ -70,7 +62,6 @@ public interface LockStore {
      * Every live lease whose key starts with {@code prefix}, ordered by key.
      *
      * @param prefix see {@link LockKeys#requireValidPrefix}; {@code ""} lists everything
-     * @return every live lease whose key starts with {@code prefix}, ordered by key
      */
     List<Lease> list(String prefix);
 
@@ -78,16 +69,12 @@ public interface LockStore {
      * Removes whatever lease holds {@code key}, regardless of owner: the operator's tool for a stuck lock.
      * The former holder's renew and release then fail; the next acquisition gets a larger fencing token.
      *
-     * @param key the key
      * @return true if a live lease was removed
      */
     boolean forceRelease(String key);
 
     /**
      * Checks {@code ttl} is positive; adapters call this before I/O.
-     *
-     * @param ttl the ttl
-     * @return checks {@code ttl} is positive; adapters call this before I/O
      */
     static Duration requirePositive(Duration ttl) {
         if (ttl == null || ttl.isZero() || ttl.isNegative()) {
