@@ -325,7 +325,7 @@ public final class FleetService implements AutoCloseable {
         if (server != null) {
             long started = System.nanoTime();
             long grace = settings.shutdownTimeout.toNanos();
-            long handover = handoverAt(grace, settings.pollInterval.toNanos());
+            long handover = handoverAt(grace, settings.fleetSettings.pollInterval().toNanos());
             Thread stages = new Thread(() -> {
                 try {
                     TimeUnit.NANOSECONDS.sleep(grace / 2);

@@ -137,7 +137,8 @@ class FleetServerSigtermHandoverTest {
                     Option.JDBC_URL, TestPostgres.jdbcUrl(), Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true",
                     Option.INSECURE_NO_AUTH, "true"), Map.of());
             FleetService started = settings.open(FleetServerSigtermHandoverTest::newClient, b -> b
-                    .syncPeriod(Duration.ofMillis(300)).pollInterval(Duration.ofMillis(200))).start();
+                    .fleetSettings(settings.fleet().toBuilder().syncPeriod(Duration.ofMillis(300))
+                            .pollInterval(Duration.ofMillis(200)).build())).start();
             next = started;
             List<Release> handedOver = started.operations().releases(scheduler);
             assertThat(handedOver).as("the release was left in progress for the next owner").extracting(Release::status)

@@ -46,8 +46,8 @@ final class PostgresDocSnippets {
         RolloutStore rollouts = new PostgresRolloutStore(dataSource);
         LockStore locks = new PostgresLockStore(dataSource);
 
-        PoolController controller = PoolController.builder(spec, driver, claims).build();
-        LockManager lockManager = LockManager.builder(locks, scheduler).build();
+        PoolController controller = PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(scheduler).build();
+        LockManager lockManager = LockManager.builder().lockStore(locks).scheduler(scheduler).build();
         // end snippet
     }
 }

@@ -45,7 +45,7 @@ final class RedisDocSnippets {
         LockStore locks = new RedisLockStore(connection);
         RoomStatusStore rooms = new RedisRoomStatusStore(connection);
         UsageHistory history = new RedisUsageHistory(connection, RedisKeys.withPrefix("maestro")); // optional key prefix
-        LockManager lockManager = LockManager.builder(locks, TaskScheduler.system(executor, Clock.systemUTC())).build();
+        LockManager lockManager = LockManager.builder().lockStore(locks).scheduler(TaskScheduler.system(executor, Clock.systemUTC())).build();
         // end snippet
     }
 }

@@ -17,7 +17,7 @@ public final class FleetQuickLook {
     public static void main(String[] args) {
         // snippet: README.md#1
         VirtualTimeScheduler time = TaskScheduler.virtual(Instant.parse("2026-01-01T00:00:00Z")); // or TaskScheduler.system(...)
-        Fleet fleet = Fleet.builder(time).build().start();            // stores, locks, worker: in memory
+        Fleet fleet = Fleet.builder().scheduler(time).build().start();            // stores, locks, worker: in memory
         fleet.updates().create("""
                 name: pong
                 game: pong

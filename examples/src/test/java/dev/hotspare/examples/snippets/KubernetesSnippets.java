@@ -55,7 +55,7 @@ final class KubernetesSnippets {
                 .template("v1", clusterDeploymentTemplate)
                 .build();
 
-        PoolController pool = PoolController.builder(spec, clusters, claimStore).build().start();
+        PoolController pool = PoolController.builder(spec).memberDriver(clusters).claimStore(claimStore).build().start();
 
         // Locks, leader election, usage
         LockStore locks = KubernetesLockStore.create(client, "hotspare-system");

@@ -4,8 +4,7 @@ import dev.hotspare.examples.poolservice.CommandParser;
 import dev.hotspare.examples.poolservice.PoolService;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.LockStore;
-import dev.hotspare.fleet.runtime.SchedulerOperations;
-import dev.hotspare.fleet.runtime.Worker;
+import dev.hotspare.fleet.runtime.Fleet;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.spi.UsageHistory;
@@ -44,11 +43,10 @@ final class ListenerSnippets {
         MeterRegistry registry = new SimpleMeterRegistry();  // or Prometheus, OTLP, ...
         KpiListener kpis = new MicrometerKpis(registry);     // or your own KpiListener, or KpiListener.all(a, b)
 
-        PoolController.builder(spec, driver, claims).scheduler(tasks).kpis(kpis).build();
-        LockManager locks = LockManager.builder(lockStore, tasks).kpis(kpis).build();
-        Worker.builder(schedulers, rooms, usage, driver, locks, tasks).kpis(kpis).build();
-        SchedulerOperations.builder(schedulerStore, locks, driver, tasks).kpis(kpis).build();
-        RolloutController.builder("r1").store(store).channel(channel).scheduler(tasks).kpis(kpis).build();
+        PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(tasks).listener(kpis).build();
+        LockManager locks = LockManager.builder().lockStore(lockStore).scheduler(tasks).listener(kpis).build();
+        Fleet.builder().scheduler(tasks).listener(kpis).build();   // rooms, scales, its locks and its ownership
+        RolloutController.builder("r1").store(store).channel(channel).scheduler(tasks).listener(kpis).build();
         PoolSimulation.run(settings, trace, kpis);           // the simulator, same listener
         // end snippet
     }

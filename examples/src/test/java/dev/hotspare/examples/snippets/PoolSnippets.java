@@ -4,6 +4,7 @@ import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.ownership.runtime.OwnershipMember;
 import dev.hotspare.pool.ClaimClass;
 import dev.hotspare.pool.ClaimRequest;
+import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
@@ -32,11 +33,19 @@ final class PoolSnippets {
         // end snippet
     }
 
-    static void ownership(PoolSpec spec, MemberDriver driver, ClaimStore claims, LockStore sharedLocks, TaskScheduler tasks) {
+    static void twoPhase(PoolController pool) throws Exception {
         // snippet: docs/pools.md#2
+        ClaimHandle reserved = pool.reserve("checkout-7f3a", Duration.ofSeconds(30)); // returns at once
+        Member member = reserved.member().get();          // as claim(): completes when a member is assigned
+        pool.confirm("checkout-7f3a");                     // Optional<Reservation>: now an ordinary claim
+        // end snippet
+    }
+
+    static void ownership(PoolSpec spec, MemberDriver driver, ClaimStore claims, LockStore sharedLocks, TaskScheduler tasks) {
+        // snippet: docs/pools.md#3
         OwnershipMember member = OwnershipMember.builder("pod-a").lockStore(sharedLocks).scheduler(tasks).build();
         OwnershipMember.OwnedKeys pools = member.track("pool", () -> List.of("ci", "gpu"));
-        PoolController ci = PoolController.builder(spec, driver, claims).scheduler(tasks)
+        PoolController ci = PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(tasks)
                 .owned(() -> pools.fence("ci").isPresent()).build().start();
         member.start();
         // end snippet
