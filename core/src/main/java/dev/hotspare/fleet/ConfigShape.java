@@ -1,9 +1,9 @@
 package dev.hotspare.fleet;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.Suggestions;
@@ -71,7 +71,7 @@ final class ConfigShape {
                     return null;
                 }
                 ObjectNode out = ((ObjectNode) node).objectNode();
-                for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> entry = it.next();
                     JsonNode value = checkNode(entry.getValue(), args[1], join(path, entry.getKey()), problems);
                     if (value != null) {
@@ -143,7 +143,7 @@ final class ConfigShape {
             components.put(c.getName(), c);
         }
         ObjectNode out = ((ObjectNode) node).objectNode();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             String field = entry.getKey();
             RecordComponent component = components.get(field);

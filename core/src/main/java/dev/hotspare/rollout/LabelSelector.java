@@ -2,7 +2,7 @@ package dev.hotspare.rollout;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.Suggestions;
@@ -174,7 +174,7 @@ public record LabelSelector(List<LabelRequirement> requirements) {
         }
         List<LabelRequirement> requirements = new ArrayList<>();
         int before = problems.list().size();
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = node.propertyNames().iterator(); it.hasNext(); ) {
             String field = it.next();
             if (!field.equals("matchLabels") && !field.equals("matchExpressions")) {
                 String hint = Suggestions.closest(field, List.of("matchLabels", "matchExpressions"))
@@ -187,7 +187,7 @@ public record LabelSelector(List<LabelRequirement> requirements) {
             if (!labels.isObject()) {
                 problems.add(join(path, "matchLabels"), labels.toString(), "expected a map of label key to value");
             } else {
-                for (Map.Entry<String, JsonNode> e : iterable(labels.fields())) {
+                for (Map.Entry<String, JsonNode> e : iterable(labels.properties().iterator())) {
                     String at = join(path, "matchLabels") + "." + e.getKey();
                     if (!e.getValue().isValueNode() || e.getValue().isNull()) {
                         problems.add(at, e.getValue().toString(), "expected a label value");
@@ -215,7 +215,7 @@ public record LabelSelector(List<LabelRequirement> requirements) {
             problems.add(path, e.toString(), "expected {key, operator, values}");
             return;
         }
-        for (Iterator<String> it = e.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = e.propertyNames().iterator(); it.hasNext(); ) {
             String field = it.next();
             if (!Set.of("key", "operator", "values").contains(field)) {
                 String hint = Suggestions.closest(field, List.of("key", "operator", "values"))

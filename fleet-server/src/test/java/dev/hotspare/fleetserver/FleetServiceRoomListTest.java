@@ -1,6 +1,6 @@
 package dev.hotspare.fleetserver;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.time.TaskScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package dev.hotspare.fleet.plan;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.MaxSurge;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
@@ -61,7 +61,7 @@ public final class ReleaseStateJson {
         JsonNode o;
         try {
             o = Documents.jsonReader().readTree(json);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("release state: bad value: not JSON (" + e.getOriginalMessage() + ")", e);
         }
         if (o == null || !o.isObject()) {

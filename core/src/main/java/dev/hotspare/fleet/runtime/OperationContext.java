@@ -1,8 +1,8 @@
 package dev.hotspare.fleet.runtime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockKind;
@@ -122,7 +122,7 @@ final class OperationContext {
     static ConfigDocument render(JsonNode tree) {
         try {
             return ConfigDocument.of(Documents.yamlWriter().writeValueAsString(tree));
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException("cannot render config", e);
         }
     }

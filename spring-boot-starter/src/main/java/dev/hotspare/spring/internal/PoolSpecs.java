@@ -1,9 +1,9 @@
 package dev.hotspare.spring.internal;
 
-import com.fasterxml.jackson.databind.BeanDescription;
-import com.fasterxml.jackson.databind.DeserializationConfig;
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.DeserializationConfig;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.introspect.BeanPropertyDefinition;
 import dev.hotspare.json.Documents;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.spring.HotspareConfigurationException;
