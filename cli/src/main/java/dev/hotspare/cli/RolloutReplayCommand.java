@@ -170,11 +170,11 @@ public final class RolloutReplayCommand implements Callable<Integer> {
             return Optional.empty();
         }
         JsonNode type = tree.path("event").path("type");
-        if (!type.isTextual() || EVENT_TYPES.contains(type.asText())) {
+        if (!type.isString() || EVENT_TYPES.contains(type.asString())) {
             return Optional.empty();
         }
-        String hint = Suggestions.closest(type.asText(), EVENT_TYPES).map(s -> "; did you mean '" + s + "'?")
+        String hint = Suggestions.closest(type.asString(), EVENT_TYPES).map(s -> "; did you mean '" + s + "'?")
                 .orElse("; one of " + String.join(", ", EVENT_TYPES));
-        return Optional.of(Problem.of(path + ".event.type", type.asText(), "unknown event type" + hint));
+        return Optional.of(Problem.of(path + ".event.type", type.asString(), "unknown event type" + hint));
     }
 }

@@ -160,9 +160,9 @@ public record LabelSelector(List<LabelRequirement> requirements) {
             problems.add(path, Problem.MISSING, "a selector is required: a string such as 'tier in (canary)' or {matchLabels: {tier: canary}}");
             return Optional.empty();
         }
-        if (node.isTextual()) {
+        if (node.isString()) {
             try {
-                return Optional.of(parse(node.asText()));
+                return Optional.of(parse(node.asString()));
             } catch (ValidationException e) {
                 e.problems().forEach(p -> problems.add(path, p.value(), p.message()));
                 return Optional.empty();
@@ -193,7 +193,7 @@ public record LabelSelector(List<LabelRequirement> requirements) {
                         problems.add(at, e.getValue().toString(), "expected a label value");
                         continue;
                     }
-                    collect(e.getKey(), LabelRequirement.Operator.EQUALS, List.of(e.getValue().asText()), at, requirements, problems);
+                    collect(e.getKey(), LabelRequirement.Operator.EQUALS, List.of(e.getValue().asString()), at, requirements, problems);
                 }
             }
         }
@@ -223,8 +223,8 @@ public record LabelSelector(List<LabelRequirement> requirements) {
                 problems.add(path + "." + field, field, "unknown field" + hint);
             }
         }
-        String key = e.path("key").isTextual() ? e.path("key").asText() : null;
-        String operatorName = e.path("operator").isTextual() ? e.path("operator").asText() : null;
+        String key = e.path("key").isString() ? e.path("key").asString() : null;
+        String operatorName = e.path("operator").isString() ? e.path("operator").asString() : null;
         LabelRequirement.Operator operator = operatorName == null ? null : OBJECT_OPERATORS.get(operatorName);
         if (operatorName != null && operator == null) {
             String known = new TreeMap<>(OBJECT_OPERATORS).keySet().stream().collect(Collectors.joining(", "));
@@ -236,7 +236,7 @@ public record LabelSelector(List<LabelRequirement> requirements) {
         List<String> values = new ArrayList<>();
         JsonNode valuesNode = e.path("values");
         if (valuesNode.isArray()) {
-            valuesNode.forEach(v -> values.add(v.isValueNode() ? v.asText() : v.toString()));
+            valuesNode.forEach(v -> values.add(v.isValueNode() ? v.asString() : v.toString()));
         } else if (!valuesNode.isMissingNode() && !valuesNode.isNull()) {
             problems.add(path + ".values", valuesNode.toString(), "expected a list of label values");
             return;

@@ -580,8 +580,8 @@ final class FleetApi extends Handler.Abstract {
         }
         Map<String, String> details = new LinkedHashMap<>();
         if (metadata.isObject()) {
-            metadata.properties().forEach(f -> details.put(f.getKey(), f.getValue().isTextual()
-                    ? f.getValue().asText() : f.getValue().toString()));
+            metadata.properties().forEach(f -> details.put(f.getKey(), f.getValue().isString()
+                    ? f.getValue().asString() : f.getValue().toString()));
         }
         String scheduler = existingScheduler(request);
         existingRoom(scheduler, request.param("room"));
@@ -1047,10 +1047,10 @@ final class FleetApi extends Handler.Abstract {
         if (value == null || value.isNull()) {
             return Optional.empty();
         }
-        if (!value.isTextual()) {
+        if (!value.isString()) {
             throw wrongType(field, value, "must be a string");
         }
-        return Optional.of(value.asText());
+        return Optional.of(value.asString());
     }
 
     private static Optional<Integer> optionalInt(JsonNode body, String field) {

@@ -62,7 +62,7 @@ class FleetServiceTransportTest {
         JsonNode json() {
             try {
                 return Documents.jsonReader().readTree(body);
-            } catch (IOException e) {
+            } catch (tools.jackson.core.JacksonException e) {
                 throw new AssertionError("not JSON: " + body, e);
             }
         }

@@ -71,7 +71,7 @@ public final class ReleaseStateJson {
             throw new IllegalArgumentException("format: bad value '" + o.path("format") + "': must be " + FORMAT_VERSION);
         }
         List<String> chunk = new ArrayList<>();
-        o.path("chunk").forEach(n -> chunk.add(n.asText()));
+        o.path("chunk").forEach(n -> chunk.add(n.asString()));
         return new ReleaseState(SchedulerVersion.parse(text(o, "target")), optional(o, "previous").map(SchedulerVersion::parse),
                 ReleasePhase.valueOf(text(o, "phase")), MaxSurge.parse("maxSurge", text(o, "maxSurge")),
                 Duration.parse(text(o, "timeout")), Instant.parse(text(o, "deadline")), o.path("chunkSize").asInt(),
@@ -81,10 +81,10 @@ public final class ReleaseStateJson {
 
     private static String text(JsonNode o, String field) {
         JsonNode n = o.path(field);
-        if (!n.isTextual()) {
+        if (!n.isString()) {
             throw new IllegalArgumentException(field + ": bad value '" + n + "': required text");
         }
-        return n.asText();
+        return n.asString();
     }
 
     private static Optional<String> optional(JsonNode o, String field) {

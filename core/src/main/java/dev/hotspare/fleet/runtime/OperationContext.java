@@ -103,14 +103,14 @@ final class OperationContext {
         if (name.isMissingNode() || name.isNull()) {
             throw new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("name", Problem.MISSING, "required"));
         }
-        Names.dns1123LabelProblem(name.asText()).ifPresent(why -> problems.add(0, Problem.of("name", name.asText(), why)));
+        Names.dns1123LabelProblem(name.asString("")).ifPresent(why -> problems.add(0, Problem.of("name", name.asString(""), why)));
         if (!problems.isEmpty()) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, problems);
         }
     }
 
     static String nameOf(ConfigDocument config) {
-        return config.tree().path("name").asText();
+        return config.tree().path("name").asString("");
     }
 
     static ConfigDocument withField(ConfigDocument current, String field, JsonNode value) {

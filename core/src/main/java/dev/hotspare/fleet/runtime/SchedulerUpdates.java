@@ -184,7 +184,7 @@ public final class SchedulerUpdates {
     /** The rooms a rolling replace to {@code config} replaces at once: the config's {@code maxSurge}, default 25%. */
     private static MaxSurge maxSurgeOf(ConfigDocument config) {
         JsonNode text = config.tree().path("maxSurge");
-        return text.isValueNode() ? MaxSurge.parse("maxSurge", text.asText()) : MaxSurge.DEFAULT;
+        return text.isValueNode() ? MaxSurge.parse("maxSurge", text.asString()) : MaxSurge.DEFAULT;
     }
 
     private UpdateHandle updateTo(String name, Function<ConfigDocument, ConfigDocument> change, Optional<MaxSurge> surge,

@@ -112,7 +112,7 @@ public final class RbacCoverage {
         try (MappingIterator<JsonNode> docs = new YAMLMapper().readerFor(JsonNode.class).readValues(Files.readString(file))) {
             while (docs.hasNext()) {
                 JsonNode doc = docs.next();
-                String kind = doc.path("kind").asText();
+                String kind = doc.path("kind").asString();
                 if (!kind.equals("Role") && !kind.equals("ClusterRole")) {
                     continue;
                 }
@@ -120,7 +120,7 @@ public final class RbacCoverage {
                     for (JsonNode group : rule.path("apiGroups")) {
                         for (JsonNode resource : rule.path("resources")) {
                             for (JsonNode verb : rule.path("verbs")) {
-                                out.add(new Permission(group.asText(), resource.asText(), verb.asText()));
+                                out.add(new Permission(group.asString(), resource.asString(), verb.asString()));
                             }
                         }
                     }
