@@ -1,6 +1,6 @@
 package dev.hotspare.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.fleet.versions.ConfigDiff;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Problem;

@@ -3,8 +3,8 @@ package dev.hotspare.cli;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;
 import dev.hotspare.rollout.Decision;
 import dev.hotspare.rollout.InFlightOp;
@@ -166,15 +166,15 @@ public final class RolloutReplayCommand implements Callable<Integer> {
         JsonNode tree;
         try {
             tree = Documents.jsonReader().readTree(text);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return Optional.empty();
         }
         JsonNode type = tree.path("event").path("type");
-        if (!type.isTextual() || EVENT_TYPES.contains(type.asText())) {
+        if (!type.isString() || EVENT_TYPES.contains(type.asString())) {
             return Optional.empty();
         }
-        String hint = Suggestions.closest(type.asText(), EVENT_TYPES).map(s -> "; did you mean '" + s + "'?")
+        String hint = Suggestions.closest(type.asString(), EVENT_TYPES).map(s -> "; did you mean '" + s + "'?")
                 .orElse("; one of " + String.join(", ", EVENT_TYPES));
-        return Optional.of(Problem.of(path + ".event.type", type.asText(), "unknown event type" + hint));
+        return Optional.of(Problem.of(path + ".event.type", type.asString(), "unknown event type" + hint));
     }
 }

@@ -1,7 +1,7 @@
 package dev.hotspare.fleet;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
@@ -34,7 +34,7 @@ public record ConfigDocument(String submitted, String json) {
         JsonNode tree;
         try {
             tree = Documents.yamlReader().readTree(submitted);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new ValidationException(Problem.of("", abbreviate(submitted), "not valid YAML or JSON: " + Documents.cleanMessage(e.getOriginalMessage())));
         }
         if (tree == null || !tree.isObject()) {
@@ -49,7 +49,7 @@ public record ConfigDocument(String submitted, String json) {
     public JsonNode tree() {
         try {
             return Documents.jsonReader().readTree(json);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException("json: stored configuration is not valid JSON", e);
         }
     }

@@ -1,9 +1,9 @@
 package dev.hotspare.fleet;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.Suggestions;
@@ -71,7 +71,7 @@ final class ConfigShape {
                     return null;
                 }
                 ObjectNode out = ((ObjectNode) node).objectNode();
-                for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> entry = it.next();
                     JsonNode value = checkNode(entry.getValue(), args[1], join(path, entry.getKey()), problems);
                     if (value != null) {
@@ -109,22 +109,22 @@ final class ConfigShape {
             if (node.isBoolean()) {
                 return node;
             }
-            if (node.isTextual() && (node.asText().equals("true") || node.asText().equals("false"))) {
-                return JsonNodeFactory.instance.booleanNode(Boolean.parseBoolean(node.asText()));
+            if (node.isString() && (node.asString().equals("true") || node.asString().equals("false"))) {
+                return JsonNodeFactory.instance.booleanNode(Boolean.parseBoolean(node.asString()));
             }
             problems.add(path, render(node), "expected true or false");
             return null;
         }
         if (cls == Quantity.class) {
-            if (!(node.isTextual() || node.isNumber()) || Quantity.tryParse(node.asText()).isEmpty()) {
+            if (!(node.isString() || node.isNumber()) || Quantity.tryParse(node.asString()).isEmpty()) {
                 problems.add(path, render(node), Quantity.syntaxHelp());
                 return null;
             }
-            return JsonNodeFactory.instance.textNode(node.asText());
+            return JsonNodeFactory.instance.textNode(node.asString());
         }
         if (cls.isEnum()) {
             List<String> names = Arrays.stream(cls.getEnumConstants()).map(Object::toString).toList();
-            if (!node.isTextual() || !names.contains(node.asText())) {
+            if (!node.isString() || !names.contains(node.asString())) {
                 problems.add(path, render(node), "expected one of " + String.join(", ", names));
                 return null;
             }
@@ -143,7 +143,7 @@ final class ConfigShape {
             components.put(c.getName(), c);
         }
         ObjectNode out = ((ObjectNode) node).objectNode();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             String field = entry.getKey();
             RecordComponent component = components.get(field);
@@ -185,9 +185,9 @@ final class ConfigShape {
                 return Optional.empty();
             }
         }
-        if (node.isTextual()) {
+        if (node.isString()) {
             try {
-                return Optional.of(Long.parseLong(node.asText().trim()));
+                return Optional.of(Long.parseLong(node.asString().trim()));
             } catch (NumberFormatException e) {
                 return Optional.empty();
             }
@@ -197,7 +197,7 @@ final class ConfigShape {
 
     private static String render(JsonNode node) {
         if (node.isValueNode()) {
-            return node.asText();
+            return node.asString();
         }
         String text = node.toString();
         return text.length() > 60 ? text.substring(0, 57) + "..." : text;

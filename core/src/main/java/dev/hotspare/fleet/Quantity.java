@@ -1,19 +1,18 @@
 package dev.hotspare.fleet;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonSerializer;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.ValueSerializer;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.annotation.JsonSerialize;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.Optional;
@@ -161,27 +160,27 @@ public final class Quantity implements Comparable<Quantity> {
     }
 
     /** Writes the quantity as the text the user wrote. */
-    static final class Serializer extends JsonSerializer<Quantity> {
+    static final class Serializer extends ValueSerializer<Quantity> {
         @Override
-        public void serialize(Quantity value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+        public void serialize(Quantity value, JsonGenerator gen, SerializationContext serializers) {
             gen.writeString(value.text);
         }
     }
 
     /** Reads a quantity from a string or a bare number ({@code cpu: 1} in YAML). */
-    static final class Deserializer extends JsonDeserializer<Quantity> {
+    static final class Deserializer extends ValueDeserializer<Quantity> {
         @Override
-        public Quantity deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        public Quantity deserialize(JsonParser p, DeserializationContext ctxt) {
             JsonToken token = p.currentToken();
             if (token != JsonToken.VALUE_STRING && token != JsonToken.VALUE_NUMBER_INT
                     && token != JsonToken.VALUE_NUMBER_FLOAT) {
-                throw JsonMappingException.from(p, "expected a quantity",
+                throw DatabindException.from(p, "expected a quantity",
                         new ValidationException(Problem.of("", token, "expected a quantity such as 1Gi or 500m")));
             }
-            String text = p.getText();
+            String text = p.getString();
             Optional<Quantity> parsed = tryParse(text);
             if (parsed.isEmpty()) {
-                throw JsonMappingException.from(p, syntaxHelp(), new ValidationException(Problem.of("", text, syntaxHelp())));
+                throw DatabindException.from(p, syntaxHelp(), new ValidationException(Problem.of("", text, syntaxHelp())));
             }
             return parsed.get();
         }

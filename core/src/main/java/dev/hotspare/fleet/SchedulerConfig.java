@@ -242,7 +242,7 @@ public record SchedulerConfig(
     public String toYaml() {
         try {
             return Documents.yamlWriter().writeValueAsString(this);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (tools.jackson.core.JacksonException e) {
             throw new IllegalStateException("cannot write scheduler config " + name, e);
         }
     }

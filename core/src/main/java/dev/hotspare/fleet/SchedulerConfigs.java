@@ -1,7 +1,7 @@
 package dev.hotspare.fleet;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
@@ -198,7 +198,7 @@ public final class SchedulerConfigs {
         JsonNode tree;
         try {
             tree = Documents.reader(format).readTree(text);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             return new Check(Optional.empty(), Documents.problemsOf(e));
         }
         if (tree == null || tree.isMissingNode() || tree.isNull()) {
@@ -212,7 +212,7 @@ public final class SchedulerConfigs {
         SchedulerConfig config;
         try {
             config = Documents.reader(format).treeToValue(cleaned, SchedulerConfig.class);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             List<Problem> all = ConfigShape.firstPerPath(structural.list(), Documents.problemsOf(e));
             return new Check(Optional.empty(), all);
         }

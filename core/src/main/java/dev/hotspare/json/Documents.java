@@ -1,37 +1,39 @@
 package dev.hotspare.json;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.databind.BeanDescription;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
-import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.deser.DeserializationProblemHandler;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.exc.ValueInstantiationException;
+import tools.jackson.databind.introspect.BeanPropertyDefinition;
+import tools.jackson.databind.introspect.ClassIntrospector;
+import tools.jackson.databind.cfg.DateTimeFeature;
+import tools.jackson.databind.cfg.MapperBuilder;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLFactory;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 import dev.hotspare.validation.Problem;
-import org.yaml.snakeyaml.LoaderOptions;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 import dev.hotspare.validation.Suggestions;
 import dev.hotspare.validation.ValidationException;
 
@@ -64,12 +66,13 @@ public final class Documents {
             .maxDocumentLength(MAX_DOCUMENT_CHARS).maxNestingDepth(MAX_NESTING_DEPTH)
             .maxStringLength(MAX_DOCUMENT_CHARS).maxNumberLength(100).maxNameLength(10_000).build();
 
+    // Jackson 3 mappers are immutable: everything is set on the builder.
     private static final ObjectMapper JSON = configure(JsonMapper.builder(JsonFactory.builder()
-            .streamReadConstraints(LIMITS).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build()).build());
-    private static final ObjectMapper YAML = configure(new ObjectMapper(new StrictYamlFactory(YAMLFactory.builder()
-            .loaderOptions(loaderOptions()).streamReadConstraints(LIMITS)
+            .streamReadConstraints(LIMITS).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())).build();
+    private static final ObjectMapper YAML = configure(YAMLMapper.builder(new StrictYamlFactory(YAMLFactory.builder()
+            .loadSettings(loadSettings()).streamReadConstraints(LIMITS)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER))));
+            .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)))).build();
     private static final ObjectReader JSON_READER = JSON.reader();
     private static final ObjectWriter JSON_WRITER = JSON.writer();
     private static final ObjectReader YAML_READER = YAML.reader();
@@ -79,18 +82,18 @@ public final class Documents {
     }
 
     /**
-     * SnakeYAML's own limits, so that the cost of reading stays proportional to the input: no alias expansion, a
-     * bounded size and depth, comments skipped rather than collected.
+     * SnakeYAML Engine's own limits, so that the cost of reading stays proportional to the input: no alias expansion,
+     * a bounded size, comments skipped rather than collected. (The depth is bounded by {@link #LIMITS}: Jackson 3's
+     * YAML parser checks {@code maxNestingDepth} itself, and SnakeYAML Engine has no depth setting.)
      */
-    private static LoaderOptions loaderOptions() {
-        LoaderOptions options = new LoaderOptions();
-        options.setCodePointLimit(MAX_DOCUMENT_CHARS);
-        options.setNestingDepthLimit(MAX_NESTING_DEPTH);
-        options.setMaxAliasesForCollections(0);
-        options.setAllowDuplicateKeys(false);
-        options.setAllowRecursiveKeys(false);
-        options.setProcessComments(false);
-        return options;
+    private static LoadSettings loadSettings() {
+        return LoadSettings.builder()
+                .setCodePointLimit(MAX_DOCUMENT_CHARS)
+                .setMaxAliasesForCollections(0)
+                .setAllowDuplicateKeys(false)
+                .setAllowRecursiveKeys(false)
+                .setParseComments(false)
+                .build();
     }
 
     /**
@@ -222,13 +225,11 @@ public final class Documents {
             if (value == null) {
                 problems.add(Problem.of("", "<empty>", "document is empty"));
             }
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             problems.addAll(problemsOf(e));
         } catch (ValidationException e) {
             // A record's constructor refused the values; Jackson lets such exceptions through unwrapped.
             problems.addAll(e.problems());
-        } catch (IOException e) {
-            problems.add(Problem.of("", "<unreadable>", String.valueOf(e.getMessage())));
         }
         // Unknown fields first: a misspelt field is often the reason another one looks missing.
         List<Problem> all = new ArrayList<>(unknown.problems);
@@ -256,9 +257,9 @@ public final class Documents {
         private final List<Problem> problems = new ArrayList<>();
 
         @Override
-        public boolean handleUnknownProperty(DeserializationContext ctxt, JsonParser p, JsonDeserializer<?> deserializer,
-                                             Object beanOrClass, String propertyName) throws IOException {
-            String path = pathOf(p.getParsingContext());
+        public boolean handleUnknownProperty(DeserializationContext ctxt, JsonParser p, ValueDeserializer<?> deserializer,
+                                             Object beanOrClass, String propertyName) {
+            String path = pathOf(p.streamReadContext());
             Collection<String> known = new ArrayList<>();
             for (Object id : deserializer.getKnownPropertyNames()) {
                 known.add(id.toString());
@@ -277,7 +278,7 @@ public final class Documents {
         try {
             ObjectMapper mapper = mapper(format);
             scan(mapper, mapper.readTree(text), mapper.constructType(type), "", found);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             // the main pass already reported why the document cannot be read
         }
         return found;
@@ -301,7 +302,8 @@ public final class Documents {
                 || type.isEnumType()) {
             return;
         }
-        BeanDescription description = mapper.getDeserializationConfig().introspect(type);
+        ClassIntrospector introspector = mapper.deserializationConfig().classIntrospectorInstance();
+        BeanDescription description = introspector.introspectForDeserialization(type, introspector.introspectClassAnnotations(type));
         if (description.findJsonValueAccessor() != null) {
             // Written as a single value (@JsonValue) and read back by its own creator, which reports its own
             // unknown fields: its Java properties say nothing about the document's.
@@ -311,7 +313,7 @@ public final class Documents {
         for (BeanPropertyDefinition property : description.findProperties()) {
             known.put(property.getName(), property.getPrimaryType());
         }
-        node.fieldNames().forEachRemaining(field -> {
+        node.propertyNames().forEach(field -> {
             String fieldPath = path.isEmpty() ? field : path + "." + field;
             JavaType fieldType = known.get(field);
             if (fieldType == null) {
@@ -326,11 +328,11 @@ public final class Documents {
     }
 
     /** Renders a parser position as {@code a.b[2].c}. */
-    static String pathOf(JsonStreamContext context) {
+    static String pathOf(TokenStreamContext context) {
         List<String> parts = new ArrayList<>();
-        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
-            if (c.inObject() && c.getCurrentName() != null) {
-                parts.add(0, "." + c.getCurrentName());
+        for (TokenStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inObject() && c.currentName() != null) {
+                parts.add(0, "." + c.currentName());
             } else if (c.inArray()) {
                 parts.add(0, "[" + Math.max(0, c.getCurrentIndex()) + "]");
             }
@@ -345,7 +347,7 @@ public final class Documents {
     public static String toJson(Object value) {
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
         }
     }
@@ -356,7 +358,7 @@ public final class Documents {
     public static String toJsonLine(Object value) {
         try {
             return JSON.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
         }
     }
@@ -367,7 +369,7 @@ public final class Documents {
      *
      * @param e the exception
      */
-    public static List<Problem> problemsOf(JsonProcessingException e) {
+    public static List<Problem> problemsOf(JacksonException e) {
         if (e instanceof UnrecognizedPropertyException unknown) {
             String path = pathOf(unknown);
             Collection<String> known = unknown.getKnownPropertyIds().stream().map(Object::toString).toList();
@@ -410,7 +412,7 @@ public final class Documents {
             }
             return List.of(Problem.of(path, "<invalid>", message));
         }
-        if (e instanceof JsonMappingException mapping) {
+        if (e instanceof DatabindException mapping) {
             Throwable cause = mapping.getCause();
             if (cause instanceof ValidationException inner) {
                 String prefix = pathOf(mapping);
@@ -420,7 +422,7 @@ public final class Documents {
             return List.of(Problem.of(pathOf(mapping), "<invalid>",
                     firstLine(cause != null && cause.getMessage() != null ? cause.getMessage() : mapping.getOriginalMessage())));
         }
-        JsonLocation location = e.getLocation();
+        TokenStreamLocation location = e.getLocation();
         String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
         return List.of(Problem.of("", "<syntax>", "malformed document" + where + ": " + firstLine(e.getOriginalMessage())));
     }
@@ -440,14 +442,14 @@ public final class Documents {
      *
      * @param e the exception
      */
-    public static String pathOf(JsonMappingException e) {
+    public static String pathOf(DatabindException e) {
         StringBuilder path = new StringBuilder();
-        for (JsonMappingException.Reference ref : e.getPath()) {
-            if (ref.getFieldName() != null) {
+        for (tools.jackson.core.JacksonException.Reference ref : e.getPath()) {
+            if (ref.getPropertyName() != null) {
                 if (path.length() > 0) {
                     path.append('.');
                 }
-                path.append(ref.getFieldName());
+                path.append(ref.getPropertyName());
             } else if (ref.getIndex() >= 0) {
                 path.append('[').append(ref.getIndex()).append(']');
             }
@@ -483,6 +485,8 @@ public final class Documents {
 
     private static final java.util.regex.Pattern FRACTION = java.util.regex.Pattern.compile(
             "^Cannot coerce Floating-point value \\(([^)]*)\\)");
+    private static final java.util.regex.Pattern DUPLICATE = java.util.regex.Pattern.compile(
+            "^Duplicate (?:Object property|field) [\"']([^\"']*)[\"']");
     private static final java.util.regex.Pattern WRAPPED_IO = java.util.regex.Pattern.compile(
             "Unexpected IOException \\(of type [^)]*\\):\\s*");
     private static final java.util.regex.Pattern EXCEPTION_NAME = java.util.regex.Pattern.compile(
@@ -504,6 +508,15 @@ public final class Documents {
         }
         int newline = message.indexOf('\n');
         String line = newline < 0 ? message : message.substring(0, newline);
+        if (line.startsWith("Expected a property name (Scalar value in YAML)")) {
+            // Jackson 3's YAML parser on a non-scalar key (SnakeYAML 1 named an event class here).
+            return "a construct that is not supported (such as a complex '?' key)";
+        }
+        java.util.regex.Matcher duplicate = DUPLICATE.matcher(line);
+        if (duplicate.find()) {
+            // Jackson 3 words it "Duplicate Object property"; keep the message hotspare has always given.
+            return "Duplicate field '" + duplicate.group(1) + "'";
+        }
         if (line.startsWith("Trailing token")) {
             return "more than one document, or something after the document; send exactly one";
         }
@@ -517,12 +530,11 @@ public final class Documents {
         return line.isBlank() ? "invalid value" : line.strip();
     }
 
-    private static ObjectMapper configure(ObjectMapper mapper) {
-        return mapper
-                .registerModule(new JavaTimeModule())
-                .registerModule(new Jdk8Module())
+    private static <M extends ObjectMapper, B extends MapperBuilder<M, B>> B configure(B builder) {
+        // java.time and Optional are built into Jackson 3's databind (no JavaTimeModule / Jdk8Module).
+        return builder
                 // One duration syntax everywhere: documents take 40m / 2h30m / 500ms as well as ISO-8601.
-                .registerModule(new com.fasterxml.jackson.databind.module.SimpleModule("hotspare-durations")
+                .addModule(new tools.jackson.databind.module.SimpleModule("hotspare-durations")
                         .addDeserializer(java.time.Duration.class, new FlexibleDurationDeserializer()))
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
@@ -531,33 +543,33 @@ public final class Documents {
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                 // 1.5 for a whole number is a mistake, not 1.
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-                .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
-                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-                .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+                .disable(DateTimeFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+                .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
     }
 
     /** Reads a duration written as {@code 40m}, {@code 2h30m}, {@code 500ms} or ISO-8601; numbers stay seconds. */
     private static final class FlexibleDurationDeserializer
-            extends com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer<java.time.Duration> {
+            extends tools.jackson.databind.deser.std.StdScalarDeserializer<java.time.Duration> {
 
         FlexibleDurationDeserializer() {
             super(java.time.Duration.class);
         }
 
         @Override
-        public java.time.Duration deserialize(com.fasterxml.jackson.core.JsonParser parser,
-                                              com.fasterxml.jackson.databind.DeserializationContext context)
-                throws java.io.IOException {
-            if (parser.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
-                String text = parser.getText();
+        public java.time.Duration deserialize(tools.jackson.core.JsonParser parser,
+                                              tools.jackson.databind.DeserializationContext context)
+                {
+            if (parser.currentToken() == tools.jackson.core.JsonToken.VALUE_STRING) {
+                String text = parser.getString();
                 try {
                     return dev.hotspare.validation.Durations.parse("duration", text);
                 } catch (ValidationException e) {
                     throw context.weirdStringException(text, java.time.Duration.class, "not a duration");
                 }
             }
-            return com.fasterxml.jackson.datatype.jsr310.deser.DurationDeserializer.INSTANCE.deserialize(parser, context);
+            return tools.jackson.databind.ext.javatime.deser.DurationDeserializer.INSTANCE.deserialize(parser, context);
         }
     }
 }

@@ -1,10 +1,11 @@
 package dev.hotspare.json;
 
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.io.IOContext;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactoryBuilder;
-import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.io.IOContext;
+import tools.jackson.dataformat.yaml.YAMLFactory;
+import tools.jackson.dataformat.yaml.YAMLFactoryBuilder;
+import tools.jackson.dataformat.yaml.YAMLParser;
 
 import java.io.CharArrayReader;
 import java.io.ByteArrayInputStream;
@@ -32,24 +33,48 @@ final class StrictYamlFactory extends YAMLFactory {
         super(builder);
     }
 
+    private StrictYamlFactory(StrictYamlFactory source) {
+        super(source);
+    }
+
+    // A mapper may copy its factory (Jackson 3 mappers are immutable and copy on reconfiguration): the copy must
+    // stay strict.
     @Override
-    protected YAMLParser _createParser(Reader reader, IOContext context) {
-        return new StrictYamlParser(context, this, reader);
+    public StrictYamlFactory copy() {
+        return new StrictYamlFactory(this);
     }
 
     @Override
-    protected YAMLParser _createParser(char[] data, int offset, int length, IOContext context, boolean recyclable) {
-        return new StrictYamlParser(context, this, new CharArrayReader(data, offset, length));
+    protected Object readResolve() {
+        return new StrictYamlFactory(this);
     }
 
     @Override
-    protected YAMLParser _createParser(InputStream in, IOContext context) {
-        return new StrictYamlParser(context, this, new InputStreamReader(in, StandardCharsets.UTF_8));
+    protected YAMLParser _createParser(ObjectReadContext readContext, IOContext context, Reader reader) {
+        return parser(readContext, context, reader, false);
     }
 
     @Override
-    protected YAMLParser _createParser(byte[] data, int offset, int length, IOContext context) {
-        return _createParser(new ByteArrayInputStream(data, offset, length), context);
+    protected YAMLParser _createParser(ObjectReadContext readContext, IOContext context, char[] data, int offset,
+                                       int length, boolean recyclable) {
+        return parser(readContext, context, new CharArrayReader(data, offset, length), true);
+    }
+
+    @Override
+    protected YAMLParser _createParser(ObjectReadContext readContext, IOContext context, InputStream in) {
+        return parser(readContext, context, new InputStreamReader(in, StandardCharsets.UTF_8), true);
+    }
+
+    @Override
+    protected YAMLParser _createParser(ObjectReadContext readContext, IOContext context, byte[] data, int offset,
+                                       int length) {
+        return _createParser(readContext, context, new ByteArrayInputStream(data, offset, length));
+    }
+
+    /** {@code owned}: the reader was made here, so the parser closes it (a caller's reader is closed as Jackson's
+     *  AUTO_CLOSE_SOURCE says). */
+    private YAMLParser parser(ObjectReadContext readContext, IOContext context, Reader reader, boolean owned) {
+        return new StrictYamlParser(readContext, context, this, reader, owned);
     }
 
     /** Fails the read at the first line longer than {@link #MAX_LINE_CHARS}. */
@@ -93,19 +118,23 @@ final class StrictYamlFactory extends YAMLFactory {
     /** A parser that fails on the first anchor or alias, naming it. */
     private static final class StrictYamlParser extends YAMLParser {
 
-        StrictYamlParser(IOContext context, StrictYamlFactory factory, Reader reader) {
-            super(context, factory._parserFeatures, factory._yamlParserFeatures, factory._loaderOptions, factory.getCodec(),
-                    new LineLimit(reader));
+        StrictYamlParser(ObjectReadContext readContext, IOContext context, StrictYamlFactory factory, Reader reader,
+                         boolean owned) {
+            super(readContext, context, factory._getBufferRecycler(),
+                    readContext.getStreamReadFeatures(factory.getStreamReadFeatures()),
+                    readContext.getFormatReadFeatures(factory.getFormatReadFeatures()),
+                    factory._loadSettings, new LineLimit(reader), owned);
         }
 
         @Override
-        public JsonToken nextToken() throws IOException {
+        public JsonToken nextToken() {
             JsonToken token = super.nextToken();
             if (isCurrentAlias()) {
-                throw _constructError("YAML alias '*" + getText() + "' is not accepted: write the value itself");
+                return _reportError("YAML alias '*" + getString() + "' is not accepted: write the value itself");
             }
-            if (getCurrentAnchor() != null) {
-                throw _constructError("YAML anchor '&" + getCurrentAnchor() + "' is not accepted: write each value where it is used");
+            String anchor = getObjectId();
+            if (anchor != null) {
+                return _reportError("YAML anchor '&" + anchor + "' is not accepted: write each value where it is used");
             }
             return token;
         }

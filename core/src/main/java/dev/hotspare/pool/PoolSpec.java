@@ -2,7 +2,7 @@ package dev.hotspare.pool;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.annotation.JsonDeserialize;
 import dev.hotspare.pool.sizing.SizerSettings;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;

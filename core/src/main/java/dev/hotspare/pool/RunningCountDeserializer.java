@@ -1,11 +1,10 @@
 package dev.hotspare.pool;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.deser.std.StdDeserializer;
 
-import java.io.IOException;
 
 /**
  * Reads a spec's {@code runningCount}: a whole number as before, or the word {@code auto}. Anything else is read
@@ -21,8 +20,8 @@ final class RunningCountDeserializer extends StdDeserializer<Object> {
     }
 
     @Override
-    public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-        if (p.currentToken() == JsonToken.VALUE_STRING && AUTO.equalsIgnoreCase(p.getText().strip())) {
+    public Object deserialize(JsonParser p, DeserializationContext ctxt) {
+        if (p.currentToken() == JsonToken.VALUE_STRING && AUTO.equalsIgnoreCase(p.getString().strip())) {
             return AUTO;
         }
         return ctxt.readValue(p, Integer.class);

@@ -2,7 +2,7 @@ package dev.hotspare.rollout;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.Suggestions;
@@ -157,9 +157,9 @@ public record LabelSelector(List<LabelRequirement> requirements) {
             problems.add(path, Problem.MISSING, "a selector is required: a string such as 'tier in (canary)' or {matchLabels: {tier: canary}}");
             return Optional.empty();
         }
-        if (node.isTextual()) {
+        if (node.isString()) {
             try {
-                return Optional.of(parse(node.asText()));
+                return Optional.of(parse(node.asString()));
             } catch (ValidationException e) {
                 e.problems().forEach(p -> problems.add(path, p.value(), p.message()));
                 return Optional.empty();
@@ -171,7 +171,7 @@ public record LabelSelector(List<LabelRequirement> requirements) {
         }
         List<LabelRequirement> requirements = new ArrayList<>();
         int before = problems.list().size();
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = node.propertyNames().iterator(); it.hasNext(); ) {
             String field = it.next();
             if (!field.equals("matchLabels") && !field.equals("matchExpressions")) {
                 String hint = Suggestions.closest(field, List.of("matchLabels", "matchExpressions"))
@@ -184,13 +184,13 @@ public record LabelSelector(List<LabelRequirement> requirements) {
             if (!labels.isObject()) {
                 problems.add(join(path, "matchLabels"), labels.toString(), "expected a map of label key to value");
             } else {
-                for (Map.Entry<String, JsonNode> e : iterable(labels.fields())) {
+                for (Map.Entry<String, JsonNode> e : iterable(labels.properties().iterator())) {
                     String at = join(path, "matchLabels") + "." + e.getKey();
                     if (!e.getValue().isValueNode() || e.getValue().isNull()) {
                         problems.add(at, e.getValue().toString(), "expected a label value");
                         continue;
                     }
-                    collect(e.getKey(), LabelRequirement.Operator.EQUALS, List.of(e.getValue().asText()), at, requirements, problems);
+                    collect(e.getKey(), LabelRequirement.Operator.EQUALS, List.of(e.getValue().asString()), at, requirements, problems);
                 }
             }
         }
@@ -212,7 +212,7 @@ public record LabelSelector(List<LabelRequirement> requirements) {
             problems.add(path, e.toString(), "expected {key, operator, values}");
             return;
         }
-        for (Iterator<String> it = e.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = e.propertyNames().iterator(); it.hasNext(); ) {
             String field = it.next();
             if (!Set.of("key", "operator", "values").contains(field)) {
                 String hint = Suggestions.closest(field, List.of("key", "operator", "values"))
@@ -220,8 +220,8 @@ public record LabelSelector(List<LabelRequirement> requirements) {
                 problems.add(path + "." + field, field, "unknown field" + hint);
             }
         }
-        String key = e.path("key").isTextual() ? e.path("key").asText() : null;
-        String operatorName = e.path("operator").isTextual() ? e.path("operator").asText() : null;
+        String key = e.path("key").isString() ? e.path("key").asString() : null;
+        String operatorName = e.path("operator").isString() ? e.path("operator").asString() : null;
         LabelRequirement.Operator operator = operatorName == null ? null : OBJECT_OPERATORS.get(operatorName);
         if (operatorName != null && operator == null) {
             String known = new TreeMap<>(OBJECT_OPERATORS).keySet().stream().collect(Collectors.joining(", "));
@@ -233,7 +233,7 @@ public record LabelSelector(List<LabelRequirement> requirements) {
         List<String> values = new ArrayList<>();
         JsonNode valuesNode = e.path("values");
         if (valuesNode.isArray()) {
-            valuesNode.forEach(v -> values.add(v.isValueNode() ? v.asText() : v.toString()));
+            valuesNode.forEach(v -> values.add(v.isValueNode() ? v.asString() : v.toString()));
         } else if (!valuesNode.isMissingNode() && !valuesNode.isNull()) {
             problems.add(path + ".values", valuesNode.toString(), "expected a list of label values");
             return;

@@ -2,7 +2,7 @@ package dev.hotspare.rollout;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;
@@ -115,8 +115,8 @@ public record MaxParallel(int value, boolean percent) {
             check(problems, path, count, false);
             return problems.list().size() == before ? Optional.of(of(count)) : Optional.empty();
         }
-        if (node.isTextual()) {
-            return parse(node.asText(), path, problems);
+        if (node.isString()) {
+            return parse(node.asString(), path, problems);
         }
         problems.add(path, node.toString(), "expected a whole number such as 4 or a percentage such as \"25%\"");
         return Optional.empty();

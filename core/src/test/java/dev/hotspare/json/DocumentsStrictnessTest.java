@@ -1,6 +1,6 @@
 package dev.hotspare.json;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.TriggerTypes;

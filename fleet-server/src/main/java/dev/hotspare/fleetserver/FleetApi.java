@@ -1,9 +1,9 @@
 package dev.hotspare.fleetserver;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ObjectWriter;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.hotspare.fleet.ConfigDocument;
@@ -490,7 +490,7 @@ final class FleetApi extends Handler.Abstract {
             JsonNode node;
             try {
                 node = JSON_READER.readTree(text);
-            } catch (JsonProcessingException e) {
+            } catch (JacksonException e) {
                 throw new ApiException(400, "BAD_JSON", "request body is not valid JSON", Documents.problemsOf(e));
             }
             if (node == null || !node.isObject()) {
@@ -498,7 +498,7 @@ final class FleetApi extends Handler.Abstract {
                         Problem.of("", abbreviate(text), "must be a JSON object"));
             }
             List<Problem> unknown = new ArrayList<>();
-            for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            for (Iterator<String> names = node.propertyNames().iterator(); names.hasNext(); ) {
                 String name = names.next();
                 if (!fields.contains(name)) {
                     String hint = Suggestions.closest(name, fields).map(s -> "; did you mean '" + s + "'?").orElse("");
@@ -580,8 +580,8 @@ final class FleetApi extends Handler.Abstract {
         }
         Map<String, String> details = new LinkedHashMap<>();
         if (metadata.isObject()) {
-            metadata.fields().forEachRemaining(f -> details.put(f.getKey(), f.getValue().isTextual()
-                    ? f.getValue().asText() : f.getValue().toString()));
+            metadata.properties().forEach(f -> details.put(f.getKey(), f.getValue().isString()
+                    ? f.getValue().asString() : f.getValue().toString()));
         }
         String scheduler = existingScheduler(request);
         existingRoom(scheduler, request.param("room"));
@@ -1047,10 +1047,10 @@ final class FleetApi extends Handler.Abstract {
         if (value == null || value.isNull()) {
             return Optional.empty();
         }
-        if (!value.isTextual()) {
+        if (!value.isString()) {
             throw wrongType(field, value, "must be a string");
         }
-        return Optional.of(value.asText());
+        return Optional.of(value.asString());
     }
 
     private static Optional<Integer> optionalInt(JsonNode body, String field) {
@@ -1168,7 +1168,7 @@ final class FleetApi extends Handler.Abstract {
             } else {
                 bytes = JSON_WRITER.writeValueAsBytes(answer.body());
             }
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             LOG.error("cannot render answer", e);
             bytes = "{\"code\":\"INTERNAL\",\"error\":\"internal error\",\"description\":\"cannot render the answer\",\"success\":false}"
                     .getBytes(StandardCharsets.UTF_8);

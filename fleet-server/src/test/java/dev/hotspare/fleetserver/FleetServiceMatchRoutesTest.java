@@ -2,7 +2,7 @@ package dev.hotspare.fleetserver;
 
 import dev.hotspare.fleet.runtime.FleetSettings;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.autoscale.AutoscalerSettings;

@@ -2,7 +2,7 @@ package dev.hotspare.fleetserver;
 
 import dev.hotspare.fleet.runtime.FleetSettings;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.time.TaskScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.hotspare.fleetserver;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;
 import dev.hotspare.time.TaskScheduler;
 import org.junit.jupiter.api.AfterEach;
@@ -62,7 +62,7 @@ class FleetServiceTransportTest {
         JsonNode json() {
             try {
                 return Documents.jsonReader().readTree(body);
-            } catch (IOException e) {
+            } catch (tools.jackson.core.JacksonException e) {
                 throw new AssertionError("not JSON: " + body, e);
             }
         }

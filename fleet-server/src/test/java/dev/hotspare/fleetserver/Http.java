@@ -1,6 +1,6 @@
 package dev.hotspare.fleetserver;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;
 
 import java.io.IOException;
@@ -69,7 +69,7 @@ final class Http {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             // Every answer is JSON except the Prometheus text of /metrics.
             boolean text = response.headers().firstValue("Content-Type").orElse("").startsWith("text/plain");
-            JsonNode json = text ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
+            JsonNode json = text ? tools.jackson.databind.node.MissingNode.getInstance()
                     : Documents.jsonReader().readTree(response.body());
             return new Answer(response.statusCode(), json, response.headers().firstValue("X-Maestro-Version").orElse(null),
                     response.headers().firstValue("Content-Type").orElse(null),

@@ -1,6 +1,6 @@
 package dev.hotspare.postgres;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import tools.jackson.core.JacksonException;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.lock.StaleFenceException;
@@ -370,7 +370,7 @@ public final class PostgresSchedulerStore implements SchedulerStore {
         String jsonb = rs.getString("config");
         try {
             return new ConfigDocument(rs.getString("config_submitted"), Documents.jsonReader().readTree(jsonb).toString());
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new SQLException("config column does not hold JSON: " + e.getOriginalMessage(), "22P02", e);
         }
     }

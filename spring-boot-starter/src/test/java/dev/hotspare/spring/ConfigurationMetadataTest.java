@@ -1,6 +1,6 @@
 package dev.hotspare.spring;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.fleet.DeadRoomRules;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.json.Documents;

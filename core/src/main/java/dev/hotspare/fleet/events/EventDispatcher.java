@@ -1,6 +1,6 @@
 package dev.hotspare.fleet.events;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import dev.hotspare.json.Documents;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Problems;
@@ -290,7 +290,7 @@ public final class EventDispatcher implements AutoCloseable {
         found.forEachRemaining(p -> providers.putIfAbsent(p.plugin(), p));
         Problems problems = new Problems();
         List<Registration> created = new ArrayList<>();
-        forwardersSection.fields().forEachRemaining(plugin -> {
+        forwardersSection.properties().forEach(plugin -> {
             String pluginPath = "forwarders." + plugin.getKey();
             EventForwarderProvider provider = providers.get(plugin.getKey());
             if (provider == null) {
@@ -301,7 +301,7 @@ public final class EventDispatcher implements AutoCloseable {
                 problems.add(pluginPath, plugin.getValue(), "must map forwarder names to their settings");
                 return;
             }
-            plugin.getValue().fields().forEachRemaining(named -> {
+            plugin.getValue().properties().forEach(named -> {
                 JsonNode settings = named.getValue();
                 if (!settings.isObject()) {
                     problems.add(pluginPath + "." + named.getKey(), settings, "must be an object of settings");

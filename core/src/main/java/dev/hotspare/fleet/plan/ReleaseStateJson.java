@@ -1,9 +1,9 @@
 package dev.hotspare.fleet.plan;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.MaxSurge;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
@@ -59,7 +59,7 @@ public final class ReleaseStateJson {
         JsonNode o;
         try {
             o = Documents.jsonReader().readTree(json);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalArgumentException("release state: bad value: not JSON (" + e.getOriginalMessage() + ")", e);
         }
         if (o == null || !o.isObject()) {
@@ -69,7 +69,7 @@ public final class ReleaseStateJson {
             throw new IllegalArgumentException("format: bad value '" + o.path("format") + "': must be " + FORMAT_VERSION);
         }
         List<String> chunk = new ArrayList<>();
-        o.path("chunk").forEach(n -> chunk.add(n.asText()));
+        o.path("chunk").forEach(n -> chunk.add(n.asString()));
         return new ReleaseState(SchedulerVersion.parse(text(o, "target")), optional(o, "previous").map(SchedulerVersion::parse),
                 ReleasePhase.valueOf(text(o, "phase")), MaxSurge.parse("maxSurge", text(o, "maxSurge")),
                 Duration.parse(text(o, "timeout")), Instant.parse(text(o, "deadline")), o.path("chunkSize").asInt(),
@@ -79,10 +79,10 @@ public final class ReleaseStateJson {
 
     private static String text(JsonNode o, String field) {
         JsonNode n = o.path(field);
-        if (!n.isTextual()) {
+        if (!n.isString()) {
             throw new IllegalArgumentException(field + ": bad value '" + n + "': required text");
         }
-        return n.asText();
+        return n.asString();
     }
 
     private static Optional<String> optional(JsonNode o, String field) {

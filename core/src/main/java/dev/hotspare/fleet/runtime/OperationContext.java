@@ -1,8 +1,8 @@
 package dev.hotspare.fleet.runtime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockKind;
@@ -108,14 +108,14 @@ final class OperationContext {
         if (name.isMissingNode() || name.isNull()) {
             throw new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("name", Problem.MISSING, "required"));
         }
-        Names.dns1123LabelProblem(name.asText()).ifPresent(why -> problems.add(0, Problem.of("name", name.asText(), why)));
+        Names.dns1123LabelProblem(name.asString("")).ifPresent(why -> problems.add(0, Problem.of("name", name.asString(""), why)));
         if (!problems.isEmpty()) {
             throw new SchedulerOperationException(ErrorCode.INVALID_CONFIG, problems);
         }
     }
 
     static String nameOf(ConfigDocument config) {
-        return config.tree().path("name").asText();
+        return config.tree().path("name").asString("");
     }
 
     static ConfigDocument withField(ConfigDocument current, String field, JsonNode value) {
@@ -127,7 +127,7 @@ final class OperationContext {
     static ConfigDocument render(JsonNode tree) {
         try {
             return ConfigDocument.of(Documents.yamlWriter().writeValueAsString(tree));
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException("cannot render config", e);
         }
     }

@@ -1,8 +1,8 @@
 package dev.hotspare.fleet.runtime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.versions.ConfigDiff;
@@ -86,7 +86,7 @@ public final class SchedulerQueries {
         }
         c.driver().list(name).forEach(m -> counts.merge(m.phase(), 1, Integer::sum));
         JsonNode game = current.config().tree().path("game");
-        return new SchedulerStatus(name, game.isTextual() ? Optional.of(game.asText()) : Optional.empty(), current.version(),
+        return new SchedulerStatus(name, game.isString() ? Optional.of(game.asString()) : Optional.empty(), current.version(),
                 current.state(), current.stateLastChangedAt(), current.lastScaleAt(),
                 c.actions.statuses().map(rooms -> rooms.counts(name)).orElse(dev.hotspare.fleet.RoomStatusCounts.ZERO), counts,
                 c.store.release(name, current.version()).flatMap(Release::rolledBackTo));

@@ -1,8 +1,8 @@
 package dev.hotspare.fleet.runtime;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.MaxSurge;
 import dev.hotspare.fleet.events.FleetEvent;
@@ -179,7 +179,7 @@ public final class SchedulerUpdates {
     /** The rooms a rolling replace to {@code config} replaces at once: the config's {@code maxSurge}, default 25%. */
     private static MaxSurge maxSurgeOf(ConfigDocument config) {
         JsonNode text = config.tree().path("maxSurge");
-        return text.isValueNode() ? MaxSurge.parse("maxSurge", text.asText()) : MaxSurge.DEFAULT;
+        return text.isValueNode() ? MaxSurge.parse("maxSurge", text.asString()) : MaxSurge.DEFAULT;
     }
 
     private UpdateHandle updateTo(String name, Function<ConfigDocument, ConfigDocument> change, Optional<MaxSurge> surge,

@@ -1,6 +1,6 @@
 package dev.hotspare.fleet.versions;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -80,8 +80,8 @@ public record ConfigDiff(ChangeKind kind, List<FieldChange> changes) {
         }
         if (before.isObject() && after.isObject()) {
             Set<String> names = new TreeSet<>();
-            before.fieldNames().forEachRemaining(names::add);
-            after.fieldNames().forEachRemaining(names::add);
+            before.propertyNames().forEach(names::add);
+            after.propertyNames().forEach(names::add);
             for (String name : names) {
                 compare(path.isEmpty() ? name : path + "." + name, before.get(name), after.get(name), out);
             }

@@ -1,6 +1,6 @@
 package dev.hotspare.fleet.events;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.events.internal.WebhookEventForwarder;
 import dev.hotspare.json.Documents;

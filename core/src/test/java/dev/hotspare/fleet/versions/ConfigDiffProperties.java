@@ -1,7 +1,7 @@
 package dev.hotspare.fleet.versions;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
@@ -31,7 +31,7 @@ class ConfigDiffProperties {
     }
 
     private static JsonNode apply(JsonNode base, List<Edit> edits) {
-        ObjectNode copy = base.deepCopy();
+        ObjectNode copy = (ObjectNode) base.deepCopy();
         for (Edit edit : edits) {
             if (edit.value() == null) {
                 copy.remove(edit.field());

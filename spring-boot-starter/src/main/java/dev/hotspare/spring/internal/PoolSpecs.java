@@ -1,9 +1,10 @@
 package dev.hotspare.spring.internal;
 
-import com.fasterxml.jackson.databind.BeanDescription;
-import com.fasterxml.jackson.databind.DeserializationConfig;
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.DeserializationConfig;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.introspect.BeanPropertyDefinition;
+import tools.jackson.databind.introspect.ClassIntrospector;
 import dev.hotspare.json.Documents;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.spring.HotspareConfigurationException;
@@ -119,7 +120,9 @@ public final class PoolSpecs {
             return known;
         }
         DeserializationConfig config = Documents.jsonReader().getConfig();
-        BeanDescription description = config.introspect(target);
+        ClassIntrospector introspector = config.classIntrospectorInstance();
+        BeanDescription description = introspector.introspectForDeserialization(target,
+                introspector.introspectClassAnnotations(target));
         for (BeanPropertyDefinition property : description.findProperties()) {
             known.put(property.getName(), property.getPrimaryType());
         }

@@ -88,7 +88,7 @@ public abstract class SchedulerStoreContract {
         store.create(name, config("pong/pong:v1"), "creating", T0);
 
         assertThat(store.create(name, config("pong/pong:v9"), "in-sync", T0.plusSeconds(1))).isFalse();
-        assertThat(store.get(name).orElseThrow().config().tree().get("image").asText()).isEqualTo("pong/pong:v1");
+        assertThat(store.get(name).orElseThrow().config().tree().get("image").asString()).isEqualTo("pong/pong:v1");
     }
 
     @Test
@@ -113,12 +113,12 @@ public abstract class SchedulerStoreContract {
 
         assertThat(record.version()).isEqualTo(v21);
         assertThat(store.get(name).orElseThrow().version()).isEqualTo(v21);
-        assertThat(store.get(name).orElseThrow().config().tree().get("image").asText()).isEqualTo("pong/pong:v2b");
+        assertThat(store.get(name).orElseThrow().config().tree().get("image").asString()).isEqualTo("pong/pong:v2b");
         assertThat(store.releases(name)).extracting(Release::version).containsExactly(SchedulerVersion.FIRST, v2, v21);
         Release second = store.release(name, v2).orElseThrow();
         assertThat(second.createdAt()).isEqualTo(T0.plusSeconds(60));
         assertThat(second.status()).isEqualTo(OperationStatus.IN_PROGRESS);
-        assertThat(second.config().tree().get("image").asText()).isEqualTo("pong/pong:v2");
+        assertThat(second.config().tree().get("image").asString()).isEqualTo("pong/pong:v2");
         assertThat(store.release(name, new SchedulerVersion(7, 0))).isEmpty();
     }
 
@@ -133,7 +133,7 @@ public abstract class SchedulerStoreContract {
                 T0.plusSeconds(120), fence(1));
 
         assertThat(record.version()).isEqualTo(v3);
-        assertThat(store.get(name).orElseThrow().config().tree().get("image").asText()).isEqualTo("pong/pong:v1");
+        assertThat(store.get(name).orElseThrow().config().tree().get("image").asString()).isEqualTo("pong/pong:v1");
         assertThat(store.releases(name)).extracting(Release::version, Release::rolledBackTo).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(SchedulerVersion.FIRST, Optional.empty()),
                 org.assertj.core.groups.Tuple.tuple(v2, Optional.empty()),

@@ -1,8 +1,8 @@
 package dev.hotspare.testkit.servers;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MappingIterator;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -105,7 +105,7 @@ public final class RbacCoverage {
         try (MappingIterator<JsonNode> docs = new YAMLMapper().readerFor(JsonNode.class).readValues(Files.readString(file))) {
             while (docs.hasNext()) {
                 JsonNode doc = docs.next();
-                String kind = doc.path("kind").asText();
+                String kind = doc.path("kind").asString();
                 if (!kind.equals("Role") && !kind.equals("ClusterRole")) {
                     continue;
                 }
@@ -113,7 +113,7 @@ public final class RbacCoverage {
                     for (JsonNode group : rule.path("apiGroups")) {
                         for (JsonNode resource : rule.path("resources")) {
                             for (JsonNode verb : rule.path("verbs")) {
-                                out.add(new Permission(group.asText(), resource.asText(), verb.asText()));
+                                out.add(new Permission(group.asString(), resource.asString(), verb.asString()));
                             }
                         }
                     }

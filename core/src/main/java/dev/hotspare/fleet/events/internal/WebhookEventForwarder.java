@@ -1,7 +1,7 @@
 package dev.hotspare.fleet.events.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.events.EventForwarder;
 import dev.hotspare.fleet.events.EventForwarderProvider;
 import dev.hotspare.fleet.events.FleetEvent;
@@ -204,7 +204,7 @@ public final class WebhookEventForwarder implements EventForwarder {
         forwarder.set("metadata", Documents.convert(metadata, ObjectNode.class));
         try {
             return Documents.jsonWriter().writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new IllegalStateException("cannot write event " + event.type(), e);
         }
     }
