@@ -113,7 +113,24 @@ public final class PoolController implements AutoCloseable {
     /** The spec as the last pass planned with: the spec, with the sized running count when sizing is applied. */
     private volatile PoolSpec effective;
     private volatile boolean closed;
+    /** Set by {@link #start()}: only a started controller hands out between passes. */
+    private volatile boolean started;
     private boolean emptyReadWarned;
+
+    /**
+     * Guards the hand-out index and the fast path: a claim takes its member under this lock, never under the pass
+     * lock, so it never waits for a pass. Order: pass lock, then this one.
+     */
+    private final ReentrantLock handOutLock = new ReentrantLock();
+    private final HandOut handOut = new HandOut();
+    /** Whether a pass has read the stores and not yet rebuilt the index from that read (hand-out lock). */
+    private boolean readInFlight;
+    /** What the fast path did since the running pass's read began (hand-out lock): served claims and their members. */
+    private final List<HandOut.Pair> servedSinceRead = new ArrayList<>();
+    /** Claims submitted since the running pass's read began and not served yet (hand-out lock). */
+    private final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
+    /** Claims the fast path served, for the sizer's arrivals (no pass may ever see them pending). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Claim> fastArrivals = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /** A waiting claim's stage since {@code since}, and its wait by stage before that. */
     private record Waiting(WaitStage stage, Instant since, ClaimStages before) {
@@ -157,9 +174,13 @@ public final class PoolController implements AutoCloseable {
             return this;
         }
         String pool = spec.name();
-        subscriptions.add(driver.watch(pool, event -> requestReconcile()));
+        subscriptions.add(driver.watch(pool, event -> {
+            memberEvent(event);
+            requestReconcile();
+        }));
         subscriptions.add(claims.watch(pool, this::requestReconcile));
         periodic = scheduler.scheduleAtFixedRate(Duration.ZERO, resyncPeriod, this::reconcileQuietly);
+        started = true;
         return this;
     }
 
@@ -218,11 +239,8 @@ public final class PoolController implements AutoCloseable {
         if (current.deleted()) {
             throw new PoolDeletedException(current.name(), claimName);
         }
-        Claim claim = claims.submit(current.name(), claimName, lifetime, scheduler.clock().instant());
-        ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
-        handles.put(claimName, handle);
-        requestReconcile();
-        return handle;
+        return submitAndHandOut(current, claimName, Optional.empty(),
+                now -> claims.submit(current.name(), claimName, lifetime, now));
     }
 
     /**
@@ -244,16 +262,210 @@ public final class PoolController implements AutoCloseable {
         if (current.deleted()) {
             throw new PoolDeletedException(current.name(), request.name());
         }
-        Instant now = scheduler.clock().instant();
-        Claim claim = claims.submit(current.name(), request, now);
-        ClaimHandle handle = new ClaimHandle(current.name(), request.name(), claim.createdAt(), this::withdraw);
-        handles.put(request.name(), handle);
-        // A pass at the deadline expires the claim on time, whatever the resync period.
-        request.deadline().ifPresent(deadline -> scheduler.schedule(
-                Duration.between(now, deadline).isNegative() ? Duration.ZERO : Duration.between(now, deadline),
-                this::requestReconcile));
-        requestReconcile();
-        return handle;
+        return submitAndHandOut(current, request.name(), request.deadline(), now -> claims.submit(current.name(), request, now));
+    }
+
+    /**
+     * The fast path. Submits the claim and, under the hand-out lock, gives it (and any claim waiting before it) the
+     * member {@link PoolPlanner#plan} would give it on this state, at once: the submit is under the same lock, so
+     * claims are handed out in the order the store dates them. A claim that gets no member here waits for a pass,
+     * which is requested.
+     */
+    private ClaimHandle submitAndHandOut(PoolSpec current, String claimName, Optional<Instant> deadline,
+                                         java.util.function.Function<Instant, Claim> submit) {
+        handOutLock.lock();
+        try {
+            Instant now = scheduler.clock().instant();
+            Claim claim = submit.apply(now);
+            ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
+            handles.put(claimName, handle);
+            handOut.claimPending(claim);
+            if (readInFlight) {
+                submittedSinceRead.put(claimName, claim);
+            }
+            // A pass at the deadline expires the claim on time, whatever the resync period.
+            deadline.ifPresent(at -> scheduler.schedule(
+                    Duration.between(now, at).isNegative() ? Duration.ZERO : Duration.between(now, at),
+                    this::requestReconcile));
+            handOutNow(current, now);
+            if (handles.containsKey(claimName)) {
+                requestReconcile();
+            }
+            return handle;
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** Serves what the index says can be served now; a member another writer took is dropped and the next tried. */
+    private void handOutNow(PoolSpec current, Instant now) {
+        if (closed || !started || current.deleted() || !owned.getAsBoolean()) {
+            return;
+        }
+        String pool = current.name();
+        Duration agingLimit = current.agingLimit();
+        for (int round = 0; round < 8; round++) {
+            List<HandOut.Pair> pairs = handOut.next(agingLimit, now);
+            if (pairs.isEmpty()) {
+                return;
+            }
+            boolean conflict = false;
+            for (HandOut.Pair pair : pairs) {
+                if (!serveNow(pool, pair, now)) {
+                    conflict = true;
+                    break;
+                }
+            }
+            if (!conflict) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Writes one hand-out through the same two writes a pass makes (member, then claim record). Returns false when
+     * the member turned out taken or gone, so the caller tries the next; every other failure is left to the pass.
+     */
+    private boolean serveNow(String pool, HandOut.Pair pair, Instant now) {
+        Claim claim = pair.claim();
+        Member member = pair.member();
+        try {
+            driver.assign(pool, member.id(), claim.name(), now);
+        } catch (MemberAlreadyClaimedException | MemberNotFoundException lost) {
+            handOut.drop(member.id());
+            return false;
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: handing {} to {} failed; the next pass retries: {}", pool, member.id(), claim.name(), e.toString());
+            handOut.drop(member.id());
+            requestReconcile();
+            return true;
+        }
+        // The member names the claim now: whatever the claim store answers, it is no longer free.
+        handOut.handedOut(claim, member, now);
+        if (readInFlight) {
+            servedSinceRead.add(pair);
+            submittedSinceRead.remove(claim.name());
+        }
+        PoolPlan.Assignment assignment = new PoolPlan.Assignment(claim.name(), member.id(), now,
+                "handed out at once: first claim in service order gets the oldest running member");
+        if (writeAssignment(pool, assignment, member, claim.createdAt(), now, false) && spec.autoSizing().isPresent()) {
+            fastArrivals.add(claim);
+        }
+        return true;
+    }
+
+    /** What the fast path would hand out now (claim->member), without handing it out; for tests. */
+    List<String> wouldHandOut() {
+        handOutLock.lock();
+        try {
+            return HandOut.names(handOut.next(spec.agingLimit(), scheduler.clock().instant()));
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A member changed: the index follows at once (a pass, requested too, rebuilds it from a full read). */
+    private void memberEvent(MemberDriver.MemberEvent event) {
+        handOutLock.lock();
+        try {
+            if (event instanceof MemberDriver.MemberEvent.Added added) {
+                handOut.memberChanged(added.member());
+            } else if (event instanceof MemberDriver.MemberEvent.Updated updated) {
+                handOut.memberChanged(updated.member());
+            } else if (event instanceof MemberDriver.MemberEvent.Removed removed) {
+                handOut.memberRemoved(removed.memberId());
+            }
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A claim ended: it waits no more. */
+    private void forgetClaim(String claimName) {
+        handOutLock.lock();
+        try {
+            handOut.claimGone(claimName);
+            submittedSinceRead.remove(claimName);
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A pass is about to read the stores: from now on the fast path notes what it does, for this pass to leave alone. */
+    private void beginRead() {
+        handOutLock.lock();
+        try {
+            readInFlight = true;
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /**
+     * Brings the pass's plan and the fast path together. The plan leaves alone every claim and member the fast path
+     * served since the read (the read may predate it); the index is rebuilt from the read, with what the fast path did
+     * since laid over it, and loses every member this plan acts on (assigns, deletes, hibernates) and every claim it
+     * assigns or releases, so the two never hand out or change the same thing.
+     */
+    private PoolPlan settleWithFastPath(PoolPlan plan, List<Member> members, List<Claim> live) {
+        handOutLock.lock();
+        try {
+            readInFlight = false;
+            PoolPlan settled = plan;
+            if (!servedSinceRead.isEmpty()) {
+                Set<String> taken = new HashSet<>();
+                Set<String> servedClaims = new HashSet<>();
+                for (HandOut.Pair p : servedSinceRead) {
+                    taken.add(p.member().id());
+                    servedClaims.add(p.claim().name());
+                }
+                settled = without(plan, servedClaims, taken);
+            }
+            handOut.rebuild(members, live);
+            for (HandOut.Pair p : servedSinceRead) {
+                handOut.claimChanged(p.claim());
+                handOut.memberChanged(p.member());
+            }
+            for (Claim c : submittedSinceRead.values()) {
+                handOut.claimPending(c);
+            }
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+            for (PoolPlan.Assignment a : settled.assignments()) {
+                handOut.claimGone(a.claimName());
+                handOut.drop(a.memberId());
+            }
+            for (PoolPlan.Release r : settled.releases()) {
+                handOut.claimGone(r.claimName());
+            }
+            for (PoolPlan.Delete d : settled.deletes()) {
+                handOut.drop(d.memberId());
+            }
+            for (PoolPlan.PowerChange change : settled.powerChanges()) {
+                if (change.to() == dev.hotspare.pool.DesiredPower.HIBERNATING) {
+                    handOut.drop(change.memberId());
+                }
+            }
+            return settled;
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** {@code plan} without what concerns claims or members the fast path handed out after the pass's read. */
+    private static PoolPlan without(PoolPlan plan, Set<String> claimNames, Set<String> memberIds) {
+        return new PoolPlan(
+                plan.releases().stream().filter(r -> !claimNames.contains(r.claimName())).toList(),
+                plan.assignments().stream().filter(a -> !claimNames.contains(a.claimName()) && !memberIds.contains(a.memberId())).toList(),
+                plan.powerChanges().stream().filter(c -> !memberIds.contains(c.memberId())).toList(),
+                plan.orphanMarks().stream().filter(o -> !memberIds.contains(o.memberId())).toList(),
+                plan.deletes().stream().filter(d -> !memberIds.contains(d.memberId())).toList(),
+                plan.creates(),
+                plan.reasons().stream().filter(r -> !claimNames.contains(r.claimName())).toList(),
+                plan.orphans(),
+                plan.status());
     }
 
     /**
@@ -301,6 +513,7 @@ public final class PoolController implements AutoCloseable {
             }
             waiting.remove(claimName);
             served.remove(claimName);
+            forgetClaim(claimName);
             requestReconcile();
             return wasLive;
         } finally {
@@ -488,9 +701,18 @@ public final class PoolController implements AutoCloseable {
         PoolSpec current = spec;
         String pool = current.name();
         Instant now = scheduler.clock().instant();
-        List<Member> members = unique(driver.list(pool));
-        List<Claim> live = uniqueClaims(claims.live(pool));
+        beginRead();
+        List<Member> members;
+        List<Claim> live;
+        try {
+            members = unique(driver.list(pool));
+            live = uniqueClaims(claims.live(pool));
+        } catch (RuntimeException e) {
+            endReadWithoutPlan();
+            throw e;
+        }
         if (!owned.getAsBoolean()) {
+            endReadWithoutPlan();
             // Not the owner: say what the owner's plan would be, complete handles it served, and change nothing.
             PoolPlan plan;
             synchronized (transitions) {
@@ -507,6 +729,7 @@ public final class PoolController implements AutoCloseable {
             effective = planned;
             plan = PoolPlanner.plan(planned, members, live, now, transitions.typical());
         }
+        plan = settleWithFastPath(plan, members, live);
         warnOnEmptyRead(pool, plan);
         apply(pool, plan, members, live, now);
         trackWaits(plan, live, now);
@@ -522,6 +745,18 @@ public final class PoolController implements AutoCloseable {
         return plan;
     }
 
+    /** A read that plans nothing (not the owner, or the read failed): the fast path stops noting what it does. */
+    private void endReadWithoutPlan() {
+        handOutLock.lock();
+        try {
+            readInFlight = false;
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
     /**
      * The spec this pass plans with. Without auto-sizing, the spec. With it, the claims seen are recorded as
      * arrivals and, once per sizing interval, the sizer decides from them and from the measured resume and install
@@ -535,6 +770,7 @@ public final class PoolController implements AutoCloseable {
             arrivals.clear();
             historyArrivals.clear();
             historySince = null;
+            fastArrivals.clear();
             synchronized (servedWaits) {
                 servedWaits.clear();
             }
@@ -604,6 +840,14 @@ public final class PoolController implements AutoCloseable {
                 arrivals.addLast(c.createdAt());
                 historyArrivals.addLast(c.createdAt());
             }
+        }
+        // Claims the fast path served: a pass may never have seen them pending; each counts once.
+        for (Claim c; (c = fastArrivals.poll()) != null; ) {
+            if (!c.createdAt().equals(seenClaims.get(c.name())) && !seen.containsKey(c.name())) {
+                arrivals.addLast(c.createdAt());
+                historyArrivals.addLast(c.createdAt());
+            }
+            seen.put(c.name(), c.createdAt());
         }
         seenClaims = seen;
         Instant horizon = now.minus(window);
@@ -861,46 +1105,58 @@ public final class PoolController implements AutoCloseable {
             claimCreatedAt.put(c.name(), c.createdAt());
         }
         for (PoolPlan.Assignment assignment : plan.assignments()) {
-            Member before = byId.get(assignment.memberId());
-            String claimName = assignment.claimName();
-            ClaimStore.AssignOutcome[] outcome = new ClaimStore.AssignOutcome[1];
-            Instant createdAt = claimCreatedAt.get(claimName);
-            Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
-                    : Optional.of(ClaimOutcome.served(ClaimService.classify(before, createdAt)));
-            boolean written = attempt(pool, "assign " + assignment.memberId() + " to " + claimName, () -> {
+            writeAssignment(pool, assignment, byId.get(assignment.memberId()), claimCreatedAt.get(assignment.claimName()),
+                    now, true);
+        }
+    }
+
+    /**
+     * One assignment: member record, then claim record, then the ready mark, the listeners and the handle. With
+     * {@code writeMember} false the member record is already written (the fast path). Returns whether the claim
+     * now holds the member.
+     */
+    private boolean writeAssignment(String pool, PoolPlan.Assignment assignment, Member before, Instant createdAt,
+                                    Instant now, boolean writeMember) {
+        String claimName = assignment.claimName();
+        ClaimStore.AssignOutcome[] outcome = new ClaimStore.AssignOutcome[1];
+        Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
+                : Optional.of(ClaimOutcome.served(ClaimService.classify(before, createdAt)));
+        boolean written = attempt(pool, "assign " + assignment.memberId() + " to " + claimName, () -> {
+            if (writeMember) {
                 driver.assign(pool, assignment.memberId(), claimName, assignment.claimedAt());
-                outcome[0] = claims.assign(pool, claimName, assignment.memberId(), assignment.claimedAt(), servedAs);
-            });
-            if (!written) {
-                continue;
             }
-            if (outcome[0] == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
-                // The claim ended between the read and this write: the member now names a claim known to be gone.
-                // Mark it released at once instead of waiting out the orphan grace period.
-                attempt(pool, "mark " + assignment.memberId() + " released (its claim ended meanwhile)",
-                        () -> driver.markReleased(pool, assignment.memberId(), now));
-                continue;
-            }
-            if (outcome[0] != ClaimStore.AssignOutcome.ASSIGNED && outcome[0] != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
-                LOG.warn("pool {}: assigning {} to {}: the claim store answered {}; the next pass settles it", pool,
-                        assignment.memberId(), claimName, outcome[0]);
-                continue;
-            }
-            attempt(pool, "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
-            listener.onClaimAssigned(pool, assignment, before);
-            reportServed(pool, claimName, before, createdAt, now);
-            ClaimHandle handle = handles.remove(claimName);
-            if (handle != null && handle.settle()) {
-                // The claimer gets the member as it now is: claimed by it, running.
-                handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
-            }
-            if (servedAs.isPresent()) {
-                listener.claimEnded(pool, claimName, servedAs.get());
-                if (handle != null) {
-                    handle.ended(servedAs.get());
-                }
+            outcome[0] = claims.assign(pool, claimName, assignment.memberId(), assignment.claimedAt(), servedAs);
+        });
+        if (!written) {
+            return false;
+        }
+        if (outcome[0] == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
+            // The claim ended between the read and this write: the member now names a claim known to be gone.
+            // Mark it released at once instead of waiting out the orphan grace period.
+            attempt(pool, "mark " + assignment.memberId() + " released (its claim ended meanwhile)",
+                    () -> driver.markReleased(pool, assignment.memberId(), now));
+            return false;
+        }
+        if (outcome[0] != ClaimStore.AssignOutcome.ASSIGNED && outcome[0] != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+            LOG.warn("pool {}: assigning {} to {}: the claim store answered {}; the next pass settles it", pool,
+                    assignment.memberId(), claimName, outcome[0]);
+            return false;
+        }
+        attempt(pool, "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
+        listener.onClaimAssigned(pool, assignment, before);
+        reportServed(pool, claimName, before, createdAt, now);
+        ClaimHandle handle = handles.remove(claimName);
+        if (handle != null && handle.settle()) {
+            // The claimer gets the member as it now is: claimed by it, running.
+            handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
+        }
+        if (servedAs.isPresent()) {
+            listener.claimEnded(pool, claimName, servedAs.get());
+            if (handle != null) {
+                handle.ended(servedAs.get());
             }
         }
+        return true;
     }
 
     /** Before an orphan is deleted its claim is looked up once more by name; found, the member stays. */
