@@ -15,12 +15,7 @@ import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.TypicalDurations;
 import dev.hotspare.pool.WaitStage;
-import dev.hotspare.pool.sizing.ClaimWait;
-import dev.hotspare.pool.sizing.HotSpareSizer;
-import dev.hotspare.pool.sizing.SizingHistory;
-import dev.hotspare.pool.sizing.SizerSettings;
 import dev.hotspare.pool.sizing.SizingDecision;
-import dev.hotspare.pool.sizing.SizingInput;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver;
@@ -34,9 +29,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -94,22 +87,8 @@ public final class PoolController implements AutoCloseable {
     private final CompletableFuture<Void> deleted = new CompletableFuture<>();
     private TaskScheduler.Cancellable periodic;
     private volatile PoolPlan lastPlan;
-    private final Duration sizingInterval;
-    /** Auto-sizing state, all under the pass lock: claim arrivals seen (oldest first) and the live claims seen last pass. */
-    private final Deque<Instant> arrivals = new ArrayDeque<>();
-    /** The sizer's history (under the pass lock): arrivals of the last two weeks, and since when they are kept. */
-    private final Deque<Instant> historyArrivals = new ArrayDeque<>();
-    private Instant historySince;
-    /** Served claims' waits for the sizer's error budget; filled where claims are served, so guarded by itself. */
-    private final Deque<ClaimWait> servedWaits = new ArrayDeque<>();
-    /** The most arrivals and waits the history keeps, however busy the pool (memory is bounded). */
-    static final int HISTORY_CAP = 200_000;
-    private Map<String, Instant> seenClaims = Map.of();
-    /** The sizer's own running count (applied or, in shadow mode, only reported); -1 before its first decision. */
-    private volatile int sizerCount = -1;
-    private Instant lastSizingAt;
-    private Optional<Instant> lastSizingChange = Optional.empty();
-    private volatile SizingDecision lastSizing;
+    /** The auto-sizer's state and decisions. */
+    private final PoolSizing sizing;
     /** The spec as the last pass planned with: the spec, with the sized running count when sizing is applied. */
     private volatile PoolSpec effective;
     private volatile boolean closed;
@@ -129,8 +108,6 @@ public final class PoolController implements AutoCloseable {
     private final List<HandOut.Pair> servedSinceRead = new ArrayList<>();
     /** Claims submitted since the running pass's read began and not served yet (hand-out lock). */
     private final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
-    /** Claims the fast path served, for the sizer's arrivals (no pass may ever see them pending). */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Claim> fastArrivals = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /** A waiting claim's stage since {@code since}, and its wait by stage before that. */
     private record Waiting(WaitStage stage, Instant since, ClaimStages before) {
@@ -147,7 +124,7 @@ public final class PoolController implements AutoCloseable {
         this.resyncPeriod = b.resyncPeriod;
         this.closeTimeout = b.closeTimeout;
         this.listener = PoolListener.all(b.listener, b.kpis);
-        this.sizingInterval = b.sizingInterval;
+        this.sizing = new PoolSizing(b.sizingInterval, listener);
         this.effective = b.spec;
         this.owned = b.owned;
     }
@@ -343,13 +320,14 @@ public final class PoolController implements AutoCloseable {
         // The member names the claim now: whatever the claim store answers, it is no longer free.
         handOut.handedOut(claim, member, now);
         if (readInFlight) {
-            servedSinceRead.add(pair);
+            // The records as they are now, so the index rebuilt from the pass's older read is brought up to date.
+            servedSinceRead.add(new HandOut.Pair(claim.assigned(member.id(), now), member.assignedTo(claim.name(), now)));
             submittedSinceRead.remove(claim.name());
         }
         PoolPlan.Assignment assignment = new PoolPlan.Assignment(claim.name(), member.id(), now,
                 "handed out at once: first claim in service order gets the oldest running member");
         if (writeAssignment(pool, assignment, member, claim.createdAt(), now, false) && spec.autoSizing().isPresent()) {
-            fastArrivals.add(claim);
+            sizing.servedAtOnce(claim);
         }
         return true;
     }
@@ -593,7 +571,7 @@ public final class PoolController implements AutoCloseable {
         }
         PoolPlan plan;
         synchronized (transitions) {
-            plan = PoolPlanner.plan(effectiveFor(current), members, live, now, transitions.typical());
+            plan = PoolPlanner.plan(sizing.effectiveFor(current), members, live, now, transitions.typical());
         }
         ClaimReason reason = plan.reasonFor(claimName)
                 .or(() -> plan.assignments().stream().filter(a -> a.claimName().equals(claimName)).findFirst()
@@ -725,7 +703,7 @@ public final class PoolController implements AutoCloseable {
         PoolPlan plan;
         synchronized (transitions) {
             transitions.observe(members);
-            PoolSpec planned = sized(current, live, now);
+            PoolSpec planned = sizing.sized(current, live, now, transitions);
             effective = planned;
             plan = PoolPlanner.plan(planned, members, live, now, transitions.typical());
         }
@@ -758,118 +736,13 @@ public final class PoolController implements AutoCloseable {
     }
 
     /**
-     * The spec this pass plans with. Without auto-sizing, the spec. With it, the claims seen are recorded as
-     * arrivals and, once per sizing interval, the sizer decides from them and from the measured resume and install
-     * times; applied, its count replaces the spec's runningCount; in shadow mode the spec is planned as written and
-     * the decision is only logged and reported. Called under the pass lock and the transitions' monitor.
-     */
-    private PoolSpec sized(PoolSpec current, List<Claim> live, Instant now) {
-        if (current.autoSizing().isEmpty()) {
-            // Sizing switched off (or never on): a later switch on starts afresh from the spec's count.
-            sizerCount = -1;
-            arrivals.clear();
-            historyArrivals.clear();
-            historySince = null;
-            fastArrivals.clear();
-            synchronized (servedWaits) {
-                servedWaits.clear();
-            }
-            seenClaims = Map.of();
-            return current;
-        }
-        SizerSettings settings = current.autoSizing().get();
-        recordArrivals(live, now, settings.longWindow());
-        if (sizerCount < 0) {
-            sizerCount = current.runningCount();
-        }
-        if (lastSizingAt == null || !now.isBefore(lastSizingAt.plus(sizingInterval))) {
-            List<ClaimWait> waits;
-            synchronized (servedWaits) {
-                Instant horizon = now.minus(SizingHistory.KEPT);
-                servedWaits.removeIf(cw -> cw.arrivedAt().isBefore(horizon));
-                waits = List.copyOf(servedWaits);
-            }
-            SizingHistory history = new SizingHistory(Optional.of(historySince), List.copyOf(historyArrivals), waits);
-            SizingDecision decision = HotSpareSizer.decide(settings, new SizingInput(List.copyOf(arrivals),
-                    transitions.resumeSamples(), transitions.installSamples(), sizerCount, lastSizingChange, now, history));
-            lastSizingAt = now;
-            lastSizing = decision;
-            if (decision.changed()) {
-                lastSizingChange = Optional.of(now);
-                if (settings.apply()) {
-                    LOG.info("pool {}: runningCount {} -> {}: {}", current.name(), sizerCount, decision.runningCount(),
-                            decision.explanation());
-                } else {
-                    LOG.info("pool {}: shadow sizing would set runningCount {} -> {} (the pool keeps {}): {}",
-                            current.name(), sizerCount, decision.runningCount(), current.runningCount(),
-                            decision.explanation());
-                }
-            } else {
-                LOG.debug("pool {}: sizing keeps runningCount {}: {}", current.name(), decision.runningCount(),
-                        decision.explanation());
-            }
-            sizerCount = decision.runningCount();
-            listener.sizingDecided(current.name(), decision, settings.apply());
-        }
-        return effectiveFor(current);
-    }
-
-    /** {@code current} with the sizer's count when sizing is applied and has decided; otherwise {@code current}. */
-    private PoolSpec effectiveFor(PoolSpec current) {
-        boolean applied = current.autoSizing().map(SizerSettings::apply).orElse(false);
-        int count = sizerCount;
-        if (!applied || count < 0 || count == current.runningCount()) {
-            return current;
-        }
-        // The sizer's count may lie outside bounds changed since by updateSpec; the spec's check is for the start.
-        SizerSettings settings = current.autoSizing().get();
-        int bounded = Math.max(settings.min(), Math.min(settings.max(), count));
-        return current.toBuilder().runningCount(bounded).build();
-    }
-
-    /**
-     * Each live claim not seen by the previous pass is an arrival at its creation time; arrivals older than the
-     * sizer's long window are dropped. Claims made and served between two passes are missed: passes run on every
-     * claim, so only a claim served by another controller before this one reads it is.
-     */
-    private void recordArrivals(List<Claim> live, Instant now, Duration window) {
-        Map<String, Instant> seen = new HashMap<>(Math.max(16, live.size() * 2));
-        for (Claim c : live) {
-            seen.put(c.name(), c.createdAt());
-            if (!c.createdAt().equals(seenClaims.get(c.name()))) {
-                arrivals.addLast(c.createdAt());
-                historyArrivals.addLast(c.createdAt());
-            }
-        }
-        // Claims the fast path served: a pass may never have seen them pending; each counts once.
-        for (Claim c; (c = fastArrivals.poll()) != null; ) {
-            if (!c.createdAt().equals(seenClaims.get(c.name())) && !seen.containsKey(c.name())) {
-                arrivals.addLast(c.createdAt());
-                historyArrivals.addLast(c.createdAt());
-            }
-            seen.put(c.name(), c.createdAt());
-        }
-        seenClaims = seen;
-        Instant horizon = now.minus(window);
-        arrivals.removeIf(at -> at.isBefore(horizon));
-        if (historySince == null) {
-            historySince = now;
-        }
-        // Oldest first (mostly): drop from the head while it is older than the history kept.
-        Instant kept = now.minus(SizingHistory.KEPT);
-        while (!historyArrivals.isEmpty() && (historyArrivals.peekFirst().isBefore(kept) || historyArrivals.size() > HISTORY_CAP)) {
-            historyArrivals.pollFirst();
-        }
-    }
-
-    /**
      * The sizer's last decision, when the spec asks for auto-sizing and it has decided once: applied, the running
      * count in force; in shadow mode ({@code apply: false}), what it would have set.
      *
      * @return the last decision, or empty
      */
     public Optional<SizingDecision> sizing() {
-        return spec.autoSizing().isPresent() ? Optional.ofNullable(lastSizing) : Optional.empty();
+        return spec.autoSizing().isPresent() ? sizing.last() : Optional.empty();
     }
 
     /**
@@ -1187,13 +1060,7 @@ public final class PoolController implements AutoCloseable {
         ClaimStages stages = w != null ? w.until(now) : ClaimStages.NONE.plus(WaitStage.QUEUE, Duration.between(claimCreatedAt, now));
         served.put(claimName, stages);
         if (spec.autoSizing().isPresent()) {
-            Duration waited = Duration.between(claimCreatedAt, now);
-            synchronized (servedWaits) {
-                servedWaits.addLast(new ClaimWait(claimCreatedAt, waited.isNegative() ? Duration.ZERO : waited));
-                while (servedWaits.size() > HISTORY_CAP) {
-                    servedWaits.pollFirst();
-                }
-            }
+            sizing.served(claimCreatedAt, now);
         }
         if (listener == PoolListener.NONE || before == null) {
             return;
