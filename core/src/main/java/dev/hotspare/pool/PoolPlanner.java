@@ -114,6 +114,32 @@ public final class PoolPlanner {
         return new Pass(spec, ordered, unorderedClaims, now, typical).run();
     }
 
+    /**
+     * The deletes of {@code plan} that still hold once the steps applied before them are known — the runtime's
+     * overrides, decided here so they stay pure and tested with the rest: a member whose claim's lifetime ran out is
+     * deleted only if its release mark was written (otherwise its claim stays live and the next pass retries), and a
+     * member whose claim was missing from the read ({@link DeleteReason#CLAIM_GONE}) only if a lookup of that claim by
+     * name, made just before, confirmed it gone.
+     *
+     * @param plan      the plan being applied
+     * @param unmarked  ids of members whose release mark could not be written
+     * @param liveAgain ids of orphaned members whose claim a lookup found live again, or could not confirm gone
+     * @return the deletes to carry out, in plan order
+     */
+    public static List<Delete> confirmedDeletes(PoolPlan plan, Set<String> unmarked, Set<String> liveAgain) {
+        List<Delete> out = new ArrayList<>(plan.deletes().size());
+        for (Delete delete : plan.deletes()) {
+            if (unmarked.contains(delete.memberId())) {
+                continue;
+            }
+            if (delete.reason() == DeleteReason.CLAIM_GONE && liveAgain.contains(delete.memberId())) {
+                continue;
+            }
+            out.add(delete);
+        }
+        return out;
+    }
+
     /** One planning pass; holds the working state so each step stays a short method. */
     private static final class Pass {
         private final PoolSpec spec;

@@ -866,8 +866,8 @@ public final class PoolController implements AutoCloseable {
     }
 
     private void apply(String pool, PoolPlan plan, List<Member> observed, List<Claim> live, Instant now) {
-        Set<String> keep = new HashSet<>();
-        applyReleases(pool, plan, now, keep);
+        Set<String> unmarked = new HashSet<>();
+        applyReleases(pool, plan, now, unmarked);
         applyAssignments(pool, plan, observed, live, now);
         for (PoolPlan.PowerChange change : plan.powerChanges()) {
             attempt(pool, "power " + change.memberId() + " " + change.to(),
@@ -879,15 +879,16 @@ public final class PoolController implements AutoCloseable {
         }
         Map<String, String> orphanClaims = new HashMap<>();
         plan.orphans().forEach(o -> orphanClaims.put(o.memberId(), o.claimName()));
-        int deleted = 0;
+        // The lookups are I/O and stay here; what they mean for the deletes is the planner's decision.
+        Set<String> liveAgain = new HashSet<>();
         for (PoolPlan.Delete delete : plan.deletes()) {
-            if (keep.contains(delete.memberId())) {
-                continue;
+            if (delete.reason() == PoolPlan.DeleteReason.CLAIM_GONE && !unmarked.contains(delete.memberId())
+                    && claimStillLive(pool, delete.memberId(), orphanClaims.get(delete.memberId()))) {
+                liveAgain.add(delete.memberId());
             }
-            if (delete.reason() == PoolPlan.DeleteReason.CLAIM_GONE && claimStillLive(pool, delete.memberId(),
-                    orphanClaims.get(delete.memberId()))) {
-                continue;
-            }
+        }
+        int deleted = 0;
+        for (PoolPlan.Delete delete : PoolPlanner.confirmedDeletes(plan, unmarked, liveAgain)) {
             if (attempt(pool, "delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {
                 deleted++;
             }
@@ -908,14 +909,15 @@ public final class PoolController implements AutoCloseable {
 
     /**
      * A claim expires by marking its member released first; only then does the claim end. A member whose mark
-     * could not be written is kept ({@code keep}) and its claim stays live, for the next pass to retry.
+     * could not be written is noted ({@code unmarked}): {@link PoolPlanner#confirmedDeletes} keeps it, and its claim
+     * stays live for the next pass to retry.
      */
-    private void applyReleases(String pool, PoolPlan plan, Instant now, Set<String> keep) {
+    private void applyReleases(String pool, PoolPlan plan, Instant now, Set<String> unmarked) {
         for (PoolPlan.Release release : plan.releases()) {
             if (release.reason() == PoolPlan.ReleaseReason.LIFETIME_EXPIRED && release.memberId().isPresent()) {
                 String memberId = release.memberId().get();
                 if (!attempt(pool, "mark " + memberId + " released", () -> driver.markReleased(pool, memberId, now))) {
-                    keep.add(memberId);
+                    unmarked.add(memberId);
                     continue;
                 }
             }
