@@ -101,7 +101,8 @@ public final class PoolController implements AutoCloseable {
      * lock, so it never waits for a pass. Order: pass lock, then this one.
      */
     private final ReentrantLock handOutLock = new ReentrantLock();
-    private final HandOut handOut = new HandOut();
+    /** Replaced by each pass with one built from its read (hand-out lock). */
+    private HandOut handOut = new HandOut();
     /** Whether a pass has read the stores and not yet rebuilt the index from that read (hand-out lock). */
     private boolean readInFlight;
     /** What the fast path did since the running pass's read began (hand-out lock): served claims and their members. */
@@ -388,6 +389,9 @@ public final class PoolController implements AutoCloseable {
      * assigns or releases, so the two never hand out or change the same thing.
      */
     private PoolPlan settleWithFastPath(PoolPlan plan, List<Member> members, List<Claim> live) {
+        // Built from the read outside the lock (it walks the whole pool): claims never wait for it.
+        HandOut fresh = new HandOut();
+        fresh.rebuild(members, live);
         handOutLock.lock();
         try {
             readInFlight = false;
@@ -401,7 +405,7 @@ public final class PoolController implements AutoCloseable {
                 }
                 settled = without(plan, servedClaims, taken);
             }
-            handOut.rebuild(members, live);
+            handOut = fresh;
             for (HandOut.Pair p : servedSinceRead) {
                 handOut.claimChanged(p.claim());
                 handOut.memberChanged(p.member());
