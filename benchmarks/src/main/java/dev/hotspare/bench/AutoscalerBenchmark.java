@@ -39,15 +39,19 @@ import java.util.concurrent.TimeUnit;
  * The autoscaler's cost. Two comparisons, each against a baseline measured in the same run:
  * <ul>
  *   <li>{@code decide} — one decision with a 60-point window and three triggers (room up, cpu up, room
- *       down), exact arithmetic — against {@code decideWithDoubles}, the same trigger checks done the way
- *       Maestro does them, on doubles (what exactness costs);</li>
+ *       down), exact arithmetic — against {@code decideWithDoubles}, which computes the same steps on doubles the
+ *       way Maestro does: min/max checks on the snapshot's counts, the utilisation divisions (occupied / active,
+ *       used / requested) from the snapshot at run time, each trigger's window looked up by type, the fires checks,
+ *       cooldown, and the clamped delta (what exactness costs). It builds no explanation text and no decision
+ *       record, which {@code decide} does; nothing in it is a compile-time constant;</li>
  *   <li>{@code tick10k} — a tick over 10,000 schedulers with the in-memory history: measure, record,
  *       read the windows, decide — against {@code historyOnly10k}, the same history records and reads
  *       without deciding (the storage floor). Target: under 50 ms per tick of 10k schedulers;</li>
  *   <li>{@code decide10k} — the pure decisions alone for 10,000 schedulers whose 60-point windows are
  *       already read (distinct objects per scheduler) — against {@code tick10k}.</li>
  * </ul>
- * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.AutoscalerBenchmark}.
+ * Each pair runs interleaved ({@link Comparisons#interleaved}).
+ * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.AutoscalerBenchmark [ROUNDS [decide,tick10k,decide10k]]}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -63,6 +67,7 @@ public class AutoscalerBenchmark {
     private UsageWindows windows;
     private double[] roomPoints;
     private double[] cpuPoints;
+    private Map<String, double[]> doubleWindows;
 
     private InMemoryUsageHistory history;
     private String[] names;
@@ -91,6 +96,7 @@ public class AutoscalerBenchmark {
             cpuPoints[i] = c / 100.0;
         }
         windows = new UsageWindows(Map.of("room", room, "cpu", cpu));
+        doubleWindows = new java.util.HashMap<>(Map.of("room", roomPoints, "cpu", cpuPoints));
         snapshot = FleetSnapshot.of(RoomStatusCounts.of(2, 48, 50))
                 .withUsage(ResourceMetric.CPU, UsageReading.of(new BigDecimal("55"), new BigDecimal("100")));
 
@@ -127,24 +133,61 @@ public class AutoscalerBenchmark {
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     public int decideWithDoubles() {
-        // Maestro's shape: utilization as float, points compared as floats, the same three windows.
-        double occupancy = 50 / 100.0;
-        double cpu = 55 / 100.0;
-        int fired = 0;
-        fired += fires(roomPoints, 0.70, true) ? 1 : 0;
-        fired += fires(cpuPoints, 0.70, true) ? 2 : 0;
-        fired += fires(roomPoints, 0.30, false) ? 4 : 0;
-        return fired + (occupancy >= 0.9 ? 8 : 0) + (cpu >= 0.9 ? 16 : 0);
+        return decideOnDoubles(config, snapshot, doubleWindows, Optional.of(NOW.minusSeconds(1000)), NOW);
     }
 
-    private static boolean fires(double[] points, double usage, boolean up) {
+    /** Maestro's shape on doubles: the same steps as {@code decide}, read from the same inputs at run time. */
+    private static int decideOnDoubles(SchedulerConfig config, FleetSnapshot snapshot, Map<String, double[]> windows,
+                                       Optional<Instant> lastScaleAt, Instant now) {
+        Autoscaling a = config.autoscaling();
+        RoomStatusCounts counts = snapshot.counts();
+        int active = counts.active();
+        if (active < a.min()) {
+            return a.min() - active;
+        }
+        if (a.isBounded() && active > a.max()) {
+            return -Math.min(active - a.max(), counts.ready());
+        }
+        double occupancy = active == 0 ? 0 : (double) counts.occupied() / active;
+        double cpu = snapshot.resourceUsage().get(ResourceMetric.CPU) instanceof UsageReading.Available r
+                ? r.used().doubleValue() / r.requested().doubleValue() : Double.NaN;
+        if (Double.isNaN(cpu) || occupancy < 0) {
+            return 0;
+        }
+        if ((!a.isBounded() || active < a.max()) && cooled(a.up(), lastScaleAt, now)) {
+            for (MetricsTrigger t : a.up().triggers()) {
+                double[] points = windows.get(t.type());
+                if (points != null && fires(points, t.usage() / 100.0, t.threshold(), (int) (t.time() / 10), true)) {
+                    int delta = a.up().delta().orElse(1);
+                    return a.isBounded() ? Math.min(delta, a.max() - active) : delta;
+                }
+            }
+        }
+        if (active > a.min() && cooled(a.down(), lastScaleAt, now)) {
+            for (MetricsTrigger t : a.down().triggers()) {
+                double[] points = windows.get(t.type());
+                if (points != null && fires(points, t.usage() / 100.0, t.threshold(), (int) (t.time() / 10), false)) {
+                    return -Math.min(a.down().delta().orElse(1), Math.min(active - a.min(), counts.ready()));
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static boolean cooled(ScalingSpec direction, Optional<Instant> lastScaleAt, Instant now) {
+        return lastScaleAt.map(last -> java.time.Duration.between(last, now).compareTo(direction.cooldownDuration()) > 0)
+                .orElse(true);
+    }
+
+    private static boolean fires(double[] points, double usage, int threshold, int size, boolean up) {
+        int from = Math.max(0, points.length - size);
         int beyond = 0;
-        for (double p : points) {
-            if (up ? p > usage : p < usage) {
+        for (int i = from; i < points.length; i++) {
+            if (up ? points[i] > usage : points[i] < usage) {
                 beyond++;
             }
         }
-        return beyond * 100 > 80 * points.length;
+        return (long) beyond * 100 > (long) threshold * size;
     }
 
     @Benchmark
@@ -178,9 +221,17 @@ public class AutoscalerBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        var results = Comparisons.run(Comparisons.options(AutoscalerBenchmark.class));
-        Comparisons.printRatios(results, "decide", "decideWithDoubles");
-        Comparisons.printRatios(results, "tick10k", "historyOnly10k");
-        Comparisons.printRatios(results, "decide10k", "tick10k");
+        // Each pair interleaved (candidate and baseline alternating); args: rounds, then which pairs (default all).
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 4;
+        List<String> pairs = args.length > 1 ? List.of(args[1].split(",")) : List.of("decide", "tick10k", "decide10k");
+        if (pairs.contains("decide")) {
+            Comparisons.interleaved(AutoscalerBenchmark.class, "decide", "decideWithDoubles", rounds, Map.of());
+        }
+        if (pairs.contains("tick10k")) {
+            Comparisons.interleaved(AutoscalerBenchmark.class, "tick10k", "historyOnly10k", rounds, Map.of());
+        }
+        if (pairs.contains("decide10k")) {
+            Comparisons.interleaved(AutoscalerBenchmark.class, "decide10k", "tick10k", rounds, Map.of());
+        }
     }
 }

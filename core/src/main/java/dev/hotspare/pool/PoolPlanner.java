@@ -18,9 +18,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -106,9 +108,35 @@ public final class PoolPlanner {
                                 TypicalDurations typical) {
         Member[] ordered = members.toArray(new Member[0]);
         Arrays.sort(ordered, Member.TOTAL_ORDER);
-        Claim[] orderedClaims = claims.toArray(new Claim[0]);
-        Arrays.sort(orderedClaims, Claim.TOTAL_ORDER);
-        return new Pass(spec, ordered, orderedClaims, now, typical).run();
+        // Claims are not sorted as a whole: only the few that are released or wait are put in order, where they are.
+        Claim[] unorderedClaims = claims.toArray(new Claim[0]);
+        return new Pass(spec, ordered, unorderedClaims, now, typical).run();
+    }
+
+    /**
+     * The deletes of {@code plan} that still hold once the steps applied before them are known — the runtime's
+     * overrides, decided here so they stay pure and tested with the rest: a member whose claim's lifetime ran out is
+     * deleted only if its release mark was written (otherwise its claim stays live and the next pass retries), and a
+     * member whose claim was missing from the read ({@link DeleteReason#CLAIM_GONE}) only if a lookup of that claim by
+     * name, made just before, confirmed it gone.
+     *
+     * @param plan      the plan being applied
+     * @param unmarked  ids of members whose release mark could not be written
+     * @param liveAgain ids of orphaned members whose claim a lookup found live again, or could not confirm gone
+     * @return the deletes to carry out, in plan order
+     */
+    public static List<Delete> confirmedDeletes(PoolPlan plan, Set<String> unmarked, Set<String> liveAgain) {
+        List<Delete> out = new ArrayList<>(plan.deletes().size());
+        for (Delete delete : plan.deletes()) {
+            if (unmarked.contains(delete.memberId())) {
+                continue;
+            }
+            if (delete.reason() == DeleteReason.CLAIM_GONE && liveAgain.contains(delete.memberId())) {
+                continue;
+            }
+            out.add(delete);
+        }
+        return out;
     }
 
     /** One planning pass; holds the working state so each step stays a short method. */
@@ -120,16 +148,19 @@ public final class PoolPlanner {
         private final TypicalDurations typical;
 
         private final Map<String, Claim> claimByName;
-        /** member id → the live claim whose record names it. */
-        private final Map<String, Claim> claimNamingMember = new HashMap<>();
-        private final Set<String> heldClaims = new HashSet<>();
+        private final Set<String> heldClaims;
 
         // Unclaimed, not deleting, in total order. `eligible` = provisioning + standby + running.
-        private final List<Member> eligible = new ArrayList<>();
+        private final List<Member> eligible;
         private final List<Member> broken = new ArrayList<>();
         private final List<Member> claimed = new ArrayList<>();
         private final List<Member> released = new ArrayList<>();
-        private final Set<String> leaving = new HashSet<>();
+        /** Members this plan assigns or deletes, by identity: cheaper than hashing every member's id on every step. */
+        private final Set<Member> leaving = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Members this plan deletes, by identity. */
+        private final Set<Member> deletedNow = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Unclaimed members a live claim record names, by identity, with that claim (see heldByStore). */
+        private final Map<Member, Claim> namedByClaim = new IdentityHashMap<>();
         private int provisioningUnclaimed;
         private int deleting;
         private boolean emptyClaimRead;
@@ -151,7 +182,19 @@ public final class PoolPlanner {
             this.now = now;
             this.typical = typical;
             this.claimByName = indexClaims(claims);
-            requireUniqueIds(members);
+            this.heldClaims = new HashSet<>(Math.max(16, claims.length * 2));
+            this.eligible = new ArrayList<>(members.length);
+            IdTable byId = requireUniqueIds(members);
+            // The few unclaimed members a claim record names, found from the claims' side: no lookup per member.
+            for (Claim claim : claims) {
+                if (claim.assignedMember().isPresent()) {
+                    Member m = byId.get(claim.assignedMember().get());
+                    if (m != null && !m.isClaimed()) {
+                        // Two records naming one member: the later claim in the total order counts, whatever the input order.
+                        namedByClaim.merge(m, claim, (a, b) -> Claim.TOTAL_ORDER.compare(a, b) >= 0 ? a : b);
+                    }
+                }
+            }
         }
 
         PoolPlan run() {
@@ -178,9 +221,6 @@ public final class PoolPlanner {
         }
 
         private void classify() {
-            for (Claim claim : claims) {
-                claim.assignedMember().ifPresent(member -> claimNamingMember.put(member, claim));
-            }
             boolean anyHeld = false;
             for (Member m : members) {
                 if (m.phase() == MemberPhase.DELETING) {
@@ -222,7 +262,7 @@ public final class PoolPlanner {
          * member before planning; a pure caller sees the same decision.
          */
         private Member heldByStore(Member m) {
-            Claim claim = claimNamingMember.get(m.id());
+            Claim claim = namedByClaim.isEmpty() ? null : namedByClaim.get(m);
             if (claim == null) {
                 return m;
             }
@@ -287,7 +327,7 @@ public final class PoolPlanner {
                         deleteMember(m, DeleteReason.CLAIM_EXPIRED, detail);
                     } else {
                         // Marked released by this plan; deleted as RELEASED once the budget allows.
-                        leaving.add(m.id());
+                        leaving.add(m);
                     }
                     continue;
                 }
@@ -325,11 +365,16 @@ public final class PoolPlanner {
             if (members.length == 0) {
                 return;
             }
+            List<Claim> gone = new ArrayList<>();
             for (Claim claim : claims) {
                 if (claim.assignedMember().isPresent() && !heldClaims.contains(claim.name())) {
-                    release(new Release(claim.name(), claim.assignedMember(), ReleaseReason.MEMBER_GONE,
-                            "member '" + claim.assignedMember().get() + "' no longer holds it"));
+                    gone.add(claim);
                 }
+            }
+            gone.sort(Claim.TOTAL_ORDER);
+            for (Claim claim : gone) {
+                release(new Release(claim.name(), claim.assignedMember(), ReleaseReason.MEMBER_GONE,
+                        "member '" + claim.assignedMember().get() + "' no longer holds it"));
             }
         }
 
@@ -345,15 +390,16 @@ public final class PoolPlanner {
          */
         private List<Claim> pendingClaims() {
             List<Claim> pending = new ArrayList<>();
+            List<Claim> expired = new ArrayList<>();
             for (Claim claim : claims) {
                 if (claim.assignedMember().isEmpty() && !heldClaims.contains(claim.name())) {
-                    if (claim.isExpiredAt(now)) {
-                        release(new Release(claim.name(), Optional.empty(), ReleaseReason.DEADLINE_PASSED,
-                                "deadline " + claim.deadline().get() + " passed before it was served"));
-                    } else {
-                        pending.add(claim);
-                    }
+                    (claim.isExpiredAt(now) ? expired : pending).add(claim);
                 }
+            }
+            expired.sort(Claim.TOTAL_ORDER);
+            for (Claim claim : expired) {
+                release(new Release(claim.name(), Optional.empty(), ReleaseReason.DEADLINE_PASSED,
+                        "deadline " + claim.deadline().get() + " passed before it was served"));
             }
             pending.sort(serviceOrder(spec.agingLimit(), now));
             return pending;
@@ -370,7 +416,7 @@ public final class PoolPlanner {
                             ? "oldest pending claim gets the oldest running member"
                             : "first pending claim in service order (class " + claim.claimClass().name() + ", priority "
                             + claim.claimClass().priority() + ") gets the oldest running member"));
-                    leaving.add(m.id());
+                    leaving.add(m);
                 }
             }
             return next;
@@ -378,24 +424,19 @@ public final class PoolPlanner {
 
         /** Step 5: keep size + pending claims unclaimed members, within maxSize and maxConcurrent. */
         private void sizeTheUnclaimed(int unassignedPending) {
+            // Counted first; the members by kind are listed only when some must go (most passes delete none).
             int provisioning = 0;
-            List<Member> standby = new ArrayList<>();
-            List<Member> running = new ArrayList<>();
-            List<Member> provisioningMembers = new ArrayList<>();
+            int staying = 0;
             for (Member m : eligible) {
-                if (leaving.contains(m.id())) {
+                if (leaving.contains(m)) {
                     continue;
                 }
+                staying++;
                 if (m.phase() == MemberPhase.PROVISIONING) {
                     provisioning++;
-                    provisioningMembers.add(m);
-                } else if (m.observedPower() == ObservedPower.RUNNING) {
-                    running.add(m);
-                } else {
-                    standby.add(m);
                 }
             }
-            long unclaimed = (long) provisioning + standby.size() + running.size() + broken.size();
+            long unclaimed = (long) staying + broken.size();
             long drift = unclaimed - spec.size() - unassignedPending;
             if (budget <= 0) {
                 return;
@@ -421,6 +462,21 @@ public final class PoolPlanner {
                 return;
             }
             if (drift > 0) {
+                List<Member> standby = new ArrayList<>();
+                List<Member> running = new ArrayList<>();
+                List<Member> provisioningMembers = new ArrayList<>();
+                for (Member m : eligible) {
+                    if (leaving.contains(m)) {
+                        continue;
+                    }
+                    if (m.phase() == MemberPhase.PROVISIONING) {
+                        provisioningMembers.add(m);
+                    } else if (m.observedPower() == ObservedPower.RUNNING) {
+                        running.add(m);
+                    } else {
+                        standby.add(m);
+                    }
+                }
                 long count = Math.min(drift, budget);
                 String reason = "unclaimed " + unclaimed + " > size " + spec.size() + " + pending claims " + unassignedPending;
                 for (int i = provisioningMembers.size() - 1; i >= 0 && count > 0; i--, count--) {
@@ -442,14 +498,14 @@ public final class PoolPlanner {
         /** Unknown template versions go before stale ones, oldest first within each; one member per pass. */
         private void rotateOneStale() {
             for (Member m : eligible) {
-                if (!leaving.contains(m.id()) && !m.isTemplateVersionKnown()) {
+                if (!leaving.contains(m) && !m.isTemplateVersionKnown()) {
                     deleteMember(m, DeleteReason.STALE_TEMPLATE, "no template version recorded (unknown, not "
                             + spec.templateVersion() + "); unknown members are replaced first, one at a time");
                     return;
                 }
             }
             for (Member m : eligible) {
-                if (!leaving.contains(m.id()) && !m.templateVersion().equals(spec.templateVersion())) {
+                if (!leaving.contains(m) && !m.templateVersion().equals(spec.templateVersion())) {
                     deleteMember(m, DeleteReason.STALE_TEMPLATE, "template " + m.templateVersion()
                             + " is not the pool's " + spec.templateVersion() + "; replacing one at a time");
                     return;
@@ -497,7 +553,7 @@ public final class PoolPlanner {
             long slots = (long) spec.runningCount() + unassignedPending;
             long slot = 0;
             for (Member m : eligible) {
-                if (leaving.contains(m.id())) {
+                if (leaving.contains(m)) {
                     continue;
                 }
                 DesiredPower target = slot < slots ? DesiredPower.RUNNING : DesiredPower.HIBERNATING;
@@ -526,7 +582,7 @@ public final class PoolPlanner {
             }
             Duration after = spec.hibernateAfter().get();
             for (Member m : claimed) {
-                if (leaving.contains(m.id()) || m.observedPower() != ObservedPower.RUNNING || m.claimedAt().isEmpty()
+                if (leaving.contains(m) || m.observedPower() != ObservedPower.RUNNING || m.claimedAt().isEmpty()
                         || m.desiredPower() == DesiredPower.HIBERNATING || hasOrphanMarkChange(m.id())) {
                     continue;
                 }
@@ -556,15 +612,18 @@ public final class PoolPlanner {
 
         private void deleteMember(Member m, DeleteReason reason, String detail) {
             deletes.add(new Delete(m.id(), reason, detail));
-            leaving.add(m.id());
+            leaving.add(m);
+            deletedNow.add(m);
             budget--;
         }
 
         /** Each claim still pending gets one reason: the member it will most likely get, or what stops one coming. */
         private List<PendingClaim> reasons(List<Claim> stillPending) {
-            List<Member> onTheirWay = new ArrayList<>();
-            for (Member m : eligible) {
-                if (!leaving.contains(m.id())) {
+            // Only as many members on their way as there are claims still waiting: the k-th claim looks at the k-th.
+            List<Member> onTheirWay = new ArrayList<>(Math.min(stillPending.size(), eligible.size()));
+            for (int i = 0; i < eligible.size() && onTheirWay.size() < stillPending.size(); i++) {
+                Member m = eligible.get(i);
+                if (!leaving.contains(m)) {
                     onTheirWay.add(m);
                 }
             }
@@ -630,26 +689,20 @@ public final class PoolPlanner {
             }
             // Template currency as Hive counts it: over the unclaimed members after this pass's deletes and before
             // its assignments (a member assigned by this pass still counts; one it deletes does not).
-            Set<String> deletedNow = new HashSet<>();
-            deletes.forEach(d -> deletedNow.add(d.memberId()));
-            List<Member> unclaimedMembers = new ArrayList<>();
-            for (Member m : broken) {
-                if (!deletedNow.contains(m.id())) {
-                    unclaimedMembers.add(m);
-                }
-            }
-            for (Member m : eligible) {
-                if (!deletedNow.contains(m.id())) {
-                    unclaimedMembers.add(m);
-                }
-            }
-            for (Member m : unclaimedMembers) {
-                if (!m.isTemplateVersionKnown()) {
-                    unknown++;
-                } else if (m.templateVersion().equals(spec.templateVersion())) {
-                    current++;
-                } else {
-                    stale++;
+            boolean anyDeleted = !deletedNow.isEmpty();
+            String version = spec.templateVersion();
+            for (List<Member> unclaimedMembers : List.of(broken, eligible)) {
+                for (Member m : unclaimedMembers) {
+                    if (anyDeleted && deletedNow.contains(m)) {
+                        continue;
+                    }
+                    if (!m.isTemplateVersionKnown()) {
+                        unknown++;
+                    } else if (m.templateVersion().equals(version)) {
+                        current++;
+                    } else {
+                        stale++;
+                    }
                 }
             }
             running -= assignments.size();
@@ -678,13 +731,62 @@ public final class PoolPlanner {
             return byName;
         }
 
-        private static void requireUniqueIds(Member[] members) {
-            Set<String> ids = new HashSet<>(Math.max(16, members.length * 2));
+        private static IdTable requireUniqueIds(Member[] members) {
+            IdTable byId = new IdTable(members.length);
             for (Member m : members) {
-                if (!ids.add(m.id())) {
+                if (byId.put(m) != null) {
                     throw new ValidationException(Problem.of("members[].id", m.id(), "two members share this id"));
                 }
             }
+            return byId;
+        }
+    }
+
+    /**
+     * Members by id in one open-addressed array (linear probing, at most half full): a pool of 100k members costs
+     * one array, not a map entry per member, on every pass.
+     */
+    private static final class IdTable {
+        private final Member[] slots;
+        private final int mask;
+        private final int shift;
+
+        IdTable(int expected) {
+            int bits = 4;
+            while ((1 << bits) < expected * 2) {
+                bits++;
+            }
+            slots = new Member[1 << bits];
+            mask = (1 << bits) - 1;
+            shift = 32 - bits;
+        }
+
+        /** Adds {@code m}; returns the member already there under its id, if any (then nothing is added). */
+        Member put(Member m) {
+            String id = m.id();
+            int i = slot(id.hashCode());
+            for (Member at; (at = slots[i]) != null; i = (i + 1) & mask) {
+                if (at.id().equals(id)) {
+                    return at;
+                }
+            }
+            slots[i] = m;
+            return null;
+        }
+
+        Member get(String id) {
+            int i = slot(id.hashCode());
+            for (Member at; (at = slots[i]) != null; i = (i + 1) & mask) {
+                if (at.id().equals(id)) {
+                    return at;
+                }
+            }
+            return null;
+        }
+
+        /** Fibonacci hashing: ids like "pool-1", "pool-2" have neighbouring hash codes, which linear probing clusters. */
+        private int slot(int h) {
+            return (h * 0x9E3779B9) >>> shift;
         }
     }
 }

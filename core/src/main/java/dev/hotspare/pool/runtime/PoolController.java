@@ -16,12 +16,7 @@ import dev.hotspare.pool.Reservation;
 import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.TypicalDurations;
 import dev.hotspare.pool.WaitStage;
-import dev.hotspare.pool.sizing.ClaimWait;
-import dev.hotspare.pool.sizing.HotSpareSizer;
-import dev.hotspare.pool.sizing.SizingHistory;
-import dev.hotspare.pool.sizing.SizerSettings;
 import dev.hotspare.pool.sizing.SizingDecision;
-import dev.hotspare.pool.sizing.SizingInput;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver;
@@ -35,9 +30,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -95,26 +88,28 @@ public final class PoolController implements AutoCloseable {
     private final CompletableFuture<Void> deleted = new CompletableFuture<>();
     private TaskScheduler.Cancellable periodic;
     private volatile PoolPlan lastPlan;
-    private final Duration sizingInterval;
-    /** Auto-sizing state, all under the pass lock: claim arrivals seen (oldest first) and the live claims seen last pass. */
-    private final Deque<Instant> arrivals = new ArrayDeque<>();
-    /** The sizer's history (under the pass lock): arrivals of the last two weeks, and since when they are kept. */
-    private final Deque<Instant> historyArrivals = new ArrayDeque<>();
-    private Instant historySince;
-    /** Served claims' waits for the sizer's error budget; filled where claims are served, so guarded by itself. */
-    private final Deque<ClaimWait> servedWaits = new ArrayDeque<>();
-    /** The most arrivals and waits the history keeps, however busy the pool (memory is bounded). */
-    static final int HISTORY_CAP = 200_000;
-    private Map<String, Instant> seenClaims = Map.of();
-    /** The sizer's own running count (applied or, in shadow mode, only reported); -1 before its first decision. */
-    private volatile int sizerCount = -1;
-    private Instant lastSizingAt;
-    private Optional<Instant> lastSizingChange = Optional.empty();
-    private volatile SizingDecision lastSizing;
+    /** The auto-sizer's state and decisions. */
+    private final PoolSizing sizing;
     /** The spec as the last pass planned with: the spec, with the sized running count when sizing is applied. */
     private volatile PoolSpec effective;
     private volatile boolean closed;
+    /** Set by {@link #start()}: only a started controller hands out between passes. */
+    private volatile boolean started;
     private boolean emptyReadWarned;
+
+    /**
+     * Guards the hand-out index and the fast path: a claim takes its member under this lock, never under the pass
+     * lock, so it never waits for a pass. Order: pass lock, then this one.
+     */
+    private final ReentrantLock handOutLock = new ReentrantLock();
+    /** Replaced by each pass with one built from its read (hand-out lock). */
+    private HandOut handOut = new HandOut();
+    /** Whether a pass has read the stores and not yet rebuilt the index from that read (hand-out lock). */
+    private boolean readInFlight;
+    /** What the fast path did since the running pass's read began (hand-out lock): served claims and their members. */
+    private final List<HandOut.Pair> servedSinceRead = new ArrayList<>();
+    /** Claims submitted since the running pass's read began and not served yet (hand-out lock). */
+    private final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
 
     /** A waiting claim's stage since {@code since}, and its wait by stage before that. */
     private record Waiting(WaitStage stage, Instant since, ClaimStages before) {
@@ -131,7 +126,7 @@ public final class PoolController implements AutoCloseable {
         this.resyncPeriod = b.resyncPeriod;
         this.closeTimeout = b.closeTimeout;
         this.listener = PoolListener.guarded(b.listener);
-        this.sizingInterval = b.sizingInterval;
+        this.sizing = new PoolSizing(b.sizingInterval, listener, claims);
         this.effective = b.spec;
         this.owned = b.owned;
     }
@@ -157,9 +152,13 @@ public final class PoolController implements AutoCloseable {
             return this;
         }
         String pool = spec.name();
-        subscriptions.add(driver.watch(pool, event -> requestReconcile()));
+        subscriptions.add(driver.watch(pool, event -> {
+            memberEvent(event);
+            requestReconcile();
+        }));
         subscriptions.add(claims.watch(pool, this::requestReconcile));
         periodic = scheduler.scheduleAtFixedRate(Duration.ZERO, resyncPeriod, this::reconcileQuietly);
+        started = true;
         return this;
     }
 
@@ -215,11 +214,8 @@ public final class PoolController implements AutoCloseable {
         if (current.deleted()) {
             throw new PoolDeletedException(current.name(), claimName);
         }
-        Claim claim = claims.submit(current.name(), claimName, lifetime, scheduler.clock().instant());
-        ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
-        handles.put(claimName, handle);
-        requestReconcile();
-        return handle;
+        return submitAndHandOut(current, claimName, Optional.empty(),
+                now -> claims.submit(current.name(), claimName, lifetime, now));
     }
 
     /**
@@ -241,16 +237,214 @@ public final class PoolController implements AutoCloseable {
         if (current.deleted()) {
             throw new PoolDeletedException(current.name(), request.name());
         }
-        Instant now = scheduler.clock().instant();
-        Claim claim = claims.submit(current.name(), request, now);
-        ClaimHandle handle = new ClaimHandle(current.name(), request.name(), claim.createdAt(), this::withdraw);
-        handles.put(request.name(), handle);
-        // A pass at the deadline expires the claim on time, whatever the resync period.
-        request.deadline().ifPresent(deadline -> scheduler.schedule(
-                Duration.between(now, deadline).isNegative() ? Duration.ZERO : Duration.between(now, deadline),
-                this::requestReconcile));
-        requestReconcile();
-        return handle;
+        return submitAndHandOut(current, request.name(), request.deadline(), now -> claims.submit(current.name(), request, now));
+    }
+
+    /**
+     * The fast path. Submits the claim and, under the hand-out lock, gives it (and any claim waiting before it) the
+     * member {@link PoolPlanner#plan} would give it on this state, at once: the submit is under the same lock, so
+     * claims are handed out in the order the store dates them. A claim that gets no member here waits for a pass,
+     * which is requested.
+     */
+    private ClaimHandle submitAndHandOut(PoolSpec current, String claimName, Optional<Instant> deadline,
+                                         java.util.function.Function<Instant, Claim> submit) {
+        handOutLock.lock();
+        try {
+            Instant now = scheduler.clock().instant();
+            Claim claim = submit.apply(now);
+            ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
+            handles.put(claimName, handle);
+            handOut.claimPending(claim);
+            if (readInFlight) {
+                submittedSinceRead.put(claimName, claim);
+            }
+            // A pass at the deadline expires the claim on time, whatever the resync period.
+            deadline.ifPresent(at -> scheduler.schedule(
+                    Duration.between(now, at).isNegative() ? Duration.ZERO : Duration.between(now, at),
+                    this::requestReconcile));
+            handOutNow(current, now);
+            if (handles.containsKey(claimName)) {
+                requestReconcile();
+            }
+            return handle;
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** Serves what the index says can be served now; a member another writer took is dropped and the next tried. */
+    private void handOutNow(PoolSpec current, Instant now) {
+        if (closed || !started || current.deleted() || !owned.getAsBoolean()) {
+            return;
+        }
+        String pool = current.name();
+        Duration agingLimit = current.agingLimit();
+        for (int round = 0; round < 8; round++) {
+            List<HandOut.Pair> pairs = handOut.next(agingLimit, now);
+            if (pairs.isEmpty()) {
+                return;
+            }
+            boolean conflict = false;
+            for (HandOut.Pair pair : pairs) {
+                if (!serveNow(pool, pair, now)) {
+                    conflict = true;
+                    break;
+                }
+            }
+            if (!conflict) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Writes one hand-out through the same two writes a pass makes (member, then claim record). Returns false when
+     * the member turned out taken or gone, so the caller tries the next; every other failure is left to the pass.
+     */
+    private boolean serveNow(String pool, HandOut.Pair pair, Instant now) {
+        Claim claim = pair.claim();
+        Member member = pair.member();
+        try {
+            driver.assign(pool, member.id(), claim.name(), now);
+        } catch (MemberAlreadyClaimedException | MemberNotFoundException lost) {
+            handOut.drop(member.id());
+            return false;
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: handing {} to {} failed; the next pass retries: {}", pool, member.id(), claim.name(), e.toString());
+            handOut.drop(member.id());
+            requestReconcile();
+            return true;
+        }
+        // The member names the claim now: whatever the claim store answers, it is no longer free.
+        handOut.handedOut(claim, member, now);
+        if (readInFlight) {
+            // The records as they are now, so the index rebuilt from the pass's older read is brought up to date.
+            servedSinceRead.add(new HandOut.Pair(claim.assigned(member.id(), now), member.assignedTo(claim.name(), now)));
+            submittedSinceRead.remove(claim.name());
+        }
+        PoolPlan.Assignment assignment = new PoolPlan.Assignment(claim.name(), member.id(), now,
+                "handed out at once: first claim in service order gets the oldest running member");
+        if (writeAssignment(pool, assignment, member, claim.createdAt(), now, false) && spec.autoSizing().isPresent()) {
+            sizing.servedAtOnce(claim);
+        }
+        return true;
+    }
+
+    /** What the fast path would hand out now (claim->member), without handing it out; for tests. */
+    List<String> wouldHandOut() {
+        handOutLock.lock();
+        try {
+            return HandOut.names(handOut.next(spec.agingLimit(), scheduler.clock().instant()));
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A member changed: the index follows at once (a pass, requested too, rebuilds it from a full read). */
+    private void memberEvent(MemberDriver.MemberEvent event) {
+        handOutLock.lock();
+        try {
+            if (event instanceof MemberDriver.MemberEvent.Added added) {
+                handOut.memberChanged(added.member());
+            } else if (event instanceof MemberDriver.MemberEvent.Updated updated) {
+                handOut.memberChanged(updated.member());
+            } else if (event instanceof MemberDriver.MemberEvent.Removed removed) {
+                handOut.memberRemoved(removed.memberId());
+            }
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A claim ended: it waits no more. */
+    private void forgetClaim(String claimName) {
+        handOutLock.lock();
+        try {
+            handOut.claimGone(claimName);
+            submittedSinceRead.remove(claimName);
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A pass is about to read the stores: from now on the fast path notes what it does, for this pass to leave alone. */
+    private void beginRead() {
+        handOutLock.lock();
+        try {
+            readInFlight = true;
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /**
+     * Brings the pass's plan and the fast path together. The plan leaves alone every claim and member the fast path
+     * served since the read (the read may predate it); the index is rebuilt from the read, with what the fast path did
+     * since laid over it, and loses every member this plan acts on (assigns, deletes, hibernates) and every claim it
+     * assigns or releases, so the two never hand out or change the same thing.
+     */
+    private PoolPlan settleWithFastPath(PoolPlan plan, List<Member> members, List<Claim> live) {
+        // Built from the read outside the lock (it walks the whole pool): claims never wait for it.
+        HandOut fresh = new HandOut();
+        fresh.rebuild(members, live);
+        handOutLock.lock();
+        try {
+            readInFlight = false;
+            PoolPlan settled = plan;
+            if (!servedSinceRead.isEmpty()) {
+                Set<String> taken = new HashSet<>();
+                Set<String> servedClaims = new HashSet<>();
+                for (HandOut.Pair p : servedSinceRead) {
+                    taken.add(p.member().id());
+                    servedClaims.add(p.claim().name());
+                }
+                settled = without(plan, servedClaims, taken);
+            }
+            handOut = fresh;
+            for (HandOut.Pair p : servedSinceRead) {
+                handOut.claimChanged(p.claim());
+                handOut.memberChanged(p.member());
+            }
+            for (Claim c : submittedSinceRead.values()) {
+                handOut.claimPending(c);
+            }
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+            for (PoolPlan.Assignment a : settled.assignments()) {
+                handOut.claimGone(a.claimName());
+                handOut.drop(a.memberId());
+            }
+            for (PoolPlan.Release r : settled.releases()) {
+                handOut.claimGone(r.claimName());
+            }
+            for (PoolPlan.Delete d : settled.deletes()) {
+                handOut.drop(d.memberId());
+            }
+            for (PoolPlan.PowerChange change : settled.powerChanges()) {
+                if (change.to() == dev.hotspare.pool.DesiredPower.HIBERNATING) {
+                    handOut.drop(change.memberId());
+                }
+            }
+            return settled;
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** {@code plan} without what concerns claims or members the fast path handed out after the pass's read. */
+    private static PoolPlan without(PoolPlan plan, Set<String> claimNames, Set<String> memberIds) {
+        return new PoolPlan(
+                plan.releases().stream().filter(r -> !claimNames.contains(r.claimName())).toList(),
+                plan.assignments().stream().filter(a -> !claimNames.contains(a.claimName()) && !memberIds.contains(a.memberId())).toList(),
+                plan.powerChanges().stream().filter(c -> !memberIds.contains(c.memberId())).toList(),
+                plan.orphanMarks().stream().filter(o -> !memberIds.contains(o.memberId())).toList(),
+                plan.deletes().stream().filter(d -> !memberIds.contains(d.memberId())).toList(),
+                plan.creates(),
+                plan.reasons().stream().filter(r -> !claimNames.contains(r.claimName())).toList(),
+                plan.orphans(),
+                plan.status());
     }
 
     /**
@@ -280,6 +474,18 @@ public final class PoolController implements AutoCloseable {
         if (current.deleted()) {
             throw new PoolDeletedException(pool, fresh);
         }
+        // Under the hand-out lock like claim(): the fast path learns of the reservation's claim in the order the store
+        // dates it, and serves it as a pass would.
+        handOutLock.lock();
+        try {
+            return reserveLocked(current, key, fresh, ttl);
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    private ClaimHandle reserveLocked(PoolSpec current, String key, String fresh, Duration ttl) {
+        String pool = current.name();
         Instant now = scheduler.clock().instant();
         Reservation reservation = claims.reserve(pool, key, ClaimRequest.of(fresh), ttl, now);
         Claim claim = reservation.claim();
@@ -303,7 +509,16 @@ public final class PoolController implements AutoCloseable {
             Duration left = Duration.between(now, reservation.expiresAt());
             scheduler.schedule(left.isNegative() ? Duration.ZERO : left, this::requestReconcile);
         }
-        requestReconcile();
+        if (claim.assignedMember().isEmpty()) {
+            handOut.claimPending(claim);
+            if (readInFlight) {
+                submittedSinceRead.put(claim.name(), claim);
+            }
+            handOutNow(current, now);
+        }
+        if (handles.containsKey(claim.name())) {
+            requestReconcile();
+        }
         return handle;
     }
 
@@ -344,6 +559,7 @@ public final class PoolController implements AutoCloseable {
             Claim claim = r.claim();
             LOG.info("pool {}: reservation {} (claim {}) was not confirmed by {}; ending it", pool, r.key(), claim.name(),
                     r.expiresAt());
+            forgetClaim(claim.name());
             claim.assignedMember().ifPresent(memberId -> attempt(pool, "mark " + memberId + " released (reservation lapsed)",
                     () -> driver.markReleased(pool, memberId, now)));
             ClaimHandle handle = handles.remove(claim.name());
@@ -406,6 +622,7 @@ public final class PoolController implements AutoCloseable {
             }
             waiting.remove(claimName);
             served.remove(claimName);
+            forgetClaim(claimName);
             requestReconcile();
             return wasLive;
         } finally {
@@ -485,7 +702,7 @@ public final class PoolController implements AutoCloseable {
         }
         PoolPlan plan;
         synchronized (transitions) {
-            plan = PoolPlanner.plan(effectiveFor(current), members, live, now, transitions.typical());
+            plan = PoolPlanner.plan(sizing.effectiveFor(current), members, live, now, transitions.typical());
         }
         ClaimReason reason = plan.reasonFor(claimName)
                 .or(() -> plan.assignments().stream().filter(a -> a.claimName().equals(claimName)).findFirst()
@@ -594,9 +811,18 @@ public final class PoolController implements AutoCloseable {
         if (owner) {
             expireReservations(pool, now);
         }
-        List<Member> members = unique(driver.list(pool));
-        List<Claim> live = uniqueClaims(claims.live(pool));
+        beginRead();
+        List<Member> members;
+        List<Claim> live;
+        try {
+            members = unique(driver.list(pool));
+            live = uniqueClaims(claims.live(pool));
+        } catch (RuntimeException e) {
+            endReadWithoutPlan();
+            throw e;
+        }
         if (!owner) {
+            endReadWithoutPlan();
             // Not the owner: say what the owner's plan would be, complete handles it served, and change nothing.
             PoolPlan plan;
             synchronized (transitions) {
@@ -609,10 +835,11 @@ public final class PoolController implements AutoCloseable {
         PoolPlan plan;
         synchronized (transitions) {
             transitions.observe(members);
-            PoolSpec planned = sized(current, live, now);
+            PoolSpec planned = sizing.sized(current, live, now, transitions);
             effective = planned;
             plan = PoolPlanner.plan(planned, members, live, now, transitions.typical());
         }
+        plan = settleWithFastPath(plan, members, live);
         warnOnEmptyRead(pool, plan);
         apply(pool, plan, members, live, now);
         trackWaits(plan, live, now);
@@ -628,152 +855,15 @@ public final class PoolController implements AutoCloseable {
         return plan;
     }
 
-    /**
-     * The spec this pass plans with. Without auto-sizing, the spec. With it, the claims seen are recorded as
-     * arrivals and, once per sizing interval, the sizer decides from them and from the measured resume and install
-     * times; applied, its count replaces the spec's runningCount; in shadow mode the spec is planned as written and
-     * the decision is only logged and reported. Called under the pass lock and the transitions' monitor.
-     */
-    private PoolSpec sized(PoolSpec current, List<Claim> live, Instant now) {
-        if (current.autoSizing().isEmpty()) {
-            // Sizing switched off (or never on): a later switch on starts afresh from the spec's count.
-            sizerCount = -1;
-            arrivals.clear();
-            historyArrivals.clear();
-            historySince = null;
-            synchronized (servedWaits) {
-                servedWaits.clear();
-            }
-            seenClaims = Map.of();
-            return current;
-        }
-        SizerSettings settings = current.autoSizing().get();
-        if (historySince == null) {
-            resumeHistory(current.name(), live, now, settings.longWindow());
-        }
-        recordArrivals(live, now, settings.longWindow());
-        if (sizerCount < 0) {
-            sizerCount = current.runningCount();
-        }
-        if (lastSizingAt == null || !now.isBefore(lastSizingAt.plus(sizingInterval))) {
-            List<ClaimWait> waits;
-            synchronized (servedWaits) {
-                Instant horizon = now.minus(SizingHistory.KEPT);
-                servedWaits.removeIf(cw -> cw.arrivedAt().isBefore(horizon));
-                waits = List.copyOf(servedWaits);
-            }
-            SizingHistory history = new SizingHistory(Optional.of(historySince), List.copyOf(historyArrivals), waits);
-            SizingDecision decision = HotSpareSizer.decide(settings, new SizingInput(List.copyOf(arrivals),
-                    transitions.resumeSamples(), transitions.installSamples(), sizerCount, lastSizingChange, now, history));
-            lastSizingAt = now;
-            lastSizing = decision;
-            if (decision.changed()) {
-                lastSizingChange = Optional.of(now);
-                if (settings.apply()) {
-                    LOG.info("pool {}: runningCount {} -> {}: {}", current.name(), sizerCount, decision.runningCount(),
-                            decision.explanation());
-                } else {
-                    LOG.info("pool {}: shadow sizing would set runningCount {} -> {} (the pool keeps {}): {}",
-                            current.name(), sizerCount, decision.runningCount(), current.runningCount(),
-                            decision.explanation());
-                }
-            } else {
-                LOG.debug("pool {}: sizing keeps runningCount {}: {}", current.name(), decision.runningCount(),
-                        decision.explanation());
-            }
-            sizerCount = decision.runningCount();
-            listener.sizingDecided(current.name(), decision, settings.apply());
-        }
-        return effectiveFor(current);
-    }
-
-    /** {@code current} with the sizer's count when sizing is applied and has decided; otherwise {@code current}. */
-    private PoolSpec effectiveFor(PoolSpec current) {
-        boolean applied = current.autoSizing().map(SizerSettings::apply).orElse(false);
-        int count = sizerCount;
-        if (!applied || count < 0 || count == current.runningCount()) {
-            return current;
-        }
-        // The sizer's count may lie outside bounds changed since by updateSpec; the spec's check is for the start.
-        SizerSettings settings = current.autoSizing().get();
-        int bounded = Math.max(settings.min(), Math.min(settings.max(), count));
-        return current.toBuilder().runningCount(bounded).build();
-    }
-
-    /**
-     * The first sizing pass: the history the claim store kept (PostgreSQL keeps it; the in-memory store none) is
-     * taken over, so a restarted controller sizes as its predecessor did; otherwise watching starts now and the
-     * store is told so. The live claims are in the stored arrivals already and are marked seen, so they are not
-     * counted twice.
-     */
-    private void resumeHistory(String pool, List<Claim> live, Instant now, Duration window) {
-        Optional<SizingHistory> stored;
+    /** A read that plans nothing (not the owner, or the read failed): the fast path stops noting what it does. */
+    private void endReadWithoutPlan() {
+        handOutLock.lock();
         try {
-            stored = claims.sizingHistory(pool, now.minus(SizingHistory.KEPT));
-        } catch (RuntimeException e) {
-            // Sizing goes on without the history; it learns again, as a store that keeps none makes it.
-            LOG.warn("pool {}: reading the sizer's history from the claim store failed; learning from now on: {}", pool, e.toString());
-            stored = Optional.empty();
-        }
-        if (stored.isPresent() && stored.get().since().isPresent() && !stored.get().since().get().isAfter(now)) {
-            SizingHistory h = stored.get();
-            historySince = h.since().get();
-            List<Instant> sorted = new ArrayList<>(h.arrivals());
-            sorted.sort(null);
-            Instant horizon = now.minus(window);
-            for (Instant at : sorted) {
-                if (!at.isAfter(now)) {
-                    historyArrivals.addLast(at);
-                    if (!at.isBefore(horizon)) {
-                        arrivals.addLast(at);
-                    }
-                }
-            }
-            synchronized (servedWaits) {
-                h.waits().stream().sorted(java.util.Comparator.comparing(ClaimWait::arrivedAt)).forEach(servedWaits::addLast);
-                while (servedWaits.size() > HISTORY_CAP) {
-                    servedWaits.pollFirst();
-                }
-            }
-            Map<String, Instant> seen = new HashMap<>(Math.max(16, live.size() * 2));
-            for (Claim c : live) {
-                if (!c.createdAt().isBefore(now.minus(SizingHistory.KEPT))) {
-                    seen.put(c.name(), c.createdAt());
-                }
-            }
-            seenClaims = seen;
-            LOG.info("pool {}: sizer history taken over from the claim store: watched since {}, {} arrivals, {} waits",
-                    pool, historySince, historyArrivals.size(), h.waits().size());
-            return;
-        }
-        historySince = now;
-        attempt(pool, "record the sizer's start", () -> claims.recordSizingStart(pool, now));
-    }
-
-    /**
-     * Each live claim not seen by the previous pass is an arrival at its creation time; arrivals older than the
-     * sizer's long window are dropped. Claims made and served between two passes are missed: passes run on every
-     * claim, so only a claim served by another controller before this one reads it is.
-     */
-    private void recordArrivals(List<Claim> live, Instant now, Duration window) {
-        Map<String, Instant> seen = new HashMap<>(Math.max(16, live.size() * 2));
-        for (Claim c : live) {
-            seen.put(c.name(), c.createdAt());
-            if (!c.createdAt().equals(seenClaims.get(c.name()))) {
-                arrivals.addLast(c.createdAt());
-                historyArrivals.addLast(c.createdAt());
-            }
-        }
-        seenClaims = seen;
-        Instant horizon = now.minus(window);
-        arrivals.removeIf(at -> at.isBefore(horizon));
-        if (historySince == null) {
-            historySince = now;
-        }
-        // Oldest first (mostly): drop from the head while it is older than the history kept.
-        Instant kept = now.minus(SizingHistory.KEPT);
-        while (!historyArrivals.isEmpty() && (historyArrivals.peekFirst().isBefore(kept) || historyArrivals.size() > HISTORY_CAP)) {
-            historyArrivals.pollFirst();
+            readInFlight = false;
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+        } finally {
+            handOutLock.unlock();
         }
     }
 
@@ -784,7 +874,7 @@ public final class PoolController implements AutoCloseable {
      * @return the last decision, or empty
      */
     public Optional<SizingDecision> sizing() {
-        return spec.autoSizing().isPresent() ? Optional.ofNullable(lastSizing) : Optional.empty();
+        return spec.autoSizing().isPresent() ? sizing.last() : Optional.empty();
     }
 
     /**
@@ -908,8 +998,8 @@ public final class PoolController implements AutoCloseable {
     }
 
     private void apply(String pool, PoolPlan plan, List<Member> observed, List<Claim> live, Instant now) {
-        Set<String> keep = new HashSet<>();
-        applyReleases(pool, plan, now, keep);
+        Set<String> unmarked = new HashSet<>();
+        applyReleases(pool, plan, now, unmarked);
         applyAssignments(pool, plan, observed, live, now);
         for (PoolPlan.PowerChange change : plan.powerChanges()) {
             attempt(pool, "power " + change.memberId() + " " + change.to(),
@@ -921,15 +1011,16 @@ public final class PoolController implements AutoCloseable {
         }
         Map<String, String> orphanClaims = new HashMap<>();
         plan.orphans().forEach(o -> orphanClaims.put(o.memberId(), o.claimName()));
-        int deleted = 0;
+        // The lookups are I/O and stay here; what they mean for the deletes is the planner's decision.
+        Set<String> liveAgain = new HashSet<>();
         for (PoolPlan.Delete delete : plan.deletes()) {
-            if (keep.contains(delete.memberId())) {
-                continue;
+            if (delete.reason() == PoolPlan.DeleteReason.CLAIM_GONE && !unmarked.contains(delete.memberId())
+                    && claimStillLive(pool, delete.memberId(), orphanClaims.get(delete.memberId()))) {
+                liveAgain.add(delete.memberId());
             }
-            if (delete.reason() == PoolPlan.DeleteReason.CLAIM_GONE && claimStillLive(pool, delete.memberId(),
-                    orphanClaims.get(delete.memberId()))) {
-                continue;
-            }
+        }
+        int deleted = 0;
+        for (PoolPlan.Delete delete : PoolPlanner.confirmedDeletes(plan, unmarked, liveAgain)) {
             if (attempt(pool, "delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {
                 deleted++;
             }
@@ -950,14 +1041,15 @@ public final class PoolController implements AutoCloseable {
 
     /**
      * A claim expires by marking its member released first; only then does the claim end. A member whose mark
-     * could not be written is kept ({@code keep}) and its claim stays live, for the next pass to retry.
+     * could not be written is noted ({@code unmarked}): {@link PoolPlanner#confirmedDeletes} keeps it, and its claim
+     * stays live for the next pass to retry.
      */
-    private void applyReleases(String pool, PoolPlan plan, Instant now, Set<String> keep) {
+    private void applyReleases(String pool, PoolPlan plan, Instant now, Set<String> unmarked) {
         for (PoolPlan.Release release : plan.releases()) {
             if (release.reason() == PoolPlan.ReleaseReason.LIFETIME_EXPIRED && release.memberId().isPresent()) {
                 String memberId = release.memberId().get();
                 if (!attempt(pool, "mark " + memberId + " released", () -> driver.markReleased(pool, memberId, now))) {
-                    keep.add(memberId);
+                    unmarked.add(memberId);
                     continue;
                 }
             }
@@ -1081,6 +1173,55 @@ public final class PoolController implements AutoCloseable {
         }
     }
 
+    /**
+     * One assignment: member record, then claim record, then the ready mark, the listeners and the handle. With
+     * {@code writeMember} false the member record is already written (the fast path). Returns whether the claim
+     * now holds the member.
+     */
+    private boolean writeAssignment(String pool, PoolPlan.Assignment assignment, Member before, Instant createdAt,
+                                    Instant now, boolean writeMember) {
+        String claimName = assignment.claimName();
+        ClaimStore.AssignOutcome[] outcome = new ClaimStore.AssignOutcome[1];
+        Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
+                : Optional.of(ClaimOutcome.served(ClaimService.classify(before, createdAt)));
+        boolean written = attempt(pool, "assign " + assignment.memberId() + " to " + claimName, () -> {
+            if (writeMember) {
+                driver.assign(pool, assignment.memberId(), claimName, assignment.claimedAt());
+            }
+            outcome[0] = claims.assign(pool, claimName, assignment.memberId(), assignment.claimedAt(), servedAs);
+        });
+        if (!written) {
+            return false;
+        }
+        if (outcome[0] == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
+            // The claim ended between the read and this write: the member now names a claim known to be gone.
+            // Mark it released at once instead of waiting out the orphan grace period.
+            attempt(pool, "mark " + assignment.memberId() + " released (its claim ended meanwhile)",
+                    () -> driver.markReleased(pool, assignment.memberId(), now));
+            return false;
+        }
+        if (outcome[0] != ClaimStore.AssignOutcome.ASSIGNED && outcome[0] != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+            LOG.warn("pool {}: assigning {} to {}: the claim store answered {}; the next pass settles it", pool,
+                    assignment.memberId(), claimName, outcome[0]);
+            return false;
+        }
+        attempt(pool, "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
+        listener.onClaimAssigned(pool, assignment, before);
+        reportServed(pool, claimName, before, createdAt, now);
+        ClaimHandle handle = handles.remove(claimName);
+        if (handle != null && handle.settle()) {
+            // The claimer gets the member as it now is: claimed by it, running.
+            handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
+        }
+        if (servedAs.isPresent()) {
+            listener.claimEnded(pool, claimName, servedAs.get());
+            if (handle != null) {
+                handle.ended(servedAs.get());
+            }
+        }
+        return true;
+    }
+
     /** Before an orphan is deleted its claim is looked up once more by name; found, the member stays. */
     private boolean claimStillLive(String pool, String memberId, String claimName) {
         if (claimName == null) {
@@ -1109,13 +1250,7 @@ public final class PoolController implements AutoCloseable {
         ClaimStages stages = w != null ? w.until(now) : ClaimStages.NONE.plus(WaitStage.QUEUE, Duration.between(claimCreatedAt, now));
         served.put(claimName, stages);
         if (spec.autoSizing().isPresent()) {
-            Duration waited = Duration.between(claimCreatedAt, now);
-            synchronized (servedWaits) {
-                servedWaits.addLast(new ClaimWait(claimCreatedAt, waited.isNegative() ? Duration.ZERO : waited));
-                while (servedWaits.size() > HISTORY_CAP) {
-                    servedWaits.pollFirst();
-                }
-            }
+            sizing.served(claimCreatedAt, now);
         }
         if (listener == PoolListener.NONE || before == null) {
             return;
@@ -1232,7 +1367,7 @@ public final class PoolController implements AutoCloseable {
      * The settings this controller was built with (its ports are not settings).
      */
     public Settings settings() {
-        return new Settings(spec.name(), resyncPeriod, closeTimeout, sizingInterval);
+        return new Settings(spec.name(), resyncPeriod, closeTimeout, sizing.interval());
     }
 
     /**
