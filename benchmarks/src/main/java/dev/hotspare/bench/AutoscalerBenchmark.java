@@ -14,7 +14,7 @@ import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.autoscale.UsageReading;
 import dev.hotspare.fleet.autoscale.UsageWindows;
-import dev.hotspare.fleet.runtime.AutoscalerTicks;
+import dev.hotspare.fleet.runtime.internal.AutoscalerTicks;
 import dev.hotspare.memory.InMemoryUsageHistory;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -11,7 +11,7 @@ import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.autoscale.ScalingPolicies;
 import dev.hotspare.fleet.autoscale.UsageReading;
-import dev.hotspare.fleet.runtime.AutoscaleReplay;
+import dev.hotspare.fleet.runtime.internal.AutoscaleReplay;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;

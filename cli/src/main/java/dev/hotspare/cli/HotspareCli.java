@@ -118,7 +118,7 @@ public final class HotspareCli implements java.util.concurrent.Callable<Integer>
     static final class BuildVersion implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[]{"hotspare " + dev.hotspare.HotspareVersion.current()};
+            return new String[]{"hotspare " + dev.hotspare.internal.HotspareVersion.current()};
         }
     }
 }

@@ -4,7 +4,7 @@ import dev.hotspare.json.Documents;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.PoolState;
+import dev.hotspare.pool.internal.PoolState;
 import dev.hotspare.validation.ValidationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

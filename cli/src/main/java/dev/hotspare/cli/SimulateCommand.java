@@ -15,7 +15,7 @@ import dev.hotspare.sim.RateStep;
 import dev.hotspare.sim.Recommendation;
 import dev.hotspare.sim.SimulationReport;
 import dev.hotspare.sim.SimulationSettings;
-import dev.hotspare.sim.TraceFiles;
+import dev.hotspare.sim.internal.TraceFiles;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;

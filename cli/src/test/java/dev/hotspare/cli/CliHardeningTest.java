@@ -61,8 +61,8 @@ class CliHardeningTest {
     void versionIsTheBuildsAndNoEscapeCodesReachAPipe() {
         CliRun run = CliRun.run("--version");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out().strip()).isEqualTo("hotspare " + dev.hotspare.HotspareVersion.current());
-        assertThat(dev.hotspare.HotspareVersion.current()).doesNotContain("${").isNotEqualTo("unknown");
+        assertThat(run.out().strip()).isEqualTo("hotspare " + dev.hotspare.internal.HotspareVersion.current());
+        assertThat(dev.hotspare.internal.HotspareVersion.current()).doesNotContain("${").isNotEqualTo("unknown");
         // Under the test runner neither stream is a terminal: no colours in usage or errors.
         assertThat(CliRun.run("simulat").err() + CliRun.run().err()).doesNotContain("\u001b[");
     }

@@ -1,7 +1,7 @@
 package dev.hotspare.json;
 
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.PoolState;
+import dev.hotspare.pool.internal.PoolState;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;

@@ -1178,7 +1178,7 @@ final class FleetApi extends Handler.Abstract {
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(VERSION_HEADER, apiVersion);
-        response.getHeaders().put(HOTSPARE_VERSION_HEADER, dev.hotspare.HotspareVersion.current());
+        response.getHeaders().put(HOTSPARE_VERSION_HEADER, dev.hotspare.internal.HotspareVersion.current());
         answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
         if (status == 413) {
             // The unread rest of the body would be taken for the next request.

@@ -93,7 +93,7 @@ public final class FleetServerMain {
             return 0;
         }
         if (Arrays.asList(args).contains("--version")) {
-            out.println("hotspare-fleet-server " + dev.hotspare.HotspareVersion.current());
+            out.println("hotspare-fleet-server " + dev.hotspare.internal.HotspareVersion.current());
             out.flush();
             return 0;
         }

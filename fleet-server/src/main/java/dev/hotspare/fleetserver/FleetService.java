@@ -5,7 +5,7 @@ import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.fleet.runtime.Fleet;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
-import dev.hotspare.fleet.runtime.Worker;
+import dev.hotspare.fleet.runtime.internal.Worker;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.spi.UsageHistory;
@@ -111,7 +111,7 @@ public final class FleetService implements AutoCloseable {
                 Map.copyOf(b.healthChecks), b.maxBodyBytes, b.apiVersion, operationWait,
                 this::syncWorker, () -> KpiSnapshot.of(b.meters), () -> prometheusText(b.meters),
                 maxConcurrentRequests(b.maxThreads), b.tasks.clock(),
-                scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.Watcher::lastError),
+                scheduler -> fleet.worker().watcher(scheduler).flatMap(dev.hotspare.fleet.runtime.internal.Watcher::lastError),
                 authenticator, b.forwardResponseWait);
         this.api.ownershipView(() -> dev.hotspare.ownership.runtime.OwnershipMember.describe(fleet.ownership(),
                 "this instance acts on every scheduler (in memory, or --ownership false)"));

@@ -35,7 +35,7 @@ final class JsonErrorHandler extends ErrorHandler {
         Object message = request.getAttribute(ERROR_MESSAGE);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, FleetApi.JSON_CONTENT_TYPE);
         response.getHeaders().put(FleetApi.VERSION_HEADER, apiVersion);
-        response.getHeaders().put(FleetApi.HOTSPARE_VERSION_HEADER, dev.hotspare.HotspareVersion.current());
+        response.getHeaders().put(FleetApi.HOTSPARE_VERSION_HEADER, dev.hotspare.internal.HotspareVersion.current());
         response.write(true, ByteBuffer.wrap(body(status, message == null ? null : message.toString())), callback);
         return true;
     }
@@ -45,7 +45,7 @@ final class JsonErrorHandler extends ErrorHandler {
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         fields.put(HttpHeader.CONTENT_TYPE, FleetApi.JSON_CONTENT_TYPE);
         fields.put(FleetApi.VERSION_HEADER, apiVersion);
-        fields.put(FleetApi.HOTSPARE_VERSION_HEADER, dev.hotspare.HotspareVersion.current());
+        fields.put(FleetApi.HOTSPARE_VERSION_HEADER, dev.hotspare.internal.HotspareVersion.current());
         return ByteBuffer.wrap(body(status, reason));
     }
 

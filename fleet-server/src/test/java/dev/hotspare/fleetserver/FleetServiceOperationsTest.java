@@ -3,7 +3,7 @@ package dev.hotspare.fleetserver;
 import dev.hotspare.fleet.runtime.FleetSettings;
 
 import tools.jackson.databind.JsonNode;
-import dev.hotspare.HotspareVersion;
+import dev.hotspare.internal.HotspareVersion;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.time.VirtualClock;

@@ -2,6 +2,12 @@ package dev.hotspare.fleet.autoscale;
 
 import dev.hotspare.fleet.PolicyType;
 import dev.hotspare.fleet.PolicyTypes;
+import dev.hotspare.fleet.autoscale.internal.CpuPolicy;
+import dev.hotspare.fleet.autoscale.internal.FixedBufferPolicy;
+import dev.hotspare.fleet.autoscale.internal.LegacyPolicy;
+import dev.hotspare.fleet.autoscale.internal.MemPolicy;
+import dev.hotspare.fleet.autoscale.internal.RoomOccupancyPolicy;
+import dev.hotspare.fleet.autoscale.internal.RoomPolicy;
 import dev.hotspare.validation.Names;
 
 import java.util.ArrayList;

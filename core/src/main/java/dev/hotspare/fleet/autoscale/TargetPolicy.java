@@ -3,6 +3,8 @@ package dev.hotspare.fleet.autoscale;
 import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.PolicyParameters;
 import dev.hotspare.fleet.RoomStatusCounts;
+import dev.hotspare.fleet.autoscale.internal.FixedBufferPolicy;
+import dev.hotspare.fleet.autoscale.internal.RoomOccupancyPolicy;
 
 import java.util.Objects;
 

@@ -16,6 +16,8 @@ import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.fleet.plan.FleetPlan;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.runtime.internal.RoomActions;
+import dev.hotspare.fleet.runtime.internal.Watcher;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerNotFoundException;
 import dev.hotspare.validation.Names;

@@ -10,6 +10,7 @@ import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.fleet.lock.WaitPolicy;
 import dev.hotspare.fleet.plan.FleetPlan;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.runtime.internal.RoomActions;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.pool.Member;
 import dev.hotspare.validation.Problem;

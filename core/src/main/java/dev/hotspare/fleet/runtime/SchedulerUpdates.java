@@ -11,6 +11,7 @@ import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.fleet.lock.WaitPolicy;
+import dev.hotspare.fleet.runtime.internal.RollingReplace;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerRecord;

@@ -1,5 +1,7 @@
 package dev.hotspare.fleet.runtime;
 
+import dev.hotspare.fleet.runtime.internal.RollingReplace;
+import dev.hotspare.fleet.runtime.internal.RoomActions;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.memory.InMemoryMemberDriver;

@@ -3,6 +3,7 @@ package dev.hotspare.fleet.runtime;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
+import dev.hotspare.fleet.runtime.internal.Watcher;
 import dev.hotspare.json.Documents;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
-import dev.hotspare.fleet.runtime.Worker;
+import dev.hotspare.fleet.runtime.internal.Worker;
 import dev.hotspare.kpi.RecordingKpis.LockWait;
 import dev.hotspare.kpi.RecordingKpis.Rooms;
 import dev.hotspare.kpi.RecordingKpis.Scaled;

@@ -5,7 +5,7 @@ import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
-import dev.hotspare.fleet.runtime.Worker;
+import dev.hotspare.fleet.runtime.internal.Worker;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;

@@ -1,8 +1,12 @@
-package dev.hotspare.fleet.autoscale;
+package dev.hotspare.fleet.autoscale.internal;
 
 import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.TriggerTypes;
+import dev.hotspare.fleet.autoscale.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy;
+import dev.hotspare.fleet.autoscale.UsageReading;
+import dev.hotspare.fleet.autoscale.Utilization;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -30,7 +34,7 @@ public final class RoomPolicy implements ScalingPolicy {
     }
 
     /** occupied / A, undefined for A = 0. */
-    static Utilization occupancy(RoomStatusCounts counts) {
+    public static Utilization occupancy(RoomStatusCounts counts) {
         int a = counts.active();
         if (a == 0) {
             return new Utilization.Undefined("no rooms (creating + ready + occupied = 0)");

@@ -1,10 +1,12 @@
-package dev.hotspare.fleet.autoscale;
+package dev.hotspare.fleet.autoscale.internal;
 
 import dev.hotspare.fleet.PolicyParameter;
 import dev.hotspare.fleet.PolicyParameters;
 import dev.hotspare.fleet.PolicyTypes;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.TriggerTypes;
+import dev.hotspare.fleet.autoscale.PolicyContext;
+import dev.hotspare.fleet.autoscale.TargetPolicy;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -64,7 +66,7 @@ public final class RoomOccupancyPolicy implements TargetPolicy {
      * @param readyTarget  the share of slots to keep free
      * @return the slots the desired rooms keep free
      */
-    static long keptFree(long desiredRooms, int maxMatches, BigDecimal readyTarget) {
+    public static long keptFree(long desiredRooms, int maxMatches, BigDecimal readyTarget) {
         return BigDecimal.valueOf(desiredRooms).multiply(BigDecimal.valueOf(maxMatches)).multiply(readyTarget)
                 .setScale(0, java.math.RoundingMode.CEILING).longValueExact();
     }

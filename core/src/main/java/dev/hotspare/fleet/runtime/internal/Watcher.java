@@ -1,4 +1,4 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import dev.hotspare.fleet.MaxSurge;
@@ -18,6 +18,8 @@ import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.fleet.plan.FleetObservation;
 import dev.hotspare.fleet.plan.FleetPlan;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.runtime.FleetListener;
+import dev.hotspare.fleet.runtime.SchedulerUpdates;
 import dev.hotspare.fleet.spi.RoomObservation;
 import dev.hotspare.fleet.plan.ReleaseCommand;
 import dev.hotspare.fleet.plan.ReleaseMachine;
@@ -65,7 +67,7 @@ public final class Watcher {
     private static final Logger LOG = LoggerFactory.getLogger(Watcher.class);
 
     /** Cache key: a scheduler version's parsed config never changes, so the pair identifies it exactly. */
-    record ConfigKey(String scheduler, SchedulerVersion version) {
+    public record ConfigKey(String scheduler, SchedulerVersion version) {
     }
 
     private final String scheduler;
@@ -85,7 +87,7 @@ public final class Watcher {
     private volatile Optional<String> lastError = Optional.empty();
     private boolean failedThisTick;
 
-    Watcher(String scheduler, WorkerContext context, Cache<ConfigKey, SchedulerConfig> configs) {
+    public Watcher(String scheduler, WorkerContext context, Cache<ConfigKey, SchedulerConfig> configs) {
         this.scheduler = scheduler;
         this.context = context;
         this.configs = configs;
@@ -98,11 +100,11 @@ public final class Watcher {
         return scheduler;
     }
 
-    synchronized void start() {
+    public synchronized void start() {
         ticking = context.tasks().scheduleAtFixedRate(context.period(), context.period(), this::tick);
     }
 
-    synchronized void stop() {
+    public synchronized void stop() {
         stopped = true;
         if (ticking != null) {
             ticking.cancel();
@@ -110,7 +112,7 @@ public final class Watcher {
     }
 
     /** Whether an asynchronous step (a replace or a removal) is still running. */
-    boolean busy() {
+    public boolean busy() {
         return replacing.get() || removing.get() || resuming.get();
     }
 
@@ -167,11 +169,11 @@ public final class Watcher {
         Optional<HeldLock> downscale = Optional.empty();
         boolean downscaleHandedOver;
 
-        Held(LockScope scope) {
+        public Held(LockScope scope) {
             this.scope = scope;
         }
 
-        void endOfTick() {
+        public void endOfTick() {
             termination.ifPresent(HeldLock::release);
             if (!downscaleHandedOver) {
                 scope.close();
@@ -425,7 +427,7 @@ public final class Watcher {
      * The resource metrics this config's triggers can read. A reading costs a metrics-API call per metric on
      * Kubernetes, every tick; room and legacy triggers read none. A trigger of a plug-in type may read any.
      */
-    static Set<ResourceMetric> usedMetrics(SchedulerConfig config) {
+    public static Set<ResourceMetric> usedMetrics(SchedulerConfig config) {
         Set<ResourceMetric> used = EnumSet.noneOf(ResourceMetric.class);
         List<MetricsTrigger> triggers = new ArrayList<>(config.autoscaling().up().triggers());
         triggers.addAll(config.autoscaling().down().triggers());

@@ -1,4 +1,4 @@
-package dev.hotspare;
+package dev.hotspare.internal;
 
 import java.io.IOException;
 import java.io.InputStream;

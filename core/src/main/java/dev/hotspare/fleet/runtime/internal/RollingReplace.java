@@ -1,4 +1,4 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.MaxSurge;
@@ -41,19 +41,19 @@ import java.util.function.BooleanSupplier;
  * Stopping happens between two decisions, never inside one: since each decision is saved before its commands
  * run, the next owner's {@link ReleaseEvent.Resume} completes whatever the last one started.
  */
-final class RollingReplace {
+public final class RollingReplace {
 
     private static final Logger LOG = LoggerFactory.getLogger(RollingReplace.class);
 
     /** Where a persisted release goes: its state, its statuses and its rollback's version, under CONFIG's fence. */
-    static final class Ledger {
+    public static final class Ledger {
         private final SchedulerStore store;
         private final String scheduler;
         private final HeldLock config;
         private final EventDispatcher events;
         private long version;
 
-        Ledger(SchedulerStore store, String scheduler, HeldLock config, EventDispatcher events, long version) {
+        public Ledger(SchedulerStore store, String scheduler, HeldLock config, EventDispatcher events, long version) {
             this.store = store;
             this.scheduler = scheduler;
             this.config = config;
@@ -61,22 +61,22 @@ final class RollingReplace {
             this.version = version;
         }
 
-        void save(ReleaseState state) {
+        public void save(ReleaseState state) {
             config.ensureHeld();
             version = store.saveRelease(scheduler, state, version, config.fence());
         }
 
-        void setStatus(SchedulerVersion release, ReleasePhase outcome) {
+        public void setStatus(SchedulerVersion release, ReleasePhase outcome) {
             config.ensureHeld();
             store.setStatus(scheduler, release, status(outcome), config.fence());
         }
 
-        SchedulerVersion current() {
+        public SchedulerVersion current() {
             return store.get(scheduler).orElseThrow(() -> new SchedulerNotFoundException(scheduler)).version();
         }
 
         /** Saves the config of {@code rolledBackTo} again as {@code restored}, unless a resumed decision did already. */
-        void saveRollback(SchedulerVersion restored, SchedulerVersion rolledBackTo, java.time.Instant now) {
+        public void saveRollback(SchedulerVersion restored, SchedulerVersion rolledBackTo, java.time.Instant now) {
             config.ensureHeld();
             if (current().compareTo(restored) >= 0) {
                 return;
@@ -108,7 +108,7 @@ final class RollingReplace {
      * A repair that is not persisted and has nothing to roll back to: the rooms on an older major than {@code target}
      * are replaced; cancelled means stopped (CANCELED).
      */
-    RollingReplace(String scheduler, SchedulerVersion target, MaxSurge maxSurge, Duration timeout, Duration pollInterval,
+    public RollingReplace(String scheduler, SchedulerVersion target, MaxSurge maxSurge, Duration timeout, Duration pollInterval,
                    RoomActions actions, BooleanSupplier cancelled, BooleanSupplier leaseLost) {
         this(scheduler, ReleaseState.start(target, Optional.empty(), maxSurge, timeout, actions.tasks().clock().instant()),
                 false, Optional.empty(), pollInterval, actions, cancelled, leaseLost, () -> false);
@@ -118,7 +118,7 @@ final class RollingReplace {
      * A release from {@code state}; {@code resume} when it was taken over from a persisted state (its first decision
      * is then a {@link ReleaseEvent.Resume}).
      */
-    RollingReplace(String scheduler, ReleaseState state, boolean resume, Optional<Ledger> ledger, Duration pollInterval,
+    public RollingReplace(String scheduler, ReleaseState state, boolean resume, Optional<Ledger> ledger, Duration pollInterval,
                    RoomActions actions, BooleanSupplier cancelled, BooleanSupplier leaseLost, BooleanSupplier handOver) {
         this.scheduler = scheduler;
         this.state = state;
@@ -134,7 +134,7 @@ final class RollingReplace {
     }
 
     /** The outcome of a machine phase, as a release status. */
-    static OperationStatus status(ReleasePhase phase) {
+    public static OperationStatus status(ReleasePhase phase) {
         return switch (phase) {
             case DEPLOYED -> OperationStatus.DEPLOYED;
             case ERROR -> OperationStatus.ERROR;
@@ -148,18 +148,18 @@ final class RollingReplace {
      * Starts polling (the first decision runs now). The future completes with the release's outcome when it ends;
      * when it is handed over first, with the failure it rolls back from, or {@link OperationStatus#INTERRUPTED}.
      */
-    CompletableFuture<OperationStatus> start() {
+    public CompletableFuture<OperationStatus> start() {
         step();
         return result;
     }
 
     /** Saves {@code state} as the release's first state (expected version as the ledger read it). */
-    void saveInitial() {
+    public void saveInitial() {
         ledger.ifPresent(l -> l.save(state));
     }
 
     /** The state the runner holds now. */
-    ReleaseState state() {
+    public ReleaseState state() {
         return state;
     }
 

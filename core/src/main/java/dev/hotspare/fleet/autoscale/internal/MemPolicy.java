@@ -1,4 +1,6 @@
-package dev.hotspare.fleet.autoscale;
+package dev.hotspare.fleet.autoscale.internal;
+
+import dev.hotspare.fleet.autoscale.ResourceMetric;
 
 /** {@code mem}: usage of memory against {@code requests.memory}; see {@link ResourcePolicy}. */
 public final class MemPolicy extends ResourcePolicy {

@@ -1,4 +1,4 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
  * Waits, on a {@link TaskScheduler}, until a driver no longer lists some members — used wherever rooms are
  * deleted and the next step must not start before they are gone (scale-down, rolling replace, dead rooms).
  */
-final class MembersGone {
+public final class MembersGone {
 
     private MembersGone() {
     }
@@ -21,7 +21,7 @@ final class MembersGone {
      * Completes when none of {@code ids} is listed in {@code pool} any more, or at {@code deadline},
      * whichever comes first; checks every {@code pollInterval}. Completes exceptionally if the driver fails.
      */
-    static CompletableFuture<Void> await(MemberDriver driver, TaskScheduler tasks, Duration pollInterval, String pool,
+    public static CompletableFuture<Void> await(MemberDriver driver, TaskScheduler tasks, Duration pollInterval, String pool,
                                          List<String> ids, Instant deadline) {
         CompletableFuture<Void> gone = new CompletableFuture<>();
         Runnable[] check = new Runnable[1];

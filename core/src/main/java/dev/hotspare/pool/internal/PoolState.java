@@ -1,8 +1,10 @@
-package dev.hotspare.pool;
+package dev.hotspare.pool.internal;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.Member;
 import java.util.List;
 
 /**

@@ -1,9 +1,10 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import dev.hotspare.fleet.RoomStatus;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.events.FleetEvent;
 import dev.hotspare.fleet.plan.FleetPlan.ScaleReason;
+import dev.hotspare.fleet.runtime.FleetListener;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.pool.DesiredPower;
@@ -37,7 +38,7 @@ import java.util.concurrent.CompletableFuture;
  * </ul>
  * Callers hold the locks the lock protocol names; this class takes none.
  */
-final class RoomActions {
+public final class RoomActions {
 
     private final MemberDriver driver;
     private final Optional<RoomStatusStore> statuses;
@@ -48,12 +49,12 @@ final class RoomActions {
     /** Most rooms created before they are registered and reported: a scale-up of n rooms is n / chunk steps. */
     private final int chunk;
 
-    RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,
+    public RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,
                 TaskScheduler tasks, Duration pollInterval) {
         this(driver, statuses, events, listener, tasks, pollInterval, dev.hotspare.fleet.FleetLimits.DEFAULT.maxScaleStep());
     }
 
-    RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,
+    public RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,
                 TaskScheduler tasks, Duration pollInterval, int chunk) {
         this.chunk = Math.max(1, chunk);
         this.driver = Objects.requireNonNull(driver, "driver");
@@ -64,19 +65,19 @@ final class RoomActions {
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
     }
 
-    MemberDriver driver() {
+    public MemberDriver driver() {
         return driver;
     }
 
-    Optional<RoomStatusStore> statuses() {
+    public Optional<RoomStatusStore> statuses() {
         return statuses;
     }
 
-    TaskScheduler tasks() {
+    public TaskScheduler tasks() {
         return tasks;
     }
 
-    FleetListener listener() {
+    public FleetListener listener() {
         return listener;
     }
 
@@ -84,7 +85,7 @@ final class RoomActions {
      * Creates {@code count} rooms on {@code version}, in steps of at most the chunk size (each step registered,
      * published and reported on its own, so a large scale-up never builds up one huge batch); returns their names.
      */
-    List<String> scaleUp(String scheduler, SchedulerVersion version, int count, ScaleReason reason) {
+    public List<String> scaleUp(String scheduler, SchedulerVersion version, int count, ScaleReason reason) {
         List<String> created = new ArrayList<>(Math.min(count, chunk));
         for (int done = 0; done < count; ) {
             int step = Math.min(chunk, count - done);
@@ -112,7 +113,7 @@ final class RoomActions {
     }
 
     /** Removes {@code rooms} (in this order) because the fleet scales down. */
-    void scaleDown(String scheduler, List<String> rooms, ScaleReason reason) {
+    public void scaleDown(String scheduler, List<String> rooms, ScaleReason reason) {
         Instant now = tasks.clock().instant();
         int removed = 0;
         try {
@@ -129,7 +130,7 @@ final class RoomActions {
     }
 
     /** Removes dead rooms: silent too long, or occupied too long. */
-    void removeDead(String scheduler, List<String> rooms) {
+    public void removeDead(String scheduler, List<String> rooms) {
         int removed = 0;
         try {
             for (String room : rooms) {
@@ -150,7 +151,7 @@ final class RoomActions {
      * it was seen dead, and the autoscaler of the next tick would then remove live rooms to bring the inflated count
      * under max. No scale event or KPI: a release keeps the number of rooms.
      */
-    List<String> createForRelease(String scheduler, SchedulerVersion version, int count) {
+    public List<String> createForRelease(String scheduler, SchedulerVersion version, int count) {
         Instant now = tasks.clock().instant();
         List<String> created = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -160,14 +161,14 @@ final class RoomActions {
     }
 
     /** A release's replaced rooms deleted, their statuses dropped (a room already gone is skipped). */
-    void removeForRelease(String scheduler, List<String> rooms) {
+    public void removeForRelease(String scheduler, List<String> rooms) {
         for (String room : rooms) {
             removeRoom(scheduler, room);
         }
     }
 
     /** Deletes every room of a scheduler that is being deleted; returns their names. */
-    List<String> removeAll(String scheduler) {
+    public List<String> removeAll(String scheduler) {
         List<String> rooms = dev.hotspare.fleet.plan.FleetPlanner.liveRooms(driver.list(scheduler)).stream()
                 .map(dev.hotspare.pool.Member::id).toList();
         rooms.forEach(id -> driver.delete(scheduler, id));
@@ -175,7 +176,7 @@ final class RoomActions {
     }
 
     /** Registers a room the driver lists but the status store does not know, as {@code creating}. */
-    void register(String scheduler, String room, Instant createdAt) {
+    public void register(String scheduler, String room, Instant createdAt) {
         statuses.ifPresent(store -> store.update(scheduler, room, RoomStatus.CREATING, createdAt));
     }
 
@@ -183,19 +184,19 @@ final class RoomActions {
      * Forgets the status of a room the driver no longer listed. Looks once more first: a room created after the
      * observation was listed keeps its status.
      */
-    void forget(String scheduler, String room) {
+    public void forget(String scheduler, String room) {
         if (statuses.isPresent() && driver.find(scheduler, room).isEmpty()) {
             statuses.get().remove(scheduler, room);
         }
     }
 
     /** Takes back the slots of rooms allocated at or before {@code cutoff}; returns those rooms. */
-    List<String> expireAllocations(String scheduler, Instant cutoff) {
+    public List<String> expireAllocations(String scheduler, Instant cutoff) {
         return statuses.map(store -> store.expireAllocations(scheduler, cutoff)).orElse(List.of());
     }
 
     /** Completes when none of {@code rooms} is listed any more, or at {@code deadline}. */
-    CompletableFuture<Void> waitUntilGone(String scheduler, List<String> rooms, Instant deadline) {
+    public CompletableFuture<Void> waitUntilGone(String scheduler, List<String> rooms, Instant deadline) {
         return MembersGone.await(driver, tasks, pollInterval, scheduler, rooms, deadline);
     }
 

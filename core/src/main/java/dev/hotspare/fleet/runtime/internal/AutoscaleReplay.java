@@ -1,4 +1,4 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;

@@ -1,0 +1,8 @@
+/**
+ * The built-in scaling policies (room, cpu, memory, legacy, roomOccupancy, fixedBuffer): pure like the autoscaler that runs them, loaded by {@link dev.hotspare.fleet.autoscale.ScalingPolicies} and named by type in a scheduler config.
+ * <p>
+ * <b>No compatibility promise:</b> an {@code …internal} package is used by hotspare's own modules (the fleet server,
+ * the command line) and may change or disappear in any release, a patch release included. Build on the public
+ * packages instead; the public types of each module are listed in its {@code src/test/resources/public-api.txt}.
+ */
+package dev.hotspare.fleet.autoscale.internal;

@@ -1,0 +1,8 @@
+/**
+ * The fleet's runtime plumbing: the worker (one watcher per scheduler), the watcher that applies plans and release commands through the room actions, the rolling replace, and the autoscaler replay.
+ * <p>
+ * <b>No compatibility promise:</b> an {@code …internal} package is used by hotspare's own modules (the fleet server,
+ * the command line) and may change or disappear in any release, a patch release included. Build on the public
+ * packages instead; the public types of each module are listed in its {@code src/test/resources/public-api.txt}.
+ */
+package dev.hotspare.fleet.runtime.internal;
