@@ -289,7 +289,7 @@ public final class SchedulerUpdates {
      *
      * @return how many releases were marked INTERRUPTED
      */
-    static int markInterrupted(SchedulerStore store, String name, HeldLock config) {
+    public static int markInterrupted(SchedulerStore store, String name, HeldLock config) {
         Optional<ReleaseState> persisted = store.loadRelease(name).map(VersionedRelease::state);
         for (ReleaseCommand command : persisted.map(ReleaseMachine::outcomes).orElse(List.of())) {
             ReleaseCommand.SetReleaseStatus set = (ReleaseCommand.SetReleaseStatus) command;
