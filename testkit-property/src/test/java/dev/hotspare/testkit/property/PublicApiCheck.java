@@ -1,0 +1,112 @@
+package dev.hotspare.testkit.property;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The public-API check of hotspare-testkit-property: a copy of hotspare-testkit's {@code PublicApi}, which this module cannot use
+ * (hotspare-testkit depends on it). Keep the two alike.
+ */
+final class PublicApiCheck {
+
+    private PublicApiCheck() {
+    }
+
+    /** {@code -Dhotspare.publicApi.write=true} rewrites the list instead of comparing against it. */
+    public static final String WRITE_PROPERTY = "hotspare.publicApi.write";
+
+    /** Where each module keeps its list, relative to the module's directory (the tests' working directory). */
+    public static final Path LIST = Path.of("src", "test", "resources", "public-api.txt");
+
+    /**
+     * The public top-level types among the compiled classes under {@code classes} (a module's
+     * {@code target/classes}), outside every {@code …internal} package, by binary name, sorted.
+     *
+     * @param classes a directory of compiled main classes, on this test's class path
+     * @return binary names, sorted
+     */
+    public static List<String> publicTypes(Path classes) {
+        List<String> names = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(classes)) {
+            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
+                String relative = classes.relativize(file).toString().replace(java.io.File.separatorChar, '/');
+                String name = relative.substring(0, relative.length() - ".class".length()).replace('/', '.');
+                String simple = name.substring(name.lastIndexOf('.') + 1);
+                if (name.contains("$") || simple.equals("package-info") || simple.equals("module-info")
+                        || ("." + name + ".").contains(".internal.")) {
+                    continue;
+                }
+                Class<?> type = Class.forName(name, false, Thread.currentThread().getContextClassLoader());
+                if (Modifier.isPublic(type.getModifiers())) {
+                    names.add(name);
+                }
+            }
+        } catch (IOException | ClassNotFoundException e) {
+            throw new IllegalStateException("cannot list the public types under " + classes.toAbsolutePath() + ": " + e, e);
+        }
+        Collections.sort(names);
+        return names;
+    }
+
+    /**
+     * Fails, naming the types to add to or remove from {@code src/test/resources/public-api.txt}, when the module's
+     * public types (see {@link #publicTypes}) differ from that list; with {@code -Dhotspare.publicApi.write=true} it
+     * rewrites the list instead.
+     *
+     * @param module the module's directory in the build (its -pl name), for the message and the command that rewrites the list
+     * @param classes the module's compiled main classes, usually {@code target/classes}
+     */
+    public static void check(String module, Path classes) {
+        List<String> actual = publicTypes(classes);
+        if (Boolean.getBoolean(WRITE_PROPERTY)) {
+            List<String> lines = new ArrayList<>(HEADER);
+            lines.addAll(actual);
+            try {
+                Files.createDirectories(LIST.toAbsolutePath().getParent());
+                Files.write(LIST, lines);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return;
+        }
+        List<String> listed;
+        try {
+            listed = Files.exists(LIST) ? Files.readAllLines(LIST).stream().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted().toList() : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> added = actual.stream().filter(t -> !listed.contains(t)).toList();
+        List<String> gone = listed.stream().filter(t -> !actual.contains(t)).toList();
+        if (added.isEmpty() && gone.isEmpty()) {
+            return;
+        }
+        StringBuilder m = new StringBuilder("The public API of " + module + " changed: its public top-level types outside "
+                + "…internal packages differ from " + LIST + ".\n");
+        if (!added.isEmpty()) {
+            m.append("Public but not listed (add them to the list, or make them package-private or move them to an "
+                    + "…internal package):\n");
+            added.forEach(t -> m.append("  + ").append(t).append('\n'));
+        }
+        if (!gone.isEmpty()) {
+            m.append("Listed but no longer public (remove them from the list; a removal breaks users):\n");
+            gone.forEach(t -> m.append("  - ").append(t).append('\n'));
+        }
+        m.append("If the change is intended, rewrite the list and commit it: ./mvnw -pl ").append(module)
+                .append(" -am test -Dtest=PublicApiTest -Dsurefire.failIfNoSpecifiedTests=false -D").append(WRITE_PROPERTY)
+                .append("=true");
+        throw new AssertionError(m.toString());
+    }
+
+    private static final List<String> HEADER = List.of(
+            "# The public API of this module: every public top-level type outside …internal packages, one per line.",
+            "# PublicApiTest fails on a type missing here or listed here but gone. Regenerate after an intended change:",
+            "#   ./mvnw -pl MODULE -am test -Dtest=PublicApiTest -Dsurefire.failIfNoSpecifiedTests=false -Dhotspare.publicApi.write=true");
+}
