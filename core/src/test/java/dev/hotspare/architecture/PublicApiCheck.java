@@ -64,13 +64,24 @@ final class PublicApiCheck {
      * @param classes the module's compiled main classes, usually {@code target/classes}
      */
     public static void check(String module, Path classes) {
+        check(module, classes, LIST);
+    }
+
+    /**
+     * {@link #check(String, Path)} against the list in {@code list} instead of the module's own.
+     *
+     * @param module the module's directory in the build, for the message
+     * @param classes the module's compiled main classes
+     * @param list the file listing the expected public types, one binary name per line, {@code #} for comments
+     */
+    public static void check(String module, Path classes, Path list) {
         List<String> actual = publicTypes(classes);
         if (Boolean.getBoolean(WRITE_PROPERTY)) {
             List<String> lines = new ArrayList<>(HEADER);
             lines.addAll(actual);
             try {
-                Files.createDirectories(LIST.toAbsolutePath().getParent());
-                Files.write(LIST, lines);
+                Files.createDirectories(list.toAbsolutePath().getParent());
+                Files.write(list, lines);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -78,7 +89,7 @@ final class PublicApiCheck {
         }
         List<String> listed;
         try {
-            listed = Files.exists(LIST) ? Files.readAllLines(LIST).stream().map(String::strip)
+            listed = Files.exists(list) ? Files.readAllLines(list).stream().map(String::strip)
                     .filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted().toList() : List.of();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -89,7 +100,7 @@ final class PublicApiCheck {
             return;
         }
         StringBuilder m = new StringBuilder("The public API of " + module + " changed: its public top-level types outside "
-                + "…internal packages differ from " + LIST + ".\n");
+                + "…internal packages differ from " + list + ".\n");
         if (!added.isEmpty()) {
             m.append("Public but not listed (add them to the list, or make them package-private or move them to an "
                     + "…internal package):\n");

@@ -2,14 +2,61 @@ package dev.hotspare.testkit;
 
 import dev.hotspare.testkit.architecture.PublicApi;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /** The public types of hotspare-testkit are the ones listed in src/test/resources/public-api.txt (see PublicApi). */
 class PublicApiTest {
 
+    static final Path CLASSES = Path.of("target", "classes");
+
     @Test
     void publicTypesAreTheListedOnes() {
-        PublicApi.check("testkit", Path.of("target", "classes"));
+        PublicApi.check("testkit", CLASSES);
+    }
+
+    @Test
+    void listsPublicTopLevelTypesOutsideInternalPackagesOnly() {
+        List<String> types = PublicApi.publicTypes(CLASSES);
+        assertThat(types).contains(PublicApi.class.getName(), "dev.hotspare.testkit.architecture.ModuleArchitecture")
+                .noneMatch(t -> t.contains("$") || t.contains(".internal.") || t.endsWith("package-info"))
+                .isSorted();
+    }
+
+    @Test
+    void failsNamingTheTypesToAddAndToRemoveAndHowToRewriteTheList(@TempDir Path dir) throws IOException {
+        assumeFalse(Boolean.getBoolean(PublicApi.WRITE_PROPERTY), "the lists are being rewritten");
+        Path list = dir.resolve("public-api.txt");
+        List<String> actual = PublicApi.publicTypes(CLASSES);
+        List<String> lines = new ArrayList<>(List.of("# listed types"));
+        actual.stream().filter(t -> !t.equals(PublicApi.class.getName())).forEach(lines::add);
+        lines.add("dev.hotspare.testkit.Gone");
+        Files.write(list, lines);
+        assertThatThrownBy(() -> PublicApi.check("testkit", CLASSES, list)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("  + " + PublicApi.class.getName())
+                .hasMessageContaining("  - dev.hotspare.testkit.Gone")
+                .hasMessageContaining("-pl testkit -am test -Dtest=PublicApiTest")
+                .hasMessageContaining("-Dhotspare.publicApi.write=true");
+    }
+
+    @Test
+    void passesOnTheSameTypesInAnyOrderWithComments(@TempDir Path dir) throws IOException {
+        Path list = dir.resolve("public-api.txt");
+        List<String> reversed = new ArrayList<>(PublicApi.publicTypes(CLASSES));
+        Collections.reverse(reversed);
+        reversed.add(0, "# a comment");
+        reversed.add("");
+        Files.write(list, reversed);
+        PublicApi.check("testkit", CLASSES, list);
     }
 }
