@@ -23,7 +23,7 @@ public final class HotspareVersion {
     }
 
     private static String read() {
-        try (InputStream in = HotspareVersion.class.getResourceAsStream("hotspare-version.properties")) {
+        try (InputStream in = HotspareVersion.class.getResourceAsStream("/dev/hotspare/hotspare-version.properties")) {
             if (in == null) {
                 return "unknown";
             }
