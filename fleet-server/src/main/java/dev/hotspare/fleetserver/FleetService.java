@@ -625,6 +625,11 @@ public final class FleetService implements AutoCloseable {
 
 
 
+        /** The fleet settings set so far, for the settings that open a service to complete after tuning. */
+        dev.hotspare.fleet.runtime.FleetSettings currentFleetSettings() {
+            return fleetSettings;
+        }
+
         /**
          * The fleet's settings (default {@link dev.hotspare.fleet.runtime.FleetSettings#DEFAULTS}): periods, timeouts,
          * limits, and — with an {@code instanceId} — the division of schedulers with the other instances on the same

@@ -574,6 +574,10 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
             }
             opened.forEach(builder::onClose);
             tuning.accept(builder);
+            // Tuning may replace the fleet settings whole; an instance that divides work still needs its own id.
+            if (ownership && builder.currentFleetSettings().instanceId().isEmpty()) {
+                builder.fleetSettings(builder.currentFleetSettings().toBuilder().instanceId(defaultInstanceId()).build());
+            }
             return builder.build();
         } catch (RuntimeException e) {
             java.util.Collections.reverse(opened);
