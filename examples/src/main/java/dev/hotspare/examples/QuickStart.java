@@ -27,10 +27,10 @@ public final class QuickStart {
                 .scheduler(time).build().start();
         time.advanceBy(Duration.ofMinutes(45));                             // members install on virtual time
 
-        ClaimHandle claim = pool.claim("pr-1234");                          // returns at once
+        ClaimHandle claim = pool.claim("pr-1234");                          // served at once: a member runs
         PoolPlan plan = pool.reconcile();                                   // one observe -> plan -> apply pass
         System.out.println("claimed " + claim.member().join().id() + " at " + time.now());
-        System.out.println(Documents.toJson(plan));                          // assignment, hot-set refill, replacement
+        System.out.println(Documents.toJson(plan));                          // hot-set refill, replacement
         pool.release(claim);
         // end snippet
         pool.close();
