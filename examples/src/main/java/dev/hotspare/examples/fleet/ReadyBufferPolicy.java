@@ -20,6 +20,7 @@ import java.math.RoundingMode;
  * buffer is short, and a down trigger with {@code usage: 1} when it is full or over; the delta is always
  * {@code buffer − ready}. Registered through {@code META-INF/services/dev.hotspare.fleet.autoscale.ScalingPolicy}.
  */
+// snippet: docs/autoscaling.md#6
 public final class ReadyBufferPolicy implements ScalingPolicy {
 
     /** Buffer size when no buffer trigger sets a delta. */
@@ -34,6 +35,7 @@ public final class ReadyBufferPolicy implements ScalingPolicy {
         return "buffer";
     }
 
+    // the buffer's shortfall: 100% with no ready room, 0% with exactly the buffer, negative with a surplus
     @Override
     public Utilization utilization(RoomStatusCounts counts, PolicyContext context) {
         int buffer = bufferSize(context.config());
@@ -55,3 +57,4 @@ public final class ReadyBufferPolicy implements ScalingPolicy {
                 .findFirst().orElse(DEFAULT_BUFFER);
     }
 }
+// end snippet
