@@ -73,11 +73,23 @@ public final class PublicApi {
      * @param classes the module's compiled main classes, usually {@code target/classes}
      */
     public static void check(String module, Path classes) {
+        if (Boolean.getBoolean(WRITE_PROPERTY)) {
+            List<String> lines = new ArrayList<>(HEADER);
+            lines.addAll(publicTypes(classes));
+            try {
+                Files.createDirectories(LIST.toAbsolutePath().getParent());
+                Files.write(LIST, lines);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return;
+        }
         check(module, classes, LIST);
     }
 
     /**
-     * {@link #check(String, Path)} against the list in {@code list} instead of the module's own.
+     * {@link #check(String, Path)} against the list in {@code list} instead of the module's own; it always compares
+     * (only the module's own list is ever rewritten).
      *
      * @param module the module's directory in the build, for the message
      * @param classes the module's compiled main classes
@@ -85,17 +97,6 @@ public final class PublicApi {
      */
     public static void check(String module, Path classes, Path list) {
         List<String> actual = publicTypes(classes);
-        if (Boolean.getBoolean(WRITE_PROPERTY)) {
-            List<String> lines = new ArrayList<>(HEADER);
-            lines.addAll(actual);
-            try {
-                Files.createDirectories(list.toAbsolutePath().getParent());
-                Files.write(list, lines);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return;
-        }
         List<String> listed;
         try {
             listed = Files.exists(list) ? Files.readAllLines(list).stream().map(String::strip)
