@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * A plain-text summary of the KPIs that {@link MicrometerKpis} recorded in a {@link MeterRegistry}: per pool
  * the claims served hot / warm / cold, the claim-wait percentiles, the wait by stage (queue, resume, install),
  * the members per state and the scale
- * operations; then lock waits and lease losses per scheduler lock, and rollout progress. Sections with no
+ * operations; then per fleet scheduler the rooms per status and its scale operations (from the fleet meters, not
+ * their deprecated copies under the pool meters); then lock waits and lease losses per scheduler lock, and rollout progress. Sections with no
  * meters are left out. {@code hotspare simulate}, the fleet server and the pool-service example print it, so a
  * simulated and a live pool print the same way.
  *
@@ -44,13 +45,24 @@ public final class KpiSummary {
     public static List<String> lines(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
         List<String> out = new ArrayList<>();
+        TreeSet<String> schedulers = fleetSchedulers(registry);
         for (String pool : tagValues(registry, "pool")) {
+            // A fleet scheduler's rooms are also recorded under the deprecated pool meters; they are summarised once,
+            // below, from the fleet meters — unless a pool of the same name has claims of its own.
+            if (schedulers.contains(pool) && !hasClaims(registry, pool)) {
+                continue;
+            }
             out.add("pool " + pool);
             served(registry, pool, out);
             waits(registry, pool, out);
             stages(registry, pool, out);
             members(registry, pool, out);
             scale(registry, pool, out);
+        }
+        for (String scheduler : schedulers) {
+            out.add("scheduler " + scheduler);
+            rooms(registry, scheduler, out);
+            roomScale(registry, scheduler, out);
         }
         locks(registry, out);
         rollouts(registry, out);
@@ -140,6 +152,53 @@ public final class KpiSummary {
         }
         List<String> parts = new ArrayList<>();
         byOperation.forEach((operation, n) -> parts.add(String.format(Locale.ROOT, "%s %.0f ops / %.0f members", operation, n[0], n[1])));
+        out.add(String.format(Locale.ROOT, "  %-18s %s", "scale operations", String.join(", ", parts)));
+    }
+
+    private static TreeSet<String> fleetSchedulers(MeterRegistry registry) {
+        TreeSet<String> schedulers = new TreeSet<>();
+        for (String name : List.of(MicrometerKpis.FLEET_ROOMS, MicrometerKpis.FLEET_SCALE_OPERATIONS, MicrometerKpis.FLEET_SCALE_ROOMS)) {
+            for (Meter meter : registry.find(name).meters()) {
+                String scheduler = meter.getId().getTag("scheduler");
+                if (scheduler != null) {
+                    schedulers.add(scheduler);
+                }
+            }
+        }
+        return schedulers;
+    }
+
+    private static boolean hasClaims(MeterRegistry registry, String pool) {
+        return !registry.find(MicrometerKpis.CLAIMS_SERVED).tag("pool", pool).counters().isEmpty()
+                || !registry.find(MicrometerKpis.CLAIM_WAIT).tag("pool", pool).timers().isEmpty();
+    }
+
+    private static void rooms(MeterRegistry registry, String scheduler, List<String> out) {
+        List<String> parts = new ArrayList<>();
+        for (Gauge gauge : registry.find(MicrometerKpis.FLEET_ROOMS).tag("scheduler", scheduler).gauges()) {
+            if (gauge.value() > 0) {
+                parts.add(String.format(Locale.ROOT, "%s %.0f", gauge.getId().getTag("status"), gauge.value()));
+            }
+        }
+        if (!registry.find(MicrometerKpis.FLEET_ROOMS).tag("scheduler", scheduler).gauges().isEmpty()) {
+            parts.sort(null);
+            out.add(String.format(Locale.ROOT, "  %-18s %s", "rooms now", parts.isEmpty() ? "none" : String.join(", ", parts)));
+        }
+    }
+
+    private static void roomScale(MeterRegistry registry, String scheduler, List<String> out) {
+        Map<String, double[]> byOperation = new TreeMap<>();
+        for (Counter c : registry.find(MicrometerKpis.FLEET_SCALE_OPERATIONS).tag("scheduler", scheduler).counters()) {
+            byOperation.computeIfAbsent(c.getId().getTag("operation"), k -> new double[2])[0] += c.count();
+        }
+        for (Counter c : registry.find(MicrometerKpis.FLEET_SCALE_ROOMS).tag("scheduler", scheduler).counters()) {
+            byOperation.computeIfAbsent(c.getId().getTag("operation"), k -> new double[2])[1] += c.count();
+        }
+        if (byOperation.isEmpty()) {
+            return;
+        }
+        List<String> parts = new ArrayList<>();
+        byOperation.forEach((operation, n) -> parts.add(String.format(Locale.ROOT, "%s %.0f ops / %.0f rooms", operation, n[0], n[1])));
         out.add(String.format(Locale.ROOT, "  %-18s %s", "scale operations", String.join(", ", parts)));
     }
 

@@ -33,7 +33,7 @@ class KpiSummaryTest {
     }
 
     @Test
-    void summarisesEveryKpiPerPoolThenLocksThenRollouts() {
+    void summarisesEveryKpiPerPoolThenPerSchedulerThenLocksThenRollouts() {
         kpis.claimServed("ci", ClaimService.COLD, Duration.ofMinutes(40));
         kpis.claimServed("ci", ClaimService.HOT, Duration.ZERO);
         kpis.claimServed("ci", ClaimService.HOT, Duration.ZERO);
@@ -47,7 +47,7 @@ class KpiSummaryTest {
         kpis.membersPerState("ci", members);
         kpis.scaled("ci", ScaleOperation.CREATE, 4);
         kpis.roomsPerStatus("pong", new RoomStatusCounts(0, 2, 1, 0));
-        kpis.scaled("pong", ScaleOperation.SCALE_UP, 3);
+        kpis.roomsScaled("pong", ScaleOperation.SCALE_UP, 3);
         kpis.lockWaited(LockId.of("pong", LockKind.DOWNSCALE), LockOutcome.ACQUIRED, Duration.ofMillis(3500));
         kpis.leaseLost(LockId.of("pong", LockKind.DOWNSCALE));
         kpis.rolloutProgress("r1", new RolloutProgress(Phase.DEVICES, 4, 6));
@@ -61,9 +61,9 @@ class KpiSummaryTest {
                 "  claim wait         cold  n=1 p50 39m48s p95 39m48s p99 39m48s max 40m00s",
                 "  members now        hibernated 3, running 1",
                 "  scale operations   create 1 ops / 4 members",
-                "pool pong",
-                "  members now        occupied 1, ready 2",
-                "  scale operations   scale-up 1 ops / 3 members",
+                "scheduler pong",
+                "  rooms now          occupied 1, ready 2",
+                "  scale operations   scale-up 1 ops / 3 rooms",
                 "locks",
                 "  pong downscale     acquired 1 (mean 3.5s, max 3.5s), leases lost 1",
                 "rollout r1: devices, 4/6 targets done");
@@ -80,5 +80,14 @@ class KpiSummaryTest {
                 "  wait by stage      queue 15m00s, resume 2m30s, install 20m00s (mean per claim, 2 claims)");
         assertThat(registry.find(MicrometerKpis.CLAIM_WAIT_STAGE).tags("pool", "ci", "stage", "install").timer().totalTime(
                 java.util.concurrent.TimeUnit.MINUTES)).isEqualTo(40.0);
+    }
+
+    @Test
+    void aPoolNamedLikeASchedulerKeepsItsOwnSection() {
+        kpis.roomsPerStatus("shared", new RoomStatusCounts(1, 0, 0, 0));
+        kpis.claimServed("shared", ClaimService.HOT, Duration.ZERO);
+
+        assertThat(KpiSummary.lines(registry)).contains("pool shared", "  claims served      1: hot 1 (100.0%)",
+                "scheduler shared", "  rooms now          creating 1");
     }
 }
