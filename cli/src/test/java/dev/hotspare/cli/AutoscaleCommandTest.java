@@ -27,16 +27,16 @@ class AutoscaleCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         List<JsonNode> d = decisions(run);
         assertThat(d).hasSize(7);
-        assertThat(d).extracting(n -> n.get("reason").asText())
+        assertThat(d).extracting(n -> n.get("reason").asString())
                 .containsExactly("NONE", "LIMIT", "NONE", "NONE", "NONE", "LIMIT", "NONE");
         assertThat(d).extracting(n -> n.get("delta").asInt()).containsExactly(0, 3, 0, 0, 0, 3, 0);
-        assertThat(d.get(0).get("time").asText()).isEqualTo("2026-01-01T00:00:00Z");
-        assertThat(d.get(0).get("state").asText()).isEqualTo("in-sync");
-        assertThat(d.get(1).get("trigger").asText()).isEqualTo("up[0] (room)");
+        assertThat(d.get(0).get("time").asString()).isEqualTo("2026-01-01T00:00:00Z");
+        assertThat(d.get(0).get("state").asString()).isEqualTo("in-sync");
+        assertThat(d.get(1).get("trigger").asString()).isEqualTo("up[0] (room)");
         assertThat(d.get(4).get("heldByCooldown").asBoolean()).as("30 s after the scale, cooldown 30 s").isTrue();
-        assertThat(d.get(4).get("state").asText()).isEqualTo("subdimensioned");
-        assertThat(d.get(6).get("state").asText()).isEqualTo("terminating");
-        assertThat(d.get(6).get("explanation").asText()).isEqualTo("scheduler is terminating");
+        assertThat(d.get(4).get("state").asString()).isEqualTo("subdimensioned");
+        assertThat(d.get(6).get("state").asString()).isEqualTo("terminating");
+        assertThat(d.get(6).get("explanation").asString()).isEqualTo("scheduler is terminating");
     }
 
     @Test
@@ -45,7 +45,7 @@ class AutoscaleCommandTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         List<JsonNode> d = decisions(run);
         assertThat(d).extracting(n -> n.get("delta").asInt()).containsExactly(0, 2, 0, 0, -4);
-        assertThat(d.get(1).get("trigger").asText()).isEqualTo("up[0] (buffer)");
+        assertThat(d.get(1).get("trigger").asString()).isEqualTo("up[0] (buffer)");
         assertThat(d.get(3).get("heldByCooldown").asBoolean()).isTrue();
     }
 
@@ -54,7 +54,7 @@ class AutoscaleCommandTest {
         CliRun run = CliRun.run("autoscale", "--config", resource("maestro-example.yaml"), "--ticks", resource("room-ticks.json"));
         assertThat(run.exitCode()).isZero();
         JsonNode first = decisions(run).get(0);
-        assertThat(first.get("reason").asText()).as("10 rooms < min 100").isEqualTo("BELOW_MIN");
+        assertThat(first.get("reason").asString()).as("10 rooms < min 100").isEqualTo("BELOW_MIN");
         assertThat(first.get("delta").asInt()).isEqualTo(90);
     }
 

@@ -95,13 +95,13 @@ class RolloutCliTest {
                 "--inventory", EXAMPLES.resolve("inventory.json").toString());
         assertThat(status).isZero();
         JsonNode plan = Documents.jsonReader().readTree(out());
-        assertThat(plan.get("rollout").asText()).isEqualTo("edge-2026-01");
-        assertThat(plan.get("stages")).extracting(s -> s.get("kind").asText())
+        assertThat(plan.get("rollout").asString()).isEqualTo("edge-2026-01");
+        assertThat(plan.get("stages")).extracting(s -> s.get("kind").asString())
                 .containsExactly("WAIT_FOR_WINDOW", "NODES", "SERVICES", "DEVICE_GROUP", "DEVICE_GROUP", "DEVICE_GROUP");
-        assertThat(plan.get("windowFit").asText()).isEqualTo("FITS");
-        assertThat(plan.at("/estimate/window").asText()).isEqualTo("PT1H50M");
+        assertThat(plan.get("windowFit").asString()).isEqualTo("FITS");
+        assertThat(plan.at("/estimate/window").asString()).isEqualTo("PT1H50M");
         assertThat(plan.at("/estimate/deviceRounds").asInt()).isEqualTo(4);
-        assertThat(plan.at("/stages/3/opTimeout").asText()).isEqualTo("PT10M");
+        assertThat(plan.at("/stages/3/opTimeout").asString()).isEqualTo("PT10M");
         assertThat(plan.at("/stages/3/parallelism").asInt()).as("50% of one canary device, at least 1").isEqualTo(1);
         assertThat(plan.get("refusals")).isEmpty();
     }
@@ -177,17 +177,17 @@ class RolloutCliTest {
             steps.add(Documents.jsonReader().readTree(line));
         }
         assertThat(steps).hasSize(17);
-        assertThat(steps.get(1).at("/state/phase").asText()).isEqualTo("WAITING_FOR_WINDOW");
-        assertThat(steps.get(2).at("/commands/0/type").asText()).isEqualTo("Emit");
+        assertThat(steps.get(1).at("/state/phase").asString()).isEqualTo("WAITING_FOR_WINDOW");
+        assertThat(steps.get(2).at("/commands/0/type").asString()).isEqualTo("Emit");
         assertThat(steps.get(2).toString()).contains("\"type\":\"IssueOp\"", "edge-2026-01:upgrade:node:node-a:1");
         assertThat(steps.get(5).toString()).as("leader change re-issues the services op")
                 .contains("\"type\":\"CancelOp\"", "edge-2026-01:upgrade:services:services:2");
         assertThat(steps.get(8).at("/state/droppedReports").asInt()).isEqualTo(1);
-        assertThat(steps.get(14).at("/event/type").asText()).isEqualTo("SpecChanged");
+        assertThat(steps.get(14).at("/event/type").asString()).isEqualTo("SpecChanged");
         assertThat(steps.get(14).toString()).contains("SPEC_CHANGE_ACCEPTED", "maxFailures 1 -> 2");
         // As Venice: the unhealthy nic-06 was skipped, so the rollout ends FAILED once every stage is done.
-        assertThat(steps.get(16).at("/state/phase").asText()).isEqualTo("FAILED");
-        assertThat(steps.get(16).at("/state/reason").asText()).contains("1 device(s) were skipped as not healthy: device/nic-06");
+        assertThat(steps.get(16).at("/state/phase").asString()).isEqualTo("FAILED");
+        assertThat(steps.get(16).at("/state/reason").asString()).contains("1 device(s) were skipped as not healthy: device/nic-06");
         assertThat(steps.get(16).at("/state/targets/SKIPPED").asInt()).as("nic-04 at the version, nic-06 not healthy").isEqualTo(2);
     }
 

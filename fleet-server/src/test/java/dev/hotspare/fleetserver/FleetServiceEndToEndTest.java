@@ -119,8 +119,8 @@ class FleetServiceEndToEndTest {
         assertThat(created.body().toString()).isEqualTo("{\"success\":true}");
         await().atMost(PATIENCE).until(() -> roomsAt("roomsAtReady") == 4 && rooms.allPinged());
         JsonNode status = httpToSecond.get("/scheduler/" + scheduler).body();
-        assertThat(status.path("state").asText()).isEqualTo("in-sync");
-        assertThat(status.path("game").asText()).isEqualTo("pong");
+        assertThat(status.path("state").asString()).isEqualTo("in-sync");
+        assertThat(status.path("game").asString()).isEqualTo("pong");
         assertThat(rooms.mostPods()).as("two workers created the min rooms once").isEqualTo(4);
         // The two instances divide the schedulers: each sees both, and exactly one of them holds this scheduler.
         await().atMost(PATIENCE).untilAsserted(() -> {
@@ -130,7 +130,7 @@ class FleetServiceEndToEndTest {
             assertThat(one.path("liveInstances")).hasSize(2);
             assertThat(two.path("liveInstances")).hasSize(2);
             long holders = java.util.stream.Stream.of(one, two).filter(view -> java.util.stream.StreamSupport.stream(
-                    view.path("held").path("scheduler").spliterator(), false).anyMatch(s -> s.asText().equals(scheduler))).count();
+                    view.path("held").path("scheduler").spliterator(), false).anyMatch(s -> s.asString().equals(scheduler))).count();
             assertThat(holders).as("%s / %s", one, two).isEqualTo(1);
         });
         assertThat(versions()).containsOnly("v1.0");
@@ -164,11 +164,11 @@ class FleetServiceEndToEndTest {
             List<JsonNode> meters = new java.util.ArrayList<>();
             http.get("/kpis").body().path("meters").forEach(meters::add);
             httpToSecond.get("/kpis").body().path("meters").forEach(meters::add);
-            assertThat(meters.stream().filter(m -> m.path("name").asText().equals(MicrometerKpis.SCALE_OPERATIONS)
-                    && m.path("tags").path("pool").asText().equals(scheduler) && m.path("tags").path("operation").asText().equals("scale-up"))
+            assertThat(meters.stream().filter(m -> m.path("name").asString().equals(MicrometerKpis.SCALE_OPERATIONS)
+                    && m.path("tags").path("pool").asString().equals(scheduler) && m.path("tags").path("operation").asString().equals("scale-up"))
                     .mapToDouble(m -> m.path("values").path("count").asDouble()).sum()).isEqualTo(2.0);
-            assertThat(meters).anyMatch(m -> m.path("name").asText().equals(MicrometerKpis.MEMBERS)
-                    && m.path("tags").path("pool").asText().equals(scheduler) && m.path("tags").path("state").asText().equals("occupied") && m.path("values").path("value").asDouble() == 3.0);
+            assertThat(meters).anyMatch(m -> m.path("name").asString().equals(MicrometerKpis.MEMBERS)
+                    && m.path("tags").path("pool").asString().equals(scheduler) && m.path("tags").path("state").asString().equals("occupied") && m.path("values").path("value").asDouble() == 3.0);
         });
 
         // The matches end, then the image changes: a major version, rooms replaced 25% of 6 = 2 at a time.
@@ -189,11 +189,11 @@ class FleetServiceEndToEndTest {
             if (chunk == 1) {
                 // The update holds CONFIG and DOWNSCALE in Redis: the other instance sees them and is refused.
                 JsonNode held = httpToSecond.get("/scheduler/" + scheduler + "/locks").body().path("locks");
-                assertThat(held).extracting(l -> l.path("kind").asText()).contains("config", "downscale");
+                assertThat(held).extracting(l -> l.path("kind").asString()).contains("config", "downscale");
                 assertThat(held).allSatisfy(l -> assertThat(l.path("fencingToken").asLong()).isPositive());
                 Http.Answer refused = httpToSecond.put("/scheduler/" + scheduler + "/image", "{\"image\":\"pong:3\"}");
                 assertThat(refused.status()).as(refused.raw()).isEqualTo(409);
-                assertThat(refused.body().path("code").asText()).isEqualTo("LOCKED");
+                assertThat(refused.body().path("code").asString()).isEqualTo("LOCKED");
             }
             rooms.releasePending();
         }
@@ -201,17 +201,17 @@ class FleetServiceEndToEndTest {
         Http.Answer updated = update.join();
         assertThat(updated.status()).as(updated.raw()).isEqualTo(200);
         assertThat(updated.body().path("success").asBoolean()).isTrue();
-        assertThat(updated.body().path("status").asText()).isEqualTo("deployed");
+        assertThat(updated.body().path("status").asString()).isEqualTo("deployed");
         assertThat(rooms.mostUnready("v2.0")).as("never more than maxSurge new rooms starting at once").isEqualTo(2);
         await().atMost(PATIENCE).until(() -> versions().equals(Set.of("v2.0")) && rooms.pods().size() == 6);
         assertThat(images()).containsOnly("pong:2");
         assertThat(http.get("/scheduler/" + scheduler + "/releases").body().path("releases"))
-                .extracting(r -> r.path("version").asText()).containsExactly("v1.0", "v2.0");
+                .extracting(r -> r.path("version").asString()).containsExactly("v1.0", "v2.0");
 
         // Roll back to v1.0: a new major (v3.0) with v1.0's config; every room replaced again.
         Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback?wait=true", "{\"version\":\"v1.0\"}");
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
-        assertThat(rollback.body().path("version").asText()).isEqualTo("v3.0");
+        assertThat(rollback.body().path("version").asString()).isEqualTo("v3.0");
         await().atMost(PATIENCE).untilAsserted(() -> {
             assertThat(versions()).as("pods " + rooms.pods().size() + ", listed " + kube.fixture.pods().inNamespace(scheduler).list()
                             .getItems().stream().map(p -> p.getMetadata().getName() + ":" + p.getMetadata().getLabels()
@@ -224,10 +224,10 @@ class FleetServiceEndToEndTest {
         });
         assertThat(images()).containsOnly("pong:1");
         JsonNode diff = httpToSecond.put("/scheduler/" + scheduler + "/diff", "").body();
-        assertThat(diff.path("version1").asText()).isEqualTo("v3.0");
-        assertThat(diff.path("version2").asText()).isEqualTo("v2.0");
-        assertThat(diff.path("diff").asText()).contains("image").contains("pong:2").contains("pong:1");
-        assertThat(httpToSecond.get("/scheduler/" + scheduler + "/config?version=v2.0").body().path("yaml").asText())
+        assertThat(diff.path("version1").asString()).isEqualTo("v3.0");
+        assertThat(diff.path("version2").asString()).isEqualTo("v2.0");
+        assertThat(diff.path("diff").asString()).contains("image").contains("pong:2").contains("pong:1");
+        assertThat(httpToSecond.get("/scheduler/" + scheduler + "/config?version=v2.0").body().path("yaml").asString())
                 .isEqualTo(config("pong:2"));
         Http.Answer locks = http.get("/scheduler/" + scheduler + "/locks");
         assertThat(locks.status()).isEqualTo(200);
@@ -238,7 +238,7 @@ class FleetServiceEndToEndTest {
         assertThat(deleted.status()).as(deleted.raw()).isEqualTo(200);
         await().atMost(PATIENCE).until(() -> rooms.pods().isEmpty());
         assertThat(http.get("/scheduler/" + scheduler).status()).isEqualTo(404);
-        assertThat(httpToSecond.get("/scheduler/" + scheduler).body().path("code").asText()).isEqualTo("SCHEDULER_NOT_FOUND");
+        assertThat(httpToSecond.get("/scheduler/" + scheduler).body().path("code").asString()).isEqualTo("SCHEDULER_NOT_FOUND");
     }
 
     /** Plays the Kubernetes scheduler and service controller: the room's pod lands on a node, its port gets a node port. */

@@ -166,7 +166,7 @@ class FleetServiceMatchesEndToEndTest {
                             refusals.add(answer.status());
                             return null;
                         }
-                        granted.add(answer.body().path("room").asText());
+                        granted.add(answer.body().path("room").asString());
                     }
                 }));
             }
@@ -202,7 +202,7 @@ class FleetServiceMatchesEndToEndTest {
         assertThat(running.path("allocatedSlots").asInt()).as("the slots became matches").isZero();
         await().atMost(PATIENCE).until(() -> rooms.pods().size() == 6 && rooms.allPinged());
         await().during(Duration.ofSeconds(2)).atMost(PATIENCE).until(() -> rooms.pods().size() == 6);
-        assertThat(status().path("state").asText()).isEqualTo("in-sync");
+        assertThat(status().path("state").asString()).isEqualTo("in-sync");
         await().atMost(PATIENCE).until(() -> webhookEvents("ROOM_OCCUPIED") == 3);
 
         // A player event reaches the webhook; with forwardResponse its failure is the route's answer.
@@ -213,18 +213,18 @@ class FleetServiceMatchesEndToEndTest {
         webhookStatus = 500;
         Http.Answer failed = http.post("/scheduler/" + scheduler + "/rooms/" + pods.get(0) + "/playerevent", event);
         assertThat(failed.status()).as(failed.raw()).isEqualTo(502);
-        assertThat(failed.body().path("code").asText()).isEqualTo("FORWARD_FAILED");
+        assertThat(failed.body().path("code").asString()).isEqualTo("FORWARD_FAILED");
         webhookStatus = 200;
 
         // A rollback's release says which version it restored, as PostgreSQL keeps it.
         assertThat(http.put("/scheduler/" + scheduler + "/image?wait=true", "{\"image\":\"pong:2\"}").status()).isEqualTo(200);
         Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback?wait=true", "{\"version\":\"v1.1\"}");
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
-        assertThat(rollback.body().path("version").asText()).isEqualTo("v3.0");
+        assertThat(rollback.body().path("version").asString()).isEqualTo("v3.0");
         JsonNode releases = httpToSecond.get("/scheduler/" + scheduler + "/releases").body().path("releases");
-        assertThat(releases).extracting(r -> r.path("version").asText() + ":" + r.path("rolledBackTo").asText(""))
+        assertThat(releases).extracting(r -> r.path("version").asString() + ":" + r.path("rolledBackTo").asString(""))
                 .containsExactly("v1.0:", "v1.1:", "v2.0:", "v3.0:v1.1");
-        assertThat(httpToSecond.get("/scheduler/" + scheduler).body().path("rolledBackTo").asText()).isEqualTo("v1.1");
+        assertThat(httpToSecond.get("/scheduler/" + scheduler).body().path("rolledBackTo").asString()).isEqualTo("v1.1");
 
         assertThat(http.delete("/scheduler/" + scheduler).status()).isEqualTo(200);
         await().atMost(PATIENCE).until(() -> rooms.pods().isEmpty());

@@ -75,34 +75,34 @@ class FleetServiceOperationsTest {
 
         Http.Answer saved = http.put("/scheduler/pong", PONG.replace("pong:1", "pong:2"));
         assertThat(saved.status()).as(saved.raw()).isEqualTo(200);
-        assertThat(saved.body().path("version").asText()).isEqualTo("v2.0");
-        assertThat(saved.body().path("status").asText()).isEqualTo("in_progress");
-        String id = saved.body().path("operationId").asText();
+        assertThat(saved.body().path("version").asString()).isEqualTo("v2.0");
+        assertThat(saved.body().path("status").asString()).isEqualTo("in_progress");
+        String id = saved.body().path("operationId").asString();
         assertThat(id).isNotBlank();
 
         JsonNode listed = http.get("/scheduler/pong/operations").body().path("operations");
         assertThat(listed).hasSize(1);
-        assertThat(listed.get(0).path("id").asText()).isEqualTo(id);
-        assertThat(listed.get(0).path("kind").asText()).isEqualTo("update");
-        assertThat(listed.get(0).path("requestedBy").asText()).startsWith("anonymous from 127.0.0.1");
-        assertThat(http.get("/scheduler/pong/operations/" + id).body().path("status").asText()).isEqualTo("in_progress");
+        assertThat(listed.get(0).path("id").asString()).isEqualTo(id);
+        assertThat(listed.get(0).path("kind").asString()).isEqualTo("update");
+        assertThat(listed.get(0).path("requestedBy").asString()).startsWith("anonymous from 127.0.0.1");
+        assertThat(http.get("/scheduler/pong/operations/" + id).body().path("status").asString()).isEqualTo("in_progress");
 
         Http.Answer cancelled = http.delete("/scheduler/pong/operations/" + id);
         assertThat(cancelled.status()).as(cancelled.raw()).isEqualTo(200);
         // Cancelled, the update rolls back (a new major with the old config); it ends once those rooms are ready.
         await().atMost(PATIENCE).until(() -> {
             roomTime.advanceBy(Duration.ofHours(1));
-            return http.get("/scheduler/pong/operations/" + id).body().path("status").asText().equals("canceled");
+            return http.get("/scheduler/pong/operations/" + id).body().path("status").asString().equals("canceled");
         });
         JsonNode done = http.get("/scheduler/pong/operations/" + id).body();
         assertThat(done.path("finishedAt").asLong()).isPositive();
 
         Http.Answer again = http.delete("/scheduler/pong/operations/" + id);
         assertThat(again.status()).as(again.raw()).isEqualTo(409);
-        assertThat(again.body().path("code").asText()).isEqualTo("OPERATION_FINISHED");
+        assertThat(again.body().path("code").asString()).isEqualTo("OPERATION_FINISHED");
         Http.Answer unknown = http.get("/scheduler/pong/operations/nope");
         assertThat(unknown.status()).isEqualTo(404);
-        assertThat(unknown.body().path("code").asText()).isEqualTo("OPERATION_NOT_FOUND");
+        assertThat(unknown.body().path("code").asString()).isEqualTo("OPERATION_NOT_FOUND");
     }
 
     @Test
@@ -114,7 +114,7 @@ class FleetServiceOperationsTest {
 
         Http.Answer done = http.put("/scheduler/pong/image?wait=true", "{\"image\":\"pong:2\"}");
         assertThat(done.status()).as(done.raw()).isEqualTo(200);
-        assertThat(done.body().path("status").asText()).isEqualTo("deployed");
+        assertThat(done.body().path("status").asString()).isEqualTo("deployed");
         assertThat(TestRooms.versions(service, "pong")).containsOnly("v2.0");
     }
 
@@ -134,9 +134,9 @@ class FleetServiceOperationsTest {
         });
         JsonNode meters = http.get("/kpis").body().path("meters");
         assertThat(meters).anySatisfy(m -> {
-            assertThat(m.path("name").asText()).isEqualTo("hotspare.scale.members");
-            assertThat(m.path("type").asText()).isEqualTo("counter");
-            assertThat(m.path("tags").path("pool").asText()).isEqualTo("pong");
+            assertThat(m.path("name").asString()).isEqualTo("hotspare.scale.members");
+            assertThat(m.path("type").asString()).isEqualTo("counter");
+            assertThat(m.path("tags").path("pool").asString()).isEqualTo("pong");
             assertThat(m.path("values").path("count").asDouble()).isEqualTo(2.0);
         });
         assertThat(HotspareVersion.current()).matches("\\d+\\.\\d+\\.\\d+.*");
@@ -178,7 +178,7 @@ class FleetServiceOperationsTest {
         for (CompletableFuture<Http.Answer> answer : flood) {
             Http.Answer busy = answer.join();
             assertThat(busy.status()).as(busy.raw()).isEqualTo(503);
-            assertThat(busy.body().path("code").asText()).isEqualTo("UNAVAILABLE");
+            assertThat(busy.body().path("code").asString()).isEqualTo("UNAVAILABLE");
             assertThat(busy.headers().firstValue("Retry-After")).contains("1");
             assertThat(busy.raw()).doesNotContain("Exception", "java.");
         }

@@ -41,11 +41,11 @@ class FleetServiceRoomListTest {
         Http.Answer all = http.get("/scheduler/pong/rooms?page=1");
         assertThat(all.status()).as(all.raw()).isEqualTo(200);
         assertThat(all.body().path("total").asInt()).isEqualTo(3);
-        assertThat(all.body().path("rooms")).extracting(r -> r.path("id").asText()).containsExactlyElementsOf(rooms);
+        assertThat(all.body().path("rooms")).extracting(r -> r.path("id").asString()).containsExactlyElementsOf(rooms);
         // Nothing pinged yet: creating (an in-memory room too), with the time it was created.
         for (JsonNode room : all.body().path("rooms")) {
-            assertThat(room.path("status").asText()).isEqualTo("creating");
-            assertThat(room.path("version").asText()).isEqualTo("v1.0");
+            assertThat(room.path("status").asString()).isEqualTo("creating");
+            assertThat(room.path("version").asString()).isEqualTo("v1.0");
             assertThat(room.path("createdAt").asLong()).isPositive();
         }
 
@@ -56,20 +56,20 @@ class FleetServiceRoomListTest {
         assertThat(ping.status()).as(ping.raw()).isEqualTo(200);
         JsonNode listed = http.get("/scheduler/pong/rooms?page=1&pageSize=1").body();
         assertThat(listed.path("rooms")).singleElement().satisfies(room -> {
-            assertThat(room.path("id").asText()).isEqualTo(first);
-            assertThat(room.path("status").asText()).isEqualTo("ready");
+            assertThat(room.path("id").asString()).isEqualTo(first);
+            assertThat(room.path("status").asString()).isEqualTo("ready");
             assertThat(room.path("lastPing").asLong()).isEqualTo(now);
         });
         assertThat(listed.path("pageSize").asInt()).isEqualTo(1);
         assertThat(http.get("/scheduler/pong/rooms?page=3&pageSize=1").body().path("rooms"))
-                .singleElement().satisfies(room -> assertThat(room.path("id").asText()).isEqualTo(rooms.get(2)));
+                .singleElement().satisfies(room -> assertThat(room.path("id").asString()).isEqualTo(rooms.get(2)));
         assertThat(http.get("/scheduler/pong/rooms?page=4&pageSize=1").body().path("rooms")).isEmpty();
 
         for (String bad : List.of("page=0", "page=x", "pageSize=0", "pageSize=1001")) {
             Http.Answer answer = http.get("/scheduler/pong/rooms?" + bad);
             assertThat(answer.status()).as(answer.raw()).isEqualTo(400);
-            assertThat(answer.body().path("code").asText()).isEqualTo("INVALID_PAGE");
-            assertThat(answer.body().path("description").asText()).contains("bad value '" + bad.substring(bad.indexOf('=') + 1) + "'");
+            assertThat(answer.body().path("code").asString()).isEqualTo("INVALID_PAGE");
+            assertThat(answer.body().path("description").asString()).contains("bad value '" + bad.substring(bad.indexOf('=') + 1) + "'");
         }
         // Without page parameters the route is Maestro's, as before.
         assertThat(http.get("/scheduler/pong/rooms").body().path("rooms")).extracting(JsonNode::asText).containsExactly(first);

@@ -83,10 +83,10 @@ class FleetServiceRoutesTest {
     private static void assertError(Http.Answer answer, int status, String code, String... descriptionParts) {
         assertThat(answer.status()).as(answer.raw()).isEqualTo(status);
         JsonNode body = answer.body();
-        assertThat(body.path("code").asText()).as(answer.raw()).isEqualTo(code);
-        assertThat(body.path("error").asText()).isNotBlank();
+        assertThat(body.path("code").asString()).as(answer.raw()).isEqualTo(code);
+        assertThat(body.path("error").asString()).isNotBlank();
         if (descriptionParts.length > 0) {
-            assertThat(body.path("description").asText()).contains(descriptionParts);
+            assertThat(body.path("description").asString()).contains(descriptionParts);
         }
         assertThat(body.path("success").isBoolean() && !body.path("success").asBoolean()).as(answer.raw()).isTrue();
         assertThat(body.size()).as("exactly code, error, description, success").isEqualTo(4);
@@ -130,13 +130,13 @@ class FleetServiceRoutesTest {
         createPong();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             JsonNode now = http.get("/scheduler/pong").body();
-            return now.path("roomsAtCreating").asInt() == 2 && now.path("state").asText().equals("in-sync");
+            return now.path("roomsAtCreating").asInt() == 2 && now.path("state").asString().equals("in-sync");
         });
         Http.Answer status = http.get("/scheduler/pong");
         assertThat(status.status()).isEqualTo(200);
         JsonNode body = status.body();
-        assertThat(body.path("game").asText()).isEqualTo("pong-game");
-        assertThat(body.path("state").asText()).isEqualTo("in-sync");
+        assertThat(body.path("game").asString()).isEqualTo("pong-game");
+        assertThat(body.path("state").asString()).isEqualTo("in-sync");
         assertThat(body.path("stateLastChangedAt").isIntegralNumber()).isTrue();
         assertThat(body.path("lastScaleOpAt").asLong()).isPositive();
         assertThat(body.path("roomsAtReady").asInt()).isZero();
@@ -152,11 +152,11 @@ class FleetServiceRoutesTest {
         createPong();
         Http.Answer current = http.get("/scheduler/pong?config");
         assertThat(current.status()).isEqualTo(200);
-        assertThat(current.body().path("yaml").asText()).isEqualTo(PONG);
+        assertThat(current.body().path("yaml").asString()).isEqualTo(PONG);
         assertSuccess(http.put("/scheduler/pong/image", "{\"image\":\"pong:2\"}"), 200);
 
-        assertThat(http.get("/scheduler/pong/config").body().path("yaml").asText()).contains("pong:2");
-        assertThat(http.get("/scheduler/pong/config?version=v1.0").body().path("yaml").asText()).isEqualTo(PONG);
+        assertThat(http.get("/scheduler/pong/config").body().path("yaml").asString()).contains("pong:2");
+        assertThat(http.get("/scheduler/pong/config?version=v1.0").body().path("yaml").asString()).isEqualTo(PONG);
         assertError(http.get("/scheduler/pong/config?version=v7.0"), 404, "VERSION_NOT_FOUND", "v7.0");
         assertError(http.get("/scheduler/pong/config?version=seven"), 400, "INVALID_VERSION", "seven");
         assertError(http.get("/scheduler/nope/config"), 404, "SCHEDULER_NOT_FOUND");
@@ -241,7 +241,7 @@ class FleetServiceRoutesTest {
         createPong();
         TestRooms.awaitRooms(service, "pong", 2);
         assertSuccess(http.put("/scheduler/pong?maxsurge=50&wait=true", PONG.replace("pong:1", "pong:2")), 200);
-        assertThat(http.get("/scheduler/pong/releases").body().path("releases")).extracting(r -> r.path("version").asText())
+        assertThat(http.get("/scheduler/pong/releases").body().path("releases")).extracting(r -> r.path("version").asString())
                 .containsExactly("v1.0", "v2.0");
         assertThat(TestRooms.versions(service, "pong")).containsOnly("v2.0");
 
@@ -258,7 +258,7 @@ class FleetServiceRoutesTest {
         assertSuccess(http.put("/scheduler/pong/image?wait=true", "{\"image\":\"pong:3\"}"), 200);
         assertSuccess(http.put("/scheduler/pong/image", "{\"image\":\"pong:3\"}"), 200);
         assertSuccess(http.put("/scheduler/pong/min", "{\"min\":3}"), 200);
-        assertThat(http.get("/scheduler/pong/releases").body().path("releases")).extracting(r -> r.path("version").asText())
+        assertThat(http.get("/scheduler/pong/releases").body().path("releases")).extracting(r -> r.path("version").asString())
                 .as("same image twice: nothing; min: a minor").containsExactly("v1.0", "v2.0", "v2.1");
 
         assertError(http.put("/scheduler/pong/image", "{}"), 422, "MISSING_FIELD", "image");
@@ -276,21 +276,21 @@ class FleetServiceRoutesTest {
         assertSuccess(http.put("/scheduler/pong/image?wait=true", "{\"image\":\"pong:2\"}"), 200);
         Http.Answer releases = http.get("/scheduler/pong/releases");
         assertThat(releases.status()).isEqualTo(200);
-        assertThat(releases.body().path("releases").get(0).path("createdAt").asText()).matches("\\d{4}-.*Z");
+        assertThat(releases.body().path("releases").get(0).path("createdAt").asString()).matches("\\d{4}-.*Z");
 
         Http.Answer rollback = http.put("/scheduler/pong/rollback?wait=true", "{\"version\":\"v1.0\"}");
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
-        assertThat(rollback.body().path("version").asText()).isEqualTo("v3.0");
-        assertThat(rollback.body().path("status").asText()).isEqualTo("deployed");
-        assertThat(http.get("/scheduler/pong?config").body().path("yaml").asText()).contains("pong:1");
+        assertThat(rollback.body().path("version").asString()).isEqualTo("v3.0");
+        assertThat(rollback.body().path("status").asString()).isEqualTo("deployed");
+        assertThat(http.get("/scheduler/pong?config").body().path("yaml").asString()).contains("pong:1");
 
         Http.Answer diff = http.put("/scheduler/pong/diff", "");
         assertThat(diff.status()).isEqualTo(200);
-        assertThat(diff.body().path("version1").asText()).isEqualTo("v3.0");
-        assertThat(diff.body().path("version2").asText()).isEqualTo("v2.0");
-        assertThat(diff.body().path("diff").asText()).contains("major").contains("image").contains("pong:2").contains("pong:1");
+        assertThat(diff.body().path("version1").asString()).isEqualTo("v3.0");
+        assertThat(diff.body().path("version2").asString()).isEqualTo("v2.0");
+        assertThat(diff.body().path("diff").asString()).contains("major").contains("image").contains("pong:2").contains("pong:1");
         Http.Answer between = http.put("/scheduler/pong/diff", "{\"version1\":\"v3.0\",\"version2\":\"v1.0\"}");
-        assertThat(between.body().path("diff").asText()).startsWith("none");
+        assertThat(between.body().path("diff").asString()).startsWith("none");
 
         assertError(http.put("/scheduler/pong/rollback", "{}"), 422, "MISSING_FIELD", "version");
         assertError(http.put("/scheduler/pong/rollback", "{\"version\":\"latest\"}"), 422, "INVALID_FIELD", "latest");
@@ -345,12 +345,12 @@ class FleetServiceRoutesTest {
         Http.Answer locks = http.get("/scheduler/pong/locks");
         assertThat(locks.status()).isEqualTo(200);
         JsonNode lock = locks.body().path("locks").get(0);
-        assertThat(lock.path("kind").asText()).isEqualTo("config");
-        assertThat(lock.path("key").asText()).isEqualTo("scheduler.pong.config");
-        assertThat(lock.path("owner").asText()).isEqualTo(held.ownerToken());
+        assertThat(lock.path("kind").asString()).isEqualTo("config");
+        assertThat(lock.path("key").asString()).isEqualTo("scheduler.pong.config");
+        assertThat(lock.path("owner").asString()).isEqualTo(held.ownerToken());
         assertThat(lock.path("fencingToken").asLong()).isEqualTo(held.fencingToken());
-        assertThat(lock.path("expiresAt").asText()).isEqualTo(held.expiresAt().toString());
-        assertThat(lock.path("acquiredAt").asText()).isEqualTo(held.acquiredAt().toString());
+        assertThat(lock.path("expiresAt").asString()).isEqualTo(held.expiresAt().toString());
+        assertThat(lock.path("acquiredAt").asString()).isEqualTo(held.acquiredAt().toString());
 
         assertError(http.put("/scheduler/pong/image", "{\"image\":\"pong:9\"}"), 409, "LOCKED", "CONFIG");
 

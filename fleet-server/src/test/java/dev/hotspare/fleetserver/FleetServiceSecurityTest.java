@@ -106,7 +106,7 @@ class FleetServiceSecurityTest {
 
     private static void assertUnauthenticated(Http.Answer answer, Call call, String... secrets) {
         assertThat(answer.status()).as(call + ": " + answer.raw()).isEqualTo(401);
-        assertThat(answer.body().path("code").asText()).as(call.toString()).isEqualTo("UNAUTHENTICATED");
+        assertThat(answer.body().path("code").asString()).as(call.toString()).isEqualTo("UNAUTHENTICATED");
         assertThat(answer.headers().firstValue("WWW-Authenticate")).as(call.toString()).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
         assertThat(answer.raw()).as(call.toString()).doesNotContain(secrets).doesNotContain("Exception");
     }
@@ -160,7 +160,7 @@ class FleetServiceSecurityTest {
             // Not even an admin may speak for a room.
             Http.Answer answer = admin.send(call.method(), call.path(), call.body());
             assertThat(answer.status()).as(call + " with an admin token: " + answer.raw()).isEqualTo(403);
-            assertThat(answer.body().path("code").asText()).isEqualTo("FORBIDDEN");
+            assertThat(answer.body().path("code").asString()).isEqualTo("FORBIDDEN");
             assertThat(answer.raw()).doesNotContain(secrets);
         }
         assertThat(admin.get(address.path()).status()).isEqualTo(200);
@@ -178,7 +178,7 @@ class FleetServiceSecurityTest {
         Http forger = new Http(service.port()).withToken(Authenticator.disabled(KEY).roomToken("pong", "pong-zzz"));
         Http.Answer ping = forger.put("/scheduler/pong/rooms/pong-zzz/ping", report("ready"));
         assertThat(ping.status()).as(ping.raw()).isEqualTo(404);
-        assertThat(ping.body().path("code").asText()).isEqualTo("ROOM_NOT_FOUND");
+        assertThat(ping.body().path("code").asString()).isEqualTo("ROOM_NOT_FOUND");
         assertThat(admin.get("/scheduler/pong").body().path("roomsAtReady").asInt()).isZero();
     }
 
@@ -197,7 +197,7 @@ class FleetServiceSecurityTest {
                 new Call("PUT", "/scheduler/pong/rooms/NO%20SUCH/ping", report("ready")))) {
             Http.Answer answer = http.send(call.method(), call.path(), call.body());
             assertThat(answer.status()).as(call + ": " + answer.raw()).isEqualTo(404);
-            assertThat(answer.body().path("code").asText()).isEqualTo("ROOM_NOT_FOUND");
+            assertThat(answer.body().path("code").asString()).isEqualTo("ROOM_NOT_FOUND");
         }
         // Never listed, never allocated, never counted towards min.
         Http.Answer status = http.get("/scheduler/pong");

@@ -104,10 +104,10 @@ class FleetServiceTransportTest {
         assertThat(answer.header("X-Maestro-Version")).isEqualTo(FleetService.DEFAULT_API_VERSION);
         assertThat(answer.header("Content-Type")).startsWith("application/json");
         JsonNode body = answer.json();
-        assertThat(body.path("code").asText()).isEqualTo(code);
+        assertThat(body.path("code").asString()).isEqualTo(code);
         assertThat(body.path("success").asBoolean(true)).isFalse();
-        assertThat(body.path("error").asText()).isNotEmpty();
-        assertThat(body.path("description").asText()).isNotEmpty();
+        assertThat(body.path("error").asString()).isNotEmpty();
+        assertThat(body.path("description").asString()).isNotEmpty();
         assertThat(answer.body()).doesNotContain("Exception", "java.", "<html", "at org.");
     }
 
@@ -120,7 +120,7 @@ class FleetServiceTransportTest {
     void aMalformedPercentEscapeInTheQueryIsAJsonBadRequestNamingTheParameter() {
         Raw answer = send("GET /scheduler/pong/rooms?metric=%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
         assertMaestroError(answer, 400, "BAD_REQUEST");
-        assertThat(answer.json().path("description").asText()).isEqualTo("query: bad value '%zz': not a valid percent-encoded query parameter");
+        assertThat(answer.json().path("description").asString()).isEqualTo("query: bad value '%zz': not a valid percent-encoded query parameter");
     }
 
     @Test
@@ -133,7 +133,7 @@ class FleetServiceTransportTest {
     void anAnnouncedOversizeBodyIs413BeforeItIsSent() {
         Raw answer = send("POST /scheduler HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5000000\r\n\r\nname: a");
         assertMaestroError(answer, 413, "BODY_TOO_LARGE");
-        assertThat(answer.json().path("description").asText()).isEqualTo("body: bad value '5000000 bytes': the limit is 1024 bytes");
+        assertThat(answer.json().path("description").asString()).isEqualTo("body: bad value '5000000 bytes': the limit is 1024 bytes");
     }
 
     @Test

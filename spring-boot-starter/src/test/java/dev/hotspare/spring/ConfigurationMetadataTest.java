@@ -33,16 +33,16 @@ class ConfigurationMetadataTest {
         JsonNode metadata = metadata();
         List<String> names = new ArrayList<>();
         for (JsonNode property : metadata.get("properties")) {
-            names.add(property.get("name").asText());
-            assertThat(property.path("description").asText()).as(property.get("name").asText()).isNotBlank();
+            names.add(property.get("name").asString());
+            assertThat(property.path("description").asString()).as(property.get("name").asString()).isNotBlank();
         }
         assertThat(names).contains("hotspare.store", "hotspare.pools", "hotspare.threads", "hotspare.resync-period",
                 "hotspare.fleet.enabled", "hotspare.postgres.schema", "hotspare.redis.key-prefix",
                 "hotspare.kubernetes.members.templates", "management.health.hotspare.enabled");
         List<String> stores = new ArrayList<>();
         for (JsonNode hint : metadata.get("hints")) {
-            if (hint.get("name").asText().equals("hotspare.store")) {
-                hint.get("values").forEach(v -> stores.add(v.get("value").asText()));
+            if (hint.get("name").asString().equals("hotspare.store")) {
+                hint.get("values").forEach(v -> stores.add(v.get("value").asString()));
             }
         }
         assertThat(stores).containsExactly("memory", "postgres", "redis", "kubernetes");
@@ -53,8 +53,8 @@ class ConfigurationMetadataTest {
     void thePoolsDescriptionNamesEveryPoolSpecField() throws IOException {
         String description = "";
         for (JsonNode property : metadata().get("properties")) {
-            if (property.get("name").asText().equals("hotspare.pools")) {
-                description = property.get("description").asText();
+            if (property.get("name").asString().equals("hotspare.pools")) {
+                description = property.get("description").asString();
             }
         }
         for (var component : dev.hotspare.pool.PoolSpec.class.getRecordComponents()) {

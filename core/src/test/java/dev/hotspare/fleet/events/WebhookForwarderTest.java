@@ -98,13 +98,13 @@ class WebhookForwarderTest {
         assertThat(request.headers().get("Authorization")).containsExactly("Bearer s3cret");
         assertThat(request.headers().get("Content-type")).containsExactly("application/json; charset=utf-8");
         JsonNode body = request.body();
-        assertThat(body.path("type").asText()).isEqualTo("PLAYER_EVENT");
-        assertThat(body.path("scheduler").asText()).isEqualTo("pong");
-        assertThat(body.path("room").asText()).isEqualTo("room-1");
-        assertThat(body.path("at").asText()).isEqualTo("2026-01-01T00:00:05Z");
+        assertThat(body.path("type").asString()).isEqualTo("PLAYER_EVENT");
+        assertThat(body.path("scheduler").asString()).isEqualTo("pong");
+        assertThat(body.path("room").asString()).isEqualTo("room-1");
+        assertThat(body.path("at").asString()).isEqualTo("2026-01-01T00:00:05Z");
         assertThat(body.path("timestamp").asLong()).isEqualTo(1767225605L);
-        assertThat(body.path("metadata").path("event").asText()).isEqualTo("playerJoin");
-        assertThat(body.path("metadata").path("playerId").asText()).isEqualTo("sime");
+        assertThat(body.path("metadata").path("event").asString()).isEqualTo("playerJoin");
+        assertThat(body.path("metadata").path("playerId").asString()).isEqualTo("sime");
         assertThat(body.path("forwarder").toString()).isEqualTo("{\"name\":\"matchmaker\",\"metadata\":{\"roomType\":\"10\"}}");
     }
 

@@ -162,7 +162,7 @@ class SchedulerOperationsTest {
         assertThat(handle.outcome()).isCompletedWithValue(OperationStatus.TIMEDOUT);
         assertThat(store.release("pong", new SchedulerVersion(2, 0))).map(Release::status).contains(OperationStatus.TIMEDOUT);
         Release restored = store.release("pong", new SchedulerVersion(3, 0)).orElseThrow();
-        assertThat(restored.config().tree().get("image").asText()).isEqualTo("pong/pong:v1");
+        assertThat(restored.config().tree().get("image").asString()).isEqualTo("pong/pong:v1");
         assertThat(store.get("pong").orElseThrow().version()).isEqualTo(new SchedulerVersion(3, 0));
         assertThat(lockLog).startsWith("+config", "+scale", "-scale", "+downscale").endsWith("-downscale", "-config");
         assertThat(heldLocks()).isEmpty();
@@ -192,7 +192,7 @@ class SchedulerOperationsTest {
 
         assertThat(handle.outcome()).isCompletedWithValue(OperationStatus.CANCELED);
         assertThat(store.release("pong", new SchedulerVersion(2, 0))).map(Release::status).contains(OperationStatus.CANCELED);
-        assertThat(store.get("pong").orElseThrow().config().tree().get("image").asText()).isEqualTo("pong/pong:v1");
+        assertThat(store.get("pong").orElseThrow().config().tree().get("image").asString()).isEqualTo("pong/pong:v1");
         assertThat(rooms()).hasSize(8).allMatch(m -> m.templateVersion().equals("v3.0"));
         assertThat(heldLocks()).isEmpty();
     }
