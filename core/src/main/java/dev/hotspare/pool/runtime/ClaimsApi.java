@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+
 import static dev.hotspare.pool.runtime.PoolContext.attempt;
 import static dev.hotspare.pool.runtime.ClaimTracking.isHandleOf;
 

@@ -4,6 +4,7 @@ import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.internal.PlanOverrides;
 import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.pool.spi.MemberNotFoundException;
@@ -188,7 +189,7 @@ final class FastPath {
                     taken.add(p.member().id());
                     servedClaims.add(p.claim().name());
                 }
-                settled = without(plan, servedClaims, taken);
+                settled = PlanOverrides.keep(plan, servedClaims, taken);
             }
             handOut = fresh;
             for (HandOut.Pair p : servedSinceRead) {
@@ -219,20 +220,6 @@ final class FastPath {
         } finally {
             handOutLock.unlock();
         }
-    }
-
-    /** {@code plan} without what concerns claims or members the fast path handed out after the pass's read. */
-    private static PoolPlan without(PoolPlan plan, Set<String> claimNames, Set<String> memberIds) {
-        return new PoolPlan(
-                plan.releases().stream().filter(r -> !claimNames.contains(r.claimName())).toList(),
-                plan.assignments().stream().filter(a -> !claimNames.contains(a.claimName()) && !memberIds.contains(a.memberId())).toList(),
-                plan.powerChanges().stream().filter(c -> !memberIds.contains(c.memberId())).toList(),
-                plan.orphanMarks().stream().filter(o -> !memberIds.contains(o.memberId())).toList(),
-                plan.deletes().stream().filter(d -> !memberIds.contains(d.memberId())).toList(),
-                plan.creates(),
-                plan.reasons().stream().filter(r -> !claimNames.contains(r.claimName())).toList(),
-                plan.orphans(),
-                plan.status());
     }
 
     /** A read that plans nothing (not the owner, or the read failed): the fast path stops noting what it does. */

@@ -2,14 +2,15 @@ package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.ClaimOutcome;
-import dev.hotspare.pool.ClaimReason;
 import dev.hotspare.pool.ClaimService;
 import dev.hotspare.pool.ClaimStages;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.internal.PlanOverrides;
+import dev.hotspare.pool.internal.PoolState;
+import dev.hotspare.pool.internal.RecordRepair;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberDriver;
 import org.slf4j.Logger;
@@ -23,8 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
 import static dev.hotspare.pool.runtime.PoolContext.attempt;
-import static dev.hotspare.pool.runtime.PoolContext.latest;
 import static dev.hotspare.pool.runtime.ClaimTracking.isHandleOf;
 
 /**
@@ -57,71 +58,56 @@ final class PlanApplier {
     }
 
     /**
-     * Brings member and claim records back together before planning. Assignment writes the member first and the
-     * claim second: a crash in between leaves a member naming a claim the store calls pending — record it on the
-     * claim, so the claim is not served twice — also when that member is being deleted: as Hive records the
-     * deleting cluster on its claim, the claim then shows {@link ClaimReason.MemberDeleting} and is never served
-     * again (released once the member is gone). A claim record naming a member that names no claim (a store-side
-     * assignment) — record it on the member. An assigned claim both records agree on but not marked ready — mark
-     * it. Every repair that fails is logged and left to the next pass.
+     * Brings member and claim records back together before planning: writes the repairs {@link RecordRepair#decide}
+     * asks for, in its order, and returns the records with the writes that took, or empty when the records agreed.
+     * A write that fails is logged and left to the next pass; the repairs are then decided again without it, so
+     * nothing that needs it (the ready mark of a claim it would have recorded) is written.
      */
-    void repairRecords(String pool, List<Member> members, List<Claim> live, Instant now) {
-        Map<String, Integer> claimIndex = new HashMap<>();
-        Map<String, String> claimOfMember = new HashMap<>();
-        for (int i = 0; i < live.size(); i++) {
-            Claim c = live.get(i);
-            claimIndex.put(c.name(), i);
-            c.assignedMember().ifPresent(m -> claimOfMember.put(m, c.name()));
+    Optional<PoolState> repairRecords(String pool, List<Member> members, List<Claim> live, Instant now) {
+        Set<RecordRepair.Repair> failed = new HashSet<>();
+        List<RecordRepair.Repair> repairs = RecordRepair.decide(members, live, now, failed);
+        if (repairs.isEmpty()) {
+            return Optional.empty();
         }
-        for (int i = 0; i < members.size(); i++) {
-            Member m = members.get(i);
-            if (m.isReleased()) {
-                continue;
-            }
-            if (m.phase() == MemberPhase.DELETING && m.claimName().isEmpty()) {
-                continue;
-            }
-            if (m.claimName().isPresent()) {
-                Integer at = claimIndex.get(m.claimName().get());
-                Claim claim = at == null ? null : live.get(at);
-                if (claim != null && !claim.isAssigned() && m.serves(claim)) {
-                    Instant assignedAt = m.claimedAt().orElse(now);
-                    ClaimStore.AssignOutcome outcome = tryAssignClaim(pool, claim.name(), m.id(), assignedAt);
-                    if (outcome == ClaimStore.AssignOutcome.ASSIGNED || outcome == ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
-                        live.set(at, claim.assigned(m.id(), assignedAt));
-                        claimOfMember.put(m.id(), claim.name());
-                    } else if (outcome != null) {
-                        LOG.warn("pool {}: member {} names pending claim {}, but the claim store answered {}; the plan "
-                                + "settles it", pool, m.id(), claim.name(), outcome);
-                    }
+        PoolState records = new PoolState(members, live);
+        List<RecordRepair.Repair> written = new ArrayList<>();
+        while (!repairs.isEmpty()) {
+            List<RecordRepair.Repair> next = List.of();
+            for (RecordRepair.Repair repair : repairs) {
+                if (write(pool, repair)) {
+                    written.add(repair);
+                    continue;
                 }
-            } else if (claimOfMember.containsKey(m.id())) {
-                Claim claim = live.get(claimIndex.get(claimOfMember.get(m.id())));
-                Instant claimedAt = claim.assignedAt().orElseThrow();
-                if (attempt(pool, "record claim " + claim.name() + " on member " + m.id(),
-                        () -> driver.assign(pool, m.id(), claim.name(), claimedAt))) {
-                    members.set(i, m.assignedTo(claim.name(), claimedAt));
-                }
+                failed.add(repair);
+                records = RecordRepair.applied(records, written);
+                written.clear();
+                next = RecordRepair.decide(records.members(), records.claims(), now, failed);
+                break;
             }
+            repairs = next;
         }
-        markReady(pool, members, live, claimIndex, now);
+        return Optional.of(RecordRepair.applied(records, written));
     }
 
-    /** Assigned claims both records agree on are handed over: their ready time is recorded. */
-    private void markReady(String pool, List<Member> members, List<Claim> live, Map<String, Integer> claimIndex, Instant now) {
-        for (Member m : members) {
-            if (m.claimName().isEmpty() || m.phase() == MemberPhase.DELETING || m.isReleased()) {
-                continue;
+    /** Writes one repair; whether it took. */
+    private boolean write(String pool, RecordRepair.Repair repair) {
+        if (repair instanceof RecordRepair.OnClaim on) {
+            ClaimStore.AssignOutcome outcome = tryAssignClaim(pool, on.claimName(), on.memberId(), on.assignedAt());
+            if (outcome == ClaimStore.AssignOutcome.ASSIGNED || outcome == ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+                return true;
             }
-            Integer at = claimIndex.get(m.claimName().get());
-            Claim claim = at == null ? null : live.get(at);
-            if (claim != null && claim.isAssigned() && !claim.isReady() && m.serves(claim)) {
-                Instant readyAt = latest(now, claim.assignedAt().get());
-                if (attempt(pool, "mark claim " + claim.name() + " ready", () -> claims.markReady(pool, claim.name(), readyAt))) {
-                    live.set(at, claim.ready(readyAt));
-                }
+            if (outcome != null) {
+                LOG.warn("pool {}: member {} names pending claim {}, but the claim store answered {}; the plan "
+                        + "settles it", pool, on.memberId(), on.claimName(), outcome);
             }
+            return false;
         }
+        if (repair instanceof RecordRepair.OnMember on) {
+            return attempt(pool, "record claim " + on.claimName() + " on member " + on.memberId(),
+                    () -> driver.assign(pool, on.memberId(), on.claimName(), on.claimedAt()));
+        }
+        RecordRepair.Ready ready = (RecordRepair.Ready) repair;
+        return attempt(pool, "mark claim " + ready.claimName() + " ready", () -> claims.markReady(pool, ready.claimName(), ready.readyAt()));
     }
 
     private ClaimStore.AssignOutcome tryAssignClaim(String pool, String claimName, String memberId, Instant at) {
@@ -146,16 +132,13 @@ final class PlanApplier {
             attempt(pool, (mark.since().isPresent() ? "mark " : "unmark ") + mark.memberId() + " orphaned",
                     () -> driver.markOrphaned(pool, mark.memberId(), mark.since()));
         }
-        Map<String, String> orphanClaims = new HashMap<>();
-        plan.orphans().forEach(o -> orphanClaims.put(o.memberId(), o.claimName()));
-        // The lookups are I/O and stay here; what they mean for the deletes is the planner's decision.
+        // The lookups are I/O and stay here; which to make and what they mean for the deletes is decided purely.
         Set<String> liveAgain = new HashSet<>();
-        for (PoolPlan.Delete delete : plan.deletes()) {
-            if (delete.reason() == PoolPlan.DeleteReason.CLAIM_GONE && !unmarked.contains(delete.memberId())
-                    && claimStillLive(pool, delete.memberId(), orphanClaims.get(delete.memberId()))) {
-                liveAgain.add(delete.memberId());
+        PlanOverrides.lookupsBeforeDelete(plan, unmarked).forEach((memberId, claimName) -> {
+            if (claimStillLive(pool, memberId, claimName)) {
+                liveAgain.add(memberId);
             }
-        }
+        });
         int deleted = 0;
         for (PoolPlan.Delete delete : PoolPlanner.confirmedDeletes(plan, unmarked, liveAgain)) {
             if (attempt(pool, "delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {

@@ -104,8 +104,4 @@ final class PoolContext {
             return false;
         }
     }
-
-    static Instant latest(Instant a, Instant b) {
-        return a.isAfter(b) ? a : b;
-    }
 }

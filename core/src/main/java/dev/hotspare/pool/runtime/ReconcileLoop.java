@@ -6,6 +6,7 @@ import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.internal.PoolState;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -155,7 +157,11 @@ final class ReconcileLoop {
             tracking.completeAssignedHandles(pool, live);
             return plan;
         }
-        applier.repairRecords(pool, members, live, now);
+        Optional<PoolState> repaired = applier.repairRecords(pool, members, live, now);
+        if (repaired.isPresent()) {
+            members = repaired.get().members();
+            live = repaired.get().claims();
+        }
         PoolPlan plan;
         synchronized (transitions) {
             transitions.observe(members);
