@@ -104,10 +104,7 @@ final class ClaimsApi {
             Claim claim = submit.apply(now);
             ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
             handles.put(claimName, handle);
-            fastPath.handOut.claimPending(claim);
-            if (fastPath.readInFlight) {
-                fastPath.submittedSinceRead.put(claimName, claim);
-            }
+            fastPath.claimPending(claim);
             // A pass at the deadline expires the claim on time, whatever the resync period.
             deadline.ifPresent(at -> scheduler.schedule(
                     Duration.between(now, at).isNegative() ? Duration.ZERO : Duration.between(now, at),
@@ -170,10 +167,7 @@ final class ClaimsApi {
             scheduler.schedule(left.isNegative() ? Duration.ZERO : left, ctx::requestReconcile);
         }
         if (claim.assignedMember().isEmpty()) {
-            fastPath.handOut.claimPending(claim);
-            if (fastPath.readInFlight) {
-                fastPath.submittedSinceRead.put(claim.name(), claim);
-            }
+            fastPath.claimPending(claim);
             fastPath.handOutNow(current, now);
         }
         if (handles.containsKey(claim.name())) {

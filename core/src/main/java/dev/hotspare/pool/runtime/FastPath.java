@@ -44,13 +44,13 @@ final class FastPath {
      */
     final ReentrantLock handOutLock = new ReentrantLock();
     /** Replaced by each pass with one built from its read (hand-out lock). */
-    HandOut handOut = new HandOut();
+    private HandOut handOut = new HandOut();
     /** Whether a pass has read the stores and not yet rebuilt the index from that read (hand-out lock). */
-    boolean readInFlight;
+    private boolean readInFlight;
     /** What the fast path did since the running pass's read began (hand-out lock): served claims and their members. */
-    final List<HandOut.Pair> servedSinceRead = new ArrayList<>();
+    private final List<HandOut.Pair> servedSinceRead = new ArrayList<>();
     /** Claims submitted since the running pass's read began and not served yet (hand-out lock). */
-    final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
+    private final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
 
     FastPath(PoolContext ctx, PlanApplier applier) {
         this.ctx = ctx;
@@ -59,6 +59,14 @@ final class FastPath {
         this.scheduler = ctx.scheduler;
         this.owned = ctx.owned;
         this.sizing = ctx.sizing;
+    }
+
+    /** A claim submitted under the hand-out lock: the index learns of it, and so does a pass reading now. */
+    void claimPending(Claim claim) {
+        handOut.claimPending(claim);
+        if (readInFlight) {
+            submittedSinceRead.put(claim.name(), claim);
+        }
     }
 
     /** Serves what the index says can be served now; a member another writer took is dropped and the next tried. */
