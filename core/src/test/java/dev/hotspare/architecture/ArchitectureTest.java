@@ -35,7 +35,7 @@ class ArchitectureTest {
      * The pure packages: models and planners. No ports, runtime, adapters, network, SQL or clock reading. An
      * {@code …internal} package listed here is pure too, so the pure packages may use it.
      */
-    static final String[] PURE = {"dev.hotspare.pool", "dev.hotspare.pool.sizing", "dev.hotspare.fleet.plan", "dev.hotspare.fleet.autoscale",
+    static final String[] PURE = {"dev.hotspare.pool", "dev.hotspare.pool.internal", "dev.hotspare.pool.sizing", "dev.hotspare.fleet.plan", "dev.hotspare.fleet.autoscale",
             "dev.hotspare.fleet.autoscale.internal", "dev.hotspare.fleet.versions", "dev.hotspare.rollout", "dev.hotspare.validation",
             "dev.hotspare.ownership"};
 

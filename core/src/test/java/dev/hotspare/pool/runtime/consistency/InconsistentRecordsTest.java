@@ -8,6 +8,7 @@ import dev.hotspare.pool.MemberPhase;
 import dev.hotspare.pool.ObservedPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.runtime.ControllableClaims;
 import dev.hotspare.pool.runtime.ControllableDriver;
 import dev.hotspare.pool.runtime.PoolRuntimeTest;
 import org.junit.jupiter.api.Test;
@@ -119,6 +120,36 @@ class InconsistentRecordsTest extends PoolRuntimeTest {
 
         assertThat(claims.find("ci", "job")).as("released once its member is gone, never served again").isEmpty();
         assertThat(members()).isNotEmpty().allSatisfy(m -> assertThat(m.claimName()).isEmpty());
+    }
+
+    @Test
+    void aRepairThatFailsIsNotBuiltOnAndTheNextPassWritesIt() {
+        Instant claimedAt = time.now().minus(Duration.ofMinutes(1));
+        driver.restore("ci", running("m", Optional.of("job"), Optional.of(claimedAt)));
+        claims.submit("ci", "job", Optional.empty(), time.now().minus(Duration.ofMinutes(5)));
+        ControllableClaims flaky = new ControllableClaims(claims);
+        boolean[] fail = {true};
+        flaky.beforeAssign = name -> {
+            if (fail[0]) {
+                throw new IllegalStateException("store down");
+            }
+        };
+        start(spec(), driver, flaky);
+
+        controller.reconcile();
+
+        Claim job = claims.find("ci", "job").orElseThrow();
+        assertThat(job.assignedMember()).as("the write failed").isEmpty();
+        assertThat(job.readyAt()).as("nothing built on the failed write").isEmpty();
+        assertThat(driver.find("ci", "m").orElseThrow().claimName()).contains("job");
+
+        fail[0] = false;
+        controller.reconcile();
+
+        job = claims.find("ci", "job").orElseThrow();
+        assertThat(job.assignedMember()).contains("m");
+        assertThat(job.assignedAt()).contains(claimedAt);
+        assertThat(job.readyAt()).contains(time.now());
     }
 
     @Test

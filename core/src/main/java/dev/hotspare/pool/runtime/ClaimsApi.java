@@ -1,0 +1,331 @@
+package dev.hotspare.pool.runtime;
+
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.ClaimRequest;
+import dev.hotspare.pool.ClaimReason;
+import dev.hotspare.pool.ClaimStages;
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.PoolPlan;
+import dev.hotspare.pool.PoolPlanner;
+import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.Reservation;
+import dev.hotspare.pool.WaitStage;
+import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.pool.spi.MemberNotFoundException;
+import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import static dev.hotspare.pool.runtime.PoolContext.attempt;
+import static dev.hotspare.pool.runtime.ClaimTracking.isHandleOf;
+
+/**
+ * The pool controller's claims API: claim, reserve, confirm, release, withdraw and explain, and the end of lapsed
+ * reservations. A claim is handed out at once where the {@link FastPath} can; otherwise it waits for a pass.
+ */
+final class ClaimsApi {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
+
+    private final PoolContext ctx;
+    private final ClaimTracking tracking;
+    private final FastPath fastPath;
+    private final MemberDriver driver;
+    private final ClaimStore claims;
+    private final TaskScheduler scheduler;
+    private final PoolListener listener;
+    private final TransitionTimes transitions;
+    private final PoolSizing sizing;
+    private final Map<String, ClaimHandle> handles;
+    private final Map<String, ClaimTracking.Waiting> waiting;
+    private final Map<String, ClaimStages> served;
+
+    ClaimsApi(PoolContext ctx, ClaimTracking tracking, FastPath fastPath) {
+        this.ctx = ctx;
+        this.tracking = tracking;
+        this.fastPath = fastPath;
+        this.driver = ctx.driver;
+        this.claims = ctx.claims;
+        this.scheduler = ctx.scheduler;
+        this.listener = ctx.listener;
+        this.transitions = ctx.transitions;
+        this.sizing = ctx.sizing;
+        this.handles = tracking.handles;
+        this.waiting = tracking.waiting;
+        this.served = tracking.served;
+    }
+
+    ClaimHandle claim(String claimName) {
+        return claim(claimName, Optional.empty());
+    }
+
+    ClaimHandle claim(String claimName, Optional<Duration> lifetime) {
+        PoolSpec current = ctx.spec;
+        if (current.deleted()) {
+            throw new PoolDeletedException(current.name(), claimName);
+        }
+        return submitAndHandOut(current, claimName, Optional.empty(),
+                now -> claims.submit(current.name(), claimName, lifetime, now));
+    }
+
+    ClaimHandle claim(ClaimRequest request) {
+        Objects.requireNonNull(request, "request");
+        PoolSpec current = ctx.spec;
+        if (current.deleted()) {
+            throw new PoolDeletedException(current.name(), request.name());
+        }
+        return submitAndHandOut(current, request.name(), request.deadline(), now -> claims.submit(current.name(), request, now));
+    }
+
+    /**
+     * The fast path. Submits the claim and, under the hand-out lock, gives it (and any claim waiting before it) the
+     * member {@link PoolPlanner#plan} would give it on this state, at once: the submit is under the same lock, so
+     * claims are handed out in the order the store dates them. A claim that gets no member here waits for a pass,
+     * which is requested.
+     */
+    private ClaimHandle submitAndHandOut(PoolSpec current, String claimName, Optional<Instant> deadline,
+                                         java.util.function.Function<Instant, Claim> submit) {
+        fastPath.handOutLock.lock();
+        try {
+            Instant now = scheduler.clock().instant();
+            Claim claim = submit.apply(now);
+            ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
+            handles.put(claimName, handle);
+            fastPath.claimPending(claim);
+            // A pass at the deadline expires the claim on time, whatever the resync period.
+            deadline.ifPresent(at -> scheduler.schedule(
+                    Duration.between(now, at).isNegative() ? Duration.ZERO : Duration.between(now, at),
+                    ctx::requestReconcile));
+            fastPath.handOutNow(current, now);
+            if (handles.containsKey(claimName)) {
+                ctx.requestReconcile();
+            }
+            return handle;
+        } finally {
+            fastPath.handOutLock.unlock();
+        }
+    }
+
+    ClaimHandle reserve(String key, Duration ttl) {
+        Reservation.requireValidKey(key);
+        Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new ValidationException(Problem.of("ttl", ttl, "must be positive"));
+        }
+        PoolSpec current = ctx.spec;
+        String pool = current.name();
+        String fresh = reservationClaimName(key);
+        if (current.deleted()) {
+            throw new PoolDeletedException(pool, fresh);
+        }
+        // Under the hand-out lock like claim(): the fast path learns of the reservation's claim in the order the store
+        // dates it, and serves it as a pass would.
+        fastPath.handOutLock.lock();
+        try {
+            return reserveLocked(current, key, fresh, ttl);
+        } finally {
+            fastPath.handOutLock.unlock();
+        }
+    }
+
+    private ClaimHandle reserveLocked(PoolSpec current, String key, String fresh, Duration ttl) {
+        String pool = current.name();
+        Instant now = scheduler.clock().instant();
+        Reservation reservation = claims.reserve(pool, key, ClaimRequest.of(fresh), ttl, now);
+        Claim claim = reservation.claim();
+        ClaimHandle known = handles.get(claim.name());
+        if (known != null && isHandleOf(known, claim)) {
+            return known;
+        }
+        ClaimHandle handle = new ClaimHandle(pool, claim.name(), claim.createdAt(), this::withdraw);
+        if (claim.assignedMember().isPresent()) {
+            // A retry after the member was handed out: the same member, at once.
+            Optional<Member> member = driver.find(pool, claim.assignedMember().get());
+            if (member.isPresent() && handle.settle()) {
+                handle.serve(member.get());
+                claim.outcome().ifPresent(handle::ended);
+                return handle;
+            }
+        }
+        handles.put(claim.name(), handle);
+        if (!reservation.confirmed()) {
+            // A pass when the time runs out ends the reservation on time, whatever the resync period.
+            Duration left = Duration.between(now, reservation.expiresAt());
+            scheduler.schedule(left.isNegative() ? Duration.ZERO : left, ctx::requestReconcile);
+        }
+        if (claim.assignedMember().isEmpty()) {
+            fastPath.claimPending(claim);
+            fastPath.handOutNow(current, now);
+        }
+        if (handles.containsKey(claim.name())) {
+            ctx.requestReconcile();
+        }
+        return handle;
+    }
+
+    Optional<Reservation> confirm(String key) {
+        Reservation.requireValidKey(key);
+        return claims.confirm(ctx.spec.name(), key, scheduler.clock().instant());
+    }
+
+    /** A fresh DNS-1123 claim name for a reservation: the key's hash for the reader, a random part for uniqueness. */
+    private static String reservationClaimName(String key) {
+        return String.format("rsv-%08x-%016x", key.hashCode(), java.util.concurrent.ThreadLocalRandom.current().nextLong());
+    }
+
+    /**
+     * Ends reservations whose time ran out: each claim is gone from the store first (a confirm racing it loses),
+     * then the member it held is marked released; a mark that fails leaves a member naming a gone claim, which the
+     * plan deletes as an orphan.
+     */
+    void expireReservations(String pool, Instant now) {
+        List<Reservation> ended;
+        try {
+            ended = claims.expireReservations(pool, now);
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: ending lapsed reservations failed; the next pass retries: {}", pool, e.toString());
+            return;
+        }
+        for (Reservation r : ended) {
+            Claim claim = r.claim();
+            LOG.info("pool {}: reservation {} (claim {}) was not confirmed by {}; ending it", pool, r.key(), claim.name(),
+                    r.expiresAt());
+            fastPath.forgetClaim(claim.name());
+            claim.assignedMember().ifPresent(memberId -> attempt(pool, "mark " + memberId + " released (reservation lapsed)",
+                    () -> driver.markReleased(pool, memberId, now)));
+            ClaimHandle handle = handles.remove(claim.name());
+            if (handle != null) {
+                handle.end();
+            }
+            waiting.remove(claim.name());
+            served.remove(claim.name());
+            if (!claim.isAssigned()) {
+                listener.claimEnded(pool, claim.name(), ClaimOutcome.WITHDRAWN);
+                if (handle != null) {
+                    handle.ended(ClaimOutcome.WITHDRAWN);
+                }
+            }
+        }
+    }
+
+    boolean release(ClaimHandle handle) {
+        return release(handle.name());
+    }
+
+    boolean release(String claimName) {
+        Objects.requireNonNull(claimName, "claimName");
+        ctx.passLock.lock();
+        try {
+            String pool = ctx.spec.name();
+            Optional<Claim> claim = claims.find(pool, claimName);
+            Instant now = scheduler.clock().instant();
+            for (String memberId : membersOf(pool, claimName, claim)) {
+                try {
+                    driver.markReleased(pool, memberId, now);
+                } catch (MemberNotFoundException gone) {
+                    // nothing left to delete
+                }
+            }
+            boolean wasLive = claims.release(pool, claimName);
+            ClaimHandle handle = handles.remove(claimName);
+            if (handle != null) {
+                handle.end();
+            }
+            if (wasLive && claim.isPresent() && !claim.get().isAssigned()) {
+                listener.claimEnded(pool, claimName, ClaimOutcome.WITHDRAWN);
+                if (handle != null) {
+                    handle.ended(ClaimOutcome.WITHDRAWN);
+                }
+            }
+            waiting.remove(claimName);
+            served.remove(claimName);
+            fastPath.forgetClaim(claimName);
+            ctx.requestReconcile();
+            return wasLive;
+        } finally {
+            ctx.passLock.unlock();
+        }
+    }
+
+    /** The members to mark when {@code claimName} is released: its recorded member, or members naming it. */
+    private List<String> membersOf(String pool, String claimName, Optional<Claim> claim) {
+        if (claim.isPresent() && claim.get().assignedMember().isPresent()) {
+            return List.of(claim.get().assignedMember().get());
+        }
+        List<String> out = new ArrayList<>();
+        for (Member m : driver.list(pool)) {
+            if (m.claimName().filter(claimName::equals).isPresent() && !m.isReleased()
+                    && m.phase() != MemberPhase.DELETING && (claim.isEmpty() || m.serves(claim.get()))) {
+                out.add(m.id());
+            }
+        }
+        return out;
+    }
+
+    /** A handle was cancelled by its holder: the claim is withdrawn. */
+    boolean withdraw(ClaimHandle handle) {
+        try {
+            // Only this handle's claim: a claim made later under the same name is someone else's.
+            Optional<Claim> claim = claims.find(handle.pool(), handle.name());
+            if (claim.isEmpty() || !isHandleOf(handle, claim.get())) {
+                handles.remove(handle.name(), handle);
+                return false;
+            }
+            return release(handle.name());
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: withdrawing claim {} failed; release it again: {}", handle.pool(), handle.name(), e.toString());
+            return false;
+        }
+    }
+
+    Optional<ClaimExplanation> explain(String claimName) {
+        Objects.requireNonNull(claimName, "claimName");
+        PoolSpec current = ctx.spec;
+        String pool = current.name();
+        Optional<Claim> found = claims.find(pool, claimName);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Claim claim = found.get();
+        Instant now = scheduler.clock().instant();
+        if (claim.assignedMember().isPresent()) {
+            String holder = claim.assignedMember().get();
+            boolean deleting = driver.list(pool).stream()
+                    .anyMatch(m -> m.id().equals(holder) && m.phase() == MemberPhase.DELETING);
+            ClaimReason held = deleting ? new ClaimReason.MemberDeleting(holder)
+                    : new ClaimReason.Assigned(holder, claim.assignedAt().orElseThrow(), claim.readyAt());
+            return Optional.of(new ClaimExplanation(pool, claim, held, served.getOrDefault(claimName, ClaimStages.NONE)));
+        }
+        List<Member> members = ctx.unique(driver.list(pool));
+        List<Claim> live = ctx.uniqueClaims(claims.live(pool));
+        if (live.stream().noneMatch(c -> c.name().equals(claimName))) {
+            live.add(claim);
+        }
+        PoolPlan plan;
+        synchronized (transitions) {
+            plan = PoolPlanner.plan(sizing.effectiveFor(current), members, live, now, transitions.typical());
+        }
+        ClaimReason reason = plan.reasonFor(claimName)
+                .or(() -> plan.assignments().stream().filter(a -> a.claimName().equals(claimName)).findFirst()
+                        .map(a -> new ClaimReason.Assigning(a.memberId())))
+                .or(() -> members.stream().filter(m -> m.serves(claim)).findFirst()
+                        .map(m -> new ClaimReason.Assigned(m.id(), m.claimedAt().orElse(now), Optional.empty())))
+                .orElse(new ClaimReason.Queued(0));
+        ClaimTracking.Waiting w = waiting.get(claimName);
+        ClaimStages waited = w != null ? w.until(now) : ClaimStages.NONE.plus(WaitStage.QUEUE, Duration.between(claim.createdAt(), now));
+        return Optional.of(new ClaimExplanation(pool, claim, reason, waited));
+    }
+}

@@ -1,0 +1,244 @@
+package dev.hotspare.pool.runtime;
+
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.PoolPlan;
+import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.internal.PlanOverrides;
+import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.pool.spi.MemberNotFoundException;
+import dev.hotspare.time.TaskScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The pool controller's fast path: the hand-out index ({@link HandOut}) that serves a claim at once, without waiting for
+ * a pass, and what it did while a pass was reading, so the pass's plan and the index never hand out or change the same
+ * thing.
+ */
+final class FastPath {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
+
+    private final PoolContext ctx;
+    private final PlanApplier applier;
+    private final MemberDriver driver;
+    private final TaskScheduler scheduler;
+    private final java.util.function.BooleanSupplier owned;
+    private final PoolSizing sizing;
+
+    /**
+     * Guards the hand-out index and the fast path: a claim takes its member under this lock, never under the pass
+     * lock, so it never waits for a pass. Order: pass lock, then this one.
+     */
+    final ReentrantLock handOutLock = new ReentrantLock();
+    /** Replaced by each pass with one built from its read (hand-out lock). */
+    private HandOut handOut = new HandOut();
+    /** Whether a pass has read the stores and not yet rebuilt the index from that read (hand-out lock). */
+    private boolean readInFlight;
+    /** What the fast path did since the running pass's read began (hand-out lock): served claims and their members. */
+    private final List<HandOut.Pair> servedSinceRead = new ArrayList<>();
+    /** Claims submitted since the running pass's read began and not served yet (hand-out lock). */
+    private final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
+
+    FastPath(PoolContext ctx, PlanApplier applier) {
+        this.ctx = ctx;
+        this.applier = applier;
+        this.driver = ctx.driver;
+        this.scheduler = ctx.scheduler;
+        this.owned = ctx.owned;
+        this.sizing = ctx.sizing;
+    }
+
+    /** A claim submitted under the hand-out lock: the index learns of it, and so does a pass reading now. */
+    void claimPending(Claim claim) {
+        handOut.claimPending(claim);
+        if (readInFlight) {
+            submittedSinceRead.put(claim.name(), claim);
+        }
+    }
+
+    /** Serves what the index says can be served now; a member another writer took is dropped and the next tried. */
+    void handOutNow(PoolSpec current, Instant now) {
+        if (ctx.closed || !ctx.started || current.deleted() || !owned.getAsBoolean()) {
+            return;
+        }
+        String pool = current.name();
+        Duration agingLimit = current.agingLimit();
+        for (int round = 0; round < 8; round++) {
+            List<HandOut.Pair> pairs = handOut.next(agingLimit, now);
+            if (pairs.isEmpty()) {
+                return;
+            }
+            boolean conflict = false;
+            for (HandOut.Pair pair : pairs) {
+                if (!serveNow(pool, pair, now)) {
+                    conflict = true;
+                    break;
+                }
+            }
+            if (!conflict) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Writes one hand-out through the same two writes a pass makes (member, then claim record). Returns false when
+     * the member turned out taken or gone, so the caller tries the next; every other failure is left to the pass.
+     */
+    private boolean serveNow(String pool, HandOut.Pair pair, Instant now) {
+        Claim claim = pair.claim();
+        Member member = pair.member();
+        try {
+            driver.assign(pool, member.id(), claim.name(), now);
+        } catch (MemberAlreadyClaimedException | MemberNotFoundException lost) {
+            handOut.drop(member.id());
+            return false;
+        } catch (RuntimeException e) {
+            LOG.warn("pool {}: handing {} to {} failed; the next pass retries: {}", pool, member.id(), claim.name(), e.toString());
+            handOut.drop(member.id());
+            ctx.requestReconcile();
+            return true;
+        }
+        // The member names the claim now: whatever the claim store answers, it is no longer free.
+        handOut.handedOut(claim, member, now);
+        if (readInFlight) {
+            // The records as they are now, so the index rebuilt from the pass's older read is brought up to date.
+            servedSinceRead.add(new HandOut.Pair(claim.assigned(member.id(), now), member.assignedTo(claim.name(), now)));
+            submittedSinceRead.remove(claim.name());
+        }
+        PoolPlan.Assignment assignment = new PoolPlan.Assignment(claim.name(), member.id(), now,
+                "handed out at once: first claim in service order gets the oldest running member");
+        if (applier.writeAssignment(pool, assignment, member, claim.createdAt(), now, false) && ctx.spec.autoSizing().isPresent()) {
+            sizing.servedAtOnce(claim);
+        }
+        return true;
+    }
+
+    /** What the fast path would hand out now (claim->member), without handing it out; for tests. */
+    List<String> wouldHandOut() {
+        handOutLock.lock();
+        try {
+            return HandOut.names(handOut.next(ctx.spec.agingLimit(), scheduler.clock().instant()));
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A member changed: the index follows at once (a pass, requested too, rebuilds it from a full read). */
+    void memberEvent(MemberDriver.MemberEvent event) {
+        handOutLock.lock();
+        try {
+            if (event instanceof MemberDriver.MemberEvent.Added added) {
+                handOut.memberChanged(added.member());
+            } else if (event instanceof MemberDriver.MemberEvent.Updated updated) {
+                handOut.memberChanged(updated.member());
+            } else if (event instanceof MemberDriver.MemberEvent.Removed removed) {
+                handOut.memberRemoved(removed.memberId());
+            }
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A claim ended: it waits no more. */
+    void forgetClaim(String claimName) {
+        handOutLock.lock();
+        try {
+            handOut.claimGone(claimName);
+            submittedSinceRead.remove(claimName);
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A pass is about to read the stores: from now on the fast path notes what it does, for this pass to leave alone. */
+    void beginRead() {
+        handOutLock.lock();
+        try {
+            readInFlight = true;
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /**
+     * Brings the pass's plan and the fast path together. The plan leaves alone every claim and member the fast path
+     * served since the read (the read may predate it); the index is rebuilt from the read, with what the fast path did
+     * since laid over it, and loses every member this plan acts on (assigns, deletes, hibernates) and every claim it
+     * assigns or releases, so the two never hand out or change the same thing.
+     */
+    PoolPlan settleWithFastPath(PoolPlan plan, List<Member> members, List<Claim> live) {
+        // Built from the read outside the lock (it walks the whole pool): claims never wait for it.
+        HandOut fresh = new HandOut();
+        fresh.rebuild(members, live);
+        handOutLock.lock();
+        try {
+            readInFlight = false;
+            PoolPlan settled = plan;
+            if (!servedSinceRead.isEmpty()) {
+                Set<String> taken = new HashSet<>();
+                Set<String> servedClaims = new HashSet<>();
+                for (HandOut.Pair p : servedSinceRead) {
+                    taken.add(p.member().id());
+                    servedClaims.add(p.claim().name());
+                }
+                settled = PlanOverrides.keep(plan, servedClaims, taken);
+            }
+            handOut = fresh;
+            for (HandOut.Pair p : servedSinceRead) {
+                handOut.claimChanged(p.claim());
+                handOut.memberChanged(p.member());
+            }
+            for (Claim c : submittedSinceRead.values()) {
+                handOut.claimPending(c);
+            }
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+            for (PoolPlan.Assignment a : settled.assignments()) {
+                handOut.claimGone(a.claimName());
+                handOut.drop(a.memberId());
+            }
+            for (PoolPlan.Release r : settled.releases()) {
+                handOut.claimGone(r.claimName());
+            }
+            for (PoolPlan.Delete d : settled.deletes()) {
+                handOut.drop(d.memberId());
+            }
+            for (PoolPlan.PowerChange change : settled.powerChanges()) {
+                if (change.to() == dev.hotspare.pool.DesiredPower.HIBERNATING) {
+                    handOut.drop(change.memberId());
+                }
+            }
+            return settled;
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** A read that plans nothing (not the owner, or the read failed): the fast path stops noting what it does. */
+    void endReadWithoutPlan() {
+        handOutLock.lock();
+        try {
+            readInFlight = false;
+            servedSinceRead.clear();
+            submittedSinceRead.clear();
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+}

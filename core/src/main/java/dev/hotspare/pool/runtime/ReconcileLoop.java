@@ -1,0 +1,228 @@
+package dev.hotspare.pool.runtime;
+
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.Member;
+import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.PoolPlan;
+import dev.hotspare.pool.PoolPlanner;
+import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.internal.PoolState;
+import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.MemberDriver;
+import dev.hotspare.time.TaskScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The pool controller's loop: subscribes to member and claim changes, schedules passes (periodic, and collapsed
+ * requests), and runs each pass: observe → repair records → plan → settle with the fast path → apply.
+ */
+final class ReconcileLoop {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
+
+    private final PoolContext ctx;
+    private final ClaimTracking tracking;
+    private final FastPath fastPath;
+    private final PlanApplier applier;
+    private final ClaimsApi claimsApi;
+    private final MemberDriver driver;
+    private final ClaimStore claims;
+    private final TaskScheduler scheduler;
+    private final PoolListener listener;
+    private final java.util.function.BooleanSupplier owned;
+    private final TransitionTimes transitions;
+    private final PoolSizing sizing;
+    private final Map<String, ClaimHandle> handles;
+    private final Duration resyncPeriod;
+    private final Duration closeTimeout;
+    private final AtomicBoolean reconcileQueued = new AtomicBoolean();
+    private final List<AutoCloseable> subscriptions = new ArrayList<>();
+    private TaskScheduler.Cancellable periodic;
+    private boolean emptyReadWarned;
+
+    ReconcileLoop(PoolContext ctx, ClaimTracking tracking, FastPath fastPath, PlanApplier applier, ClaimsApi claimsApi) {
+        this.ctx = ctx;
+        this.tracking = tracking;
+        this.fastPath = fastPath;
+        this.applier = applier;
+        this.claimsApi = claimsApi;
+        this.driver = ctx.driver;
+        this.claims = ctx.claims;
+        this.scheduler = ctx.scheduler;
+        this.listener = ctx.listener;
+        this.owned = ctx.owned;
+        this.transitions = ctx.transitions;
+        this.sizing = ctx.sizing;
+        this.handles = tracking.handles;
+        this.resyncPeriod = ctx.resyncPeriod;
+        this.closeTimeout = ctx.closeTimeout;
+    }
+
+    synchronized void start() {
+        if (periodic != null || ctx.closed) {
+            return;
+        }
+        String pool = ctx.spec.name();
+        subscriptions.add(driver.watch(pool, event -> {
+            fastPath.memberEvent(event);
+            requestReconcile();
+        }));
+        subscriptions.add(claims.watch(pool, ctx::requestReconcile));
+        periodic = scheduler.scheduleAtFixedRate(Duration.ZERO, resyncPeriod, this::reconcileQuietly);
+        ctx.started = true;
+    }
+
+    /** Asks for a pass soon; many requests before it runs collapse into one. Does nothing once closed. */
+    void requestReconcile() {
+        if (!ctx.closed && reconcileQueued.compareAndSet(false, true)) {
+            scheduler.execute(this::reconcileQuietly);
+        }
+    }
+
+    PoolPlan reconcile() {
+        ctx.passLock.lock();
+        try {
+            if (ctx.closed) {
+                throw new IllegalStateException("the controller of pool '" + ctx.spec.name() + "' is closed");
+            }
+            return pass();
+        } finally {
+            ctx.passLock.unlock();
+        }
+    }
+
+    private void reconcileQuietly() {
+        if (ctx.closed) {
+            return;
+        }
+        ctx.passLock.lock();
+        try {
+            // close() may have run while this pass waited for the lock: a closed controller starts no pass.
+            if (ctx.closed) {
+                return;
+            }
+            if (!owned.getAsBoolean()) {
+                // Another instance owns the pool and does its passes; here only the handles of claims made through
+                // this instance need an answer, so a quiet pool costs this instance no store call at all.
+                reconcileQueued.set(false);
+                if (!handles.isEmpty()) {
+                    tracking.completeAssignedHandles(ctx.spec.name(), ctx.uniqueClaims(claims.live(ctx.spec.name())));
+                }
+                return;
+            }
+            pass();
+        } catch (RuntimeException e) {
+            LOG.warn("reconcile of pool {} failed; the next pass retries", ctx.spec.name(), e);
+        } finally {
+            ctx.passLock.unlock();
+        }
+    }
+
+    private PoolPlan pass() {
+        reconcileQueued.set(false);
+        PoolSpec current = ctx.spec;
+        String pool = current.name();
+        Instant now = scheduler.clock().instant();
+        boolean owner = owned.getAsBoolean();
+        if (owner) {
+            claimsApi.expireReservations(pool, now);
+        }
+        fastPath.beginRead();
+        List<Member> members;
+        List<Claim> live;
+        try {
+            members = ctx.unique(driver.list(pool));
+            live = ctx.uniqueClaims(claims.live(pool));
+        } catch (RuntimeException e) {
+            fastPath.endReadWithoutPlan();
+            throw e;
+        }
+        if (!owner) {
+            fastPath.endReadWithoutPlan();
+            // Not the owner: say what the owner's plan would be, complete handles it served, and change nothing.
+            PoolPlan plan;
+            synchronized (transitions) {
+                plan = PoolPlanner.plan(ctx.effective, members, live, now, transitions.typical());
+            }
+            tracking.completeAssignedHandles(pool, live);
+            return plan;
+        }
+        Optional<PoolState> repaired = applier.repairRecords(pool, members, live, now);
+        if (repaired.isPresent()) {
+            members = repaired.get().members();
+            live = repaired.get().claims();
+        }
+        PoolPlan plan;
+        synchronized (transitions) {
+            transitions.observe(members);
+            PoolSpec planned = sizing.sized(current, live, now, transitions);
+            ctx.effective = planned;
+            plan = PoolPlanner.plan(planned, members, live, now, transitions.typical());
+        }
+        plan = fastPath.settleWithFastPath(plan, members, live);
+        warnOnEmptyRead(pool, plan);
+        applier.apply(pool, plan, members, live, now);
+        tracking.trackWaits(plan, live, now);
+        tracking.completeAssignedHandles(pool, live);
+        ctx.lastPlan = plan;
+        listener.onPlanApplied(pool, plan, now);
+        if (listener != PoolListener.NONE) {
+            listener.membersPerState(pool, MemberState.count(members));
+        }
+        if (current.deleted() && members.isEmpty()) {
+            ctx.deleted.complete(null);
+        }
+        return plan;
+    }
+
+    private void warnOnEmptyRead(String pool, PoolPlan plan) {
+        if (!plan.status().emptyClaimRead()) {
+            emptyReadWarned = false;
+        } else if (!emptyReadWarned) {
+            emptyReadWarned = true;
+            LOG.warn("pool {}: the claim store listed no live claim while {} member(s) are claimed; deleting none of them "
+                    + "(members carrying the release mark excepted) until it lists claims again", pool, plan.status().orphaned());
+        }
+    }
+
+    void close() {
+        synchronized (this) {
+            if (ctx.closed) {
+                return;
+            }
+            ctx.closed = true;
+            if (periodic != null) {
+                periodic.cancel();
+            }
+            for (AutoCloseable subscription : subscriptions) {
+                try {
+                    subscription.close();
+                } catch (Exception e) {
+                    LOG.debug("closing a subscription failed", e);
+                }
+            }
+            subscriptions.clear();
+        }
+        boolean idle = false;
+        try {
+            idle = ctx.passLock.tryLock(closeTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (idle) {
+            ctx.passLock.unlock();
+        } else {
+            LOG.warn("pool {}: a reconcile pass was still running {} after close; not waiting longer", ctx.spec.name(), closeTimeout);
+        }
+    }
+}
