@@ -143,8 +143,12 @@ public final class SchedulerScaling {
                                 .whenComplete((gone, error) -> done.complete(o.delta()));
                     }
                 } else if (!stored.inputs().waiting(request.id())) {
-                    // Neither waiting nor answered: the scheduler was deleted with its inputs.
-                    done.completeExceptionally(OperationContext.notFound(name));
+                    // Neither waiting nor answered: the scheduler was deleted with its inputs, or so many requests
+                    // were applied since that this one's outcome is no longer kept.
+                    done.completeExceptionally(c.store.get(name).isEmpty() ? OperationContext.notFound(name)
+                            : new SchedulerOperationException(ErrorCode.UNAVAILABLE, Problem.of("scheduler", name,
+                            "the request was applied; its outcome is no longer kept (more than "
+                                    + ScaleInputs.KEPT_OUTCOMES + " requests since)")));
                 } else if (!c.tasks.clock().instant().isBefore(deadline)) {
                     done.completeExceptionally(new SchedulerOperationException(ErrorCode.UNAVAILABLE, Problem.of("scheduler", name,
                             "no worker applied the " + request.kind().name().toLowerCase(java.util.Locale.ROOT)

@@ -58,6 +58,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * through {@link RoomActions}, then the state (in-sync after a scale; the held state when the scale could not be
  * applied) and the last successful scale recorded. TERMINATION is let go at the end of the tick.
  *
+ * <p>The scheduler's persisted {@link ScaleInputs} are part of the observation: a panic input or the oldest manual
+ * request takes the tick's scale instead of the autoscaler. A request's decision is saved as being applied (with
+ * the inputs' expected version) before a room changes, then applied, then its outcome saved; a decision found saved
+ * as being applied is resumed first, creating only what is missing of its target or removing its victims still
+ * listed. {@link #wake} ticks at once for an input recorded in this process.
+ *
  * <p>Before planning, a release another owner left in progress (saved by the {@link dev.hotspare.fleet.plan.ReleaseMachine}'s
  * runner) is resumed under CONFIG and DOWNSCALE, and releases left without a saved state are marked INTERRUPTED.
  *
