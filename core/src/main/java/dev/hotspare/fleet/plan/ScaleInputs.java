@@ -37,6 +37,7 @@ public record ScaleInputs(List<Request> pending, Optional<Applying> applying, Li
     /** The format {@link #toJson} writes; {@link #fromJson} refuses any other. */
     public static final int FORMAT_VERSION = 1;
 
+    /** Copies the lists, keeps the latest {@link #KEPT_OUTCOMES} outcomes and fills in absent parts. */
     public ScaleInputs {
         pending = List.copyOf(pending);
         applying = Objects.requireNonNullElse(applying, Optional.empty());
@@ -62,6 +63,7 @@ public record ScaleInputs(List<Request> pending, Optional<Applying> applying, Li
      * @param requestedAt when it was recorded
      */
     public record Request(String id, Kind kind, int amount, Instant requestedAt) {
+        /** Checks the parts: an amount of at least 1 (0 allowed for replicas). */
         public Request {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(kind, "kind");
@@ -83,6 +85,7 @@ public record ScaleInputs(List<Request> pending, Optional<Applying> applying, Li
      * @param victims the rooms the decision removes, in removal order (a resumed scale-down removes those still listed)
      */
     public record Applying(Request request, int target, int create, List<String> victims) {
+        /** Checks the parts: counts not negative, and either rooms to create or victims, not both. */
         public Applying {
             Objects.requireNonNull(request, "request");
             victims = List.copyOf(victims);
@@ -108,6 +111,7 @@ public record ScaleInputs(List<Request> pending, Optional<Applying> applying, Li
      * @param removed the rooms removed, for a caller that waits until they are gone
      */
     public record Outcome(String id, int delta, List<String> removed) {
+        /** Copies the removed rooms. */
         public Outcome {
             Objects.requireNonNull(id, "id");
             removed = List.copyOf(removed);

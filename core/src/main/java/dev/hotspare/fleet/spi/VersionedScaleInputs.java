@@ -15,6 +15,7 @@ public record VersionedScaleInputs(ScaleInputs inputs, long version) {
     /** Nothing saved yet. */
     public static final VersionedScaleInputs NONE = new VersionedScaleInputs(ScaleInputs.EMPTY, 0);
 
+    /** Checks the parts: a version of 0 or more. */
     public VersionedScaleInputs {
         Objects.requireNonNull(inputs, "inputs");
         if (version < 0) {
