@@ -29,6 +29,9 @@ public final class SchedulerScaling {
     /** Attempts at recording a request while other writers save the same scheduler's inputs. */
     private static final int SAVE_ATTEMPTS = 100;
 
+    /** Requests that may wait for one scheduler's watcher; more are refused, so a flood cannot grow the record unbounded. */
+    static final int MAX_PENDING = 100;
+
     private final OperationContext c;
 
     SchedulerScaling(OperationContext context) {
@@ -114,6 +117,10 @@ public final class SchedulerScaling {
     private void record(String name, ScaleInputs.Request request) {
         for (int attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
             VersionedScaleInputs stored = c.store.loadScaleInputs(name);
+            if (stored.inputs().pending().size() >= MAX_PENDING) {
+                throw new SchedulerOperationException(ErrorCode.LOCKED, Problem.of("scheduler", name,
+                        MAX_PENDING + " scale requests already wait for its watcher; try again once they are applied"));
+            }
             if (c.store.saveScaleInputs(name, stored.inputs().withRequest(request), stored.version())) {
                 return;
             }

@@ -280,6 +280,15 @@ class SchedulerOperationsTest {
     }
 
     @Test
+    void aHundredWaitingRequestsAreTheMostOneSchedulerTakes() {
+        for (int i = 0; i < 100; i++) {
+            ops.scaleUp("pong", 1);
+        }
+        assertThat(codeOf(() -> ops.scaleDown("pong", 1))).isEqualTo(ErrorCode.LOCKED);
+        assertThat(store.loadScaleInputs("pong").inputs().pending()).hasSize(100);
+    }
+
+    @Test
     void deleteRunsUnderTerminationUntilEveryRoomIsGone() {
         CompletableFuture<Boolean> deleted = ops.delete("pong");
         assertThat(heldLocks()).containsExactly("termination");
