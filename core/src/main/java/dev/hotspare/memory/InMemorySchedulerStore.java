@@ -5,6 +5,8 @@ import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.lock.StaleFenceException;
 import dev.hotspare.fleet.plan.ReleaseState;
 import dev.hotspare.fleet.plan.ReleaseStateJson;
+import dev.hotspare.fleet.plan.ScaleInputs;
+import dev.hotspare.fleet.spi.VersionedScaleInputs;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerNotFoundException;
@@ -35,6 +37,8 @@ public final class InMemorySchedulerStore implements SchedulerStore {
     private final Map<String, Long> newestAcceptedToken = new HashMap<>();
     /** The release in flight per scheduler, as its JSON text (like PostgreSQL) and version. */
     private final Map<String, Map.Entry<String, Long>> releaseStates = new HashMap<>();
+    /** The scale inputs per scheduler, as their JSON text (like PostgreSQL) and version. */
+    private final Map<String, Map.Entry<String, Long>> scaleInputs = new HashMap<>();
 
     @Override
     public synchronized boolean create(String name, ConfigDocument config, String initialState, Instant now) {
@@ -149,6 +153,7 @@ public final class InMemorySchedulerStore implements SchedulerStore {
         schedulers.remove(name);
         releases.remove(name);
         releaseStates.remove(name);
+        scaleInputs.remove(name);
         return true;
     }
 
@@ -172,6 +177,27 @@ public final class InMemorySchedulerStore implements SchedulerStore {
         accept(fence);
         releaseStates.put(name, Map.entry(ReleaseStateJson.write(state), current + 1));
         return current + 1;
+    }
+
+    @Override
+    public synchronized VersionedScaleInputs loadScaleInputs(String name) {
+        Names.requireDns1123Label("name", name);
+        Map.Entry<String, Long> stored = scaleInputs.get(name);
+        return stored == null ? VersionedScaleInputs.NONE
+                : new VersionedScaleInputs(ScaleInputs.fromJson(stored.getKey()), stored.getValue());
+    }
+
+    @Override
+    public synchronized boolean saveScaleInputs(String name, ScaleInputs inputs, long expectedVersion) {
+        Objects.requireNonNull(inputs, "inputs");
+        existing(name);
+        Map.Entry<String, Long> stored = scaleInputs.get(name);
+        long current = stored == null ? 0 : stored.getValue();
+        if (current != expectedVersion) {
+            return false;
+        }
+        scaleInputs.put(name, Map.entry(inputs.toJson(), current + 1));
+        return true;
     }
 
     private SchedulerRecord existing(String name) {

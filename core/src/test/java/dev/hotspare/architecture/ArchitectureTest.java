@@ -100,8 +100,8 @@ class ArchitectureTest {
             "createForRelease", "removeForRelease", "removeAll", "register", "forget", "expireAllocations");
 
     /**
-     * Only the appliers change rooms: the watcher (plans) and the release runner it and updates share (release
-     * commands), a scheduler's deletion, and — until they become planner inputs — manual scaling and panic.
+     * Only the appliers change rooms: the watcher (plans, manual scale requests and the panic input among them) and
+     * the release runner it and updates share (release commands), and a scheduler's deletion.
      */
     static ArchRule onlyAppliersChangeRooms(String actions, String... appliers) {
         java.util.List<String> allowed = java.util.List.of(appliers);
@@ -124,11 +124,11 @@ class ArchitectureTest {
     }
 
     @Test
-    void onlyTheWatcherTheReleaseRunnerDeleteManualScalingAndPanicChangeRooms() {
+    void onlyTheWatcherTheReleaseRunnerAndDeleteChangeRooms() {
         String runtime = "dev.hotspare.fleet.runtime.";
         String internal = runtime + "internal.";
         onlyAppliersChangeRooms(internal + "RoomActions", internal + "Watcher", internal + "RollingReplace",
-                runtime + "SchedulerUpdates", runtime + "SchedulerScaling", runtime + "RoomService").check(CORE);
+                runtime + "SchedulerUpdates").check(CORE);
     }
 
     @Test

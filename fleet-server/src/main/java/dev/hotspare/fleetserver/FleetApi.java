@@ -817,7 +817,7 @@ final class FleetApi extends Handler.Abstract {
                     Problem.of("", body.toString(), "send only one of scaleup, scaledown or replicas"));
         }
         if (up.isPresent()) {
-            int added = operations.scaleUp(scheduler, up.get());
+            int added = await(operations.scaleUp(scheduler, up.get()));
             AUDIT.info("scheduler {} scaled up by {} rooms (asked {}) by {}", scheduler, added, up.get(), request.who());
         } else if (down.isPresent()) {
             int removed = await(operations.scaleDown(scheduler, down.get()));

@@ -6,6 +6,8 @@ import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.lock.StaleFenceException;
 import dev.hotspare.fleet.plan.ReleaseState;
 import dev.hotspare.fleet.plan.ReleaseStateJson;
+import dev.hotspare.fleet.plan.ScaleInputs;
+import dev.hotspare.fleet.spi.VersionedScaleInputs;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerNotFoundException;
@@ -52,7 +54,8 @@ public final class PostgresSchedulerStore implements SchedulerStore {
     private record Sql(String insertScheduler, String insertRelease, String get, String list, String lockScheduler,
                        String updateVersion, String releases, String release, String setStatus, String setState,
                        String setLastScaleAt, String delete, String acceptFence, String newestToken,
-                       String loadRelease, String insertReleaseState, String updateReleaseState) {
+                       String loadRelease, String insertReleaseState, String updateReleaseState,
+                       String loadScaleInputs, String insertScaleInputs, String updateScaleInputs) {
         static Sql in(String schema) {
             String s = schema + ".schedulers";
             String r = schema + ".scheduler_releases";
@@ -83,6 +86,11 @@ public final class PostgresSchedulerStore implements SchedulerStore {
                     "SELECT version, state::text AS state FROM " + schema + ".scheduler_release_state WHERE scheduler = ?",
                     "INSERT INTO " + schema + ".scheduler_release_state (scheduler, version, state) VALUES (?, 1, ?::jsonb)",
                     "UPDATE " + schema + ".scheduler_release_state SET version = version + 1, state = ?::jsonb "
+                            + "WHERE scheduler = ? AND version = ?",
+                    "SELECT version, inputs::text AS inputs FROM " + schema + ".scheduler_scale_inputs WHERE scheduler = ?",
+                    "INSERT INTO " + schema + ".scheduler_scale_inputs (scheduler, version, inputs) VALUES (?, 1, ?::jsonb) "
+                            + "ON CONFLICT (scheduler) DO NOTHING",
+                    "UPDATE " + schema + ".scheduler_scale_inputs SET version = version + 1, inputs = ?::jsonb "
                             + "WHERE scheduler = ? AND version = ?");
         }
     }
@@ -317,6 +325,33 @@ public final class PostgresSchedulerStore implements SchedulerStore {
                 ps.executeUpdate();
             }
             return expectedVersion + 1;
+        });
+    }
+
+    @Override
+    public VersionedScaleInputs loadScaleInputs(String name) {
+        Names.requireDns1123Label("name", name);
+        return Jdbc.autoCommit(dataSource, STORE, "reading the scale inputs of scheduler " + name, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.loadScaleInputs()), name); ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new VersionedScaleInputs(ScaleInputs.fromJson(rs.getString("inputs")), rs.getLong("version"))
+                        : VersionedScaleInputs.NONE;
+            }
+        });
+    }
+
+    @Override
+    public boolean saveScaleInputs(String name, ScaleInputs inputs, long expectedVersion) {
+        Names.requireDns1123Label("name", name);
+        Objects.requireNonNull(inputs, "inputs");
+        String json = inputs.toJson();
+        return Jdbc.inTransaction(dataSource, STORE, "saving the scale inputs of scheduler " + name, c -> {
+            lockExisting(c, name);
+            // One conditional statement: the insert finds no row only when none is stored, the update only the expected version.
+            try (PreparedStatement ps = expectedVersion == 0
+                    ? Jdbc.bind(c.prepareStatement(sql.insertScaleInputs()), name, json)
+                    : Jdbc.bind(c.prepareStatement(sql.updateScaleInputs()), json, name, expectedVersion)) {
+                return ps.executeUpdate() == 1;
+            }
         });
     }
 

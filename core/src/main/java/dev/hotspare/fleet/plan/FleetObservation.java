@@ -36,12 +36,14 @@ import java.util.Optional;
  * @param replaceRunning   whether this watcher's rolling replace of outdated rooms is still running
  * @param removalRunning   whether rooms this watcher removed (dead rooms, a scale-down) are still going away
  * @param now              the tick's time
+ * @param inputs           the scheduler's persisted scale inputs: manual requests and the panic input
  */
 public record FleetObservation(String scheduler, SchedulerConfig config, SchedulerVersion version, SchedulerState state,
                                Optional<Instant> lastScaleAt, List<Member> members, Map<String, RoomStatus> statuses,
                                RoomStatusCounts counts, List<String> deadRooms, UsageWindows recordedUsage,
                                Map<ResourceMetric, UsageReading> resourceUsage, boolean autoscaleLockHeld,
-                               boolean downscaleLockHeld, boolean replaceRunning, boolean removalRunning, Instant now) {
+                               boolean downscaleLockHeld, boolean replaceRunning, boolean removalRunning, Instant now,
+                               ScaleInputs inputs) {
 
     public FleetObservation {
         Objects.requireNonNull(scheduler, "scheduler");
@@ -56,5 +58,16 @@ public record FleetObservation(String scheduler, SchedulerConfig config, Schedul
         deadRooms = List.copyOf(deadRooms);
         recordedUsage = Objects.requireNonNullElse(recordedUsage, UsageWindows.EMPTY);
         resourceUsage = Map.copyOf(resourceUsage);
+        inputs = Objects.requireNonNullElse(inputs, ScaleInputs.EMPTY);
+    }
+
+    /** An observation with no scale inputs (no manual request, no panic). */
+    public FleetObservation(String scheduler, SchedulerConfig config, SchedulerVersion version, SchedulerState state,
+                            Optional<Instant> lastScaleAt, List<Member> members, Map<String, RoomStatus> statuses,
+                            RoomStatusCounts counts, List<String> deadRooms, UsageWindows recordedUsage,
+                            Map<ResourceMetric, UsageReading> resourceUsage, boolean autoscaleLockHeld,
+                            boolean downscaleLockHeld, boolean replaceRunning, boolean removalRunning, Instant now) {
+        this(scheduler, config, version, state, lastScaleAt, members, statuses, counts, deadRooms, recordedUsage,
+                resourceUsage, autoscaleLockHeld, downscaleLockHeld, replaceRunning, removalRunning, now, ScaleInputs.EMPTY);
     }
 }

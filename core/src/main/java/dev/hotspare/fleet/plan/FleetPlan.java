@@ -31,12 +31,16 @@ import java.util.Optional;
  *                       back: {@code subdimensioned} for a scale-up, {@code overdimensioned} for a scale-down), when
  *                       it differs from the observed one
  * @param decision       the autoscaler's decision, when it was consulted (explains {@code scaling})
+ * @param request        the manual request this plan's {@code scaling} answers (a scaling left empty: it changes no
+ *                       room), which the runtime saves as being applied before it changes any room
+ * @param panicDecided   whether this plan answers the pending panic input ({@code scaling} is the panic scale-up, or
+ *                       empty when fresh counts no longer ask for one), which the runtime then clears
  */
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
 public record FleetPlan(List<Registration> register, List<String> forget, List<String> outdated, boolean startReplace,
                         List<String> removeDead, Map<String, BigDecimal> usagePoints, Map<String, Integer> usageKeep,
                         Optional<Scaling> scaling, Optional<SchedulerState> newState, Optional<SchedulerState> heldState,
-                        Optional<ScaleDecision> decision) {
+                        Optional<ScaleDecision> decision, Optional<ScaleInputs.Request> request, boolean panicDecided) {
 
     /**
      * Copies the lists and maps and fills in absent parts.
@@ -55,6 +59,8 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
      *         {@code subdimensioned} for a scale-up, {@code overdimensioned} for a scale-down), when it differs from
      *         the observed one
      * @param decision the autoscaler's decision, when it was consulted (explains {@code scaling})
+     * @param request the manual request {@code scaling} answers
+     * @param panicDecided whether this plan answers the pending panic input
      */
     public FleetPlan {
         register = List.copyOf(register);
@@ -67,6 +73,16 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
         newState = Objects.requireNonNullElse(newState, Optional.empty());
         heldState = Objects.requireNonNullElse(heldState, Optional.empty());
         decision = Objects.requireNonNullElse(decision, Optional.empty());
+        request = Objects.requireNonNullElse(request, Optional.empty());
+    }
+
+    /** A plan that answers no scale input. */
+    public FleetPlan(List<Registration> register, List<String> forget, List<String> outdated, boolean startReplace,
+                     List<String> removeDead, Map<String, BigDecimal> usagePoints, Map<String, Integer> usageKeep,
+                     Optional<Scaling> scaling, Optional<SchedulerState> newState, Optional<SchedulerState> heldState,
+                     Optional<ScaleDecision> decision) {
+        this(register, forget, outdated, startReplace, removeDead, usagePoints, usageKeep, scaling, newState, heldState,
+                decision, Optional.empty(), false);
     }
 
     /** A room to register as {@code creating}, stamped with its creation time. */
@@ -128,6 +144,6 @@ public record FleetPlan(List<Registration> register, List<String> forget, List<S
      */
     public boolean isEmpty() {
         return register.isEmpty() && forget.isEmpty() && !startReplace && removeDead.isEmpty() && usagePoints.isEmpty()
-                && scaling.isEmpty() && newState.isEmpty();
+                && scaling.isEmpty() && newState.isEmpty() && request.isEmpty() && !panicDecided;
     }
 }

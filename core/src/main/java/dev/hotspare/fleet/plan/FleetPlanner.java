@@ -37,7 +37,7 @@ import java.util.TreeSet;
 /**
  * The fleet's decisions, as pure functions: what one watcher tick does to a scheduler ({@link #plan}), which rooms
  * a scale-down removes ({@link #removalOrder}), whether a room that just became occupied triggers a panic scale
- * ({@link #panic}). No I/O, no clock, inputs untouched; the fleet runtime observes, calls these and applies what
+ * ({@link #panic}), what a manual request changes ({@link #manual}). No I/O, no clock, inputs untouched; the fleet runtime observes, calls these and applies what
  * they return, exactly as a pool's controller applies a {@code PoolPlan}.
  *
  * <p>The rules of one tick ({@link #plan}):
@@ -49,7 +49,10 @@ import java.util.TreeSet;
  *       rolling replace starts.</li>
  *   <li>Otherwise, with DOWNSCALE held and no removal running, dead rooms the driver lists are removed.</li>
  *   <li>With TERMINATION held, no removal running and no dead room removed this tick (the counts would still
- *       include them): a scheduler still {@code creating} gets its min rooms and becomes {@code in-sync}; any
+ *       include them), the scheduler's persisted scale inputs come first, one per tick: a request being applied is
+ *       left to the runtime to resume (nothing else scales); a pending panic input is decided on this tick's counts
+ *       ({@link #panic}); else the oldest manual request ({@link #manual}).</li>
+ *   <li>Otherwise, under the same conditions: a scheduler still {@code creating} gets its min rooms and becomes {@code in-sync}; any
  *       other is autoscaled ({@link Autoscaler#evaluate}), its usage points recorded, its state updated, and a
  *       scale-down removes READY rooms in the configured removal ranking's order.</li>
  * </ol>
@@ -193,9 +196,24 @@ public final class FleetPlanner {
         boolean startReplace = !outdated.isEmpty() && !o.replaceRunning() && o.downscaleLockHeld();
         List<String> removeDead = !startReplace && o.downscaleLockHeld() && !o.removalRunning() ? deadListed : List.of();
 
-        if (!o.autoscaleLockHeld() || o.removalRunning() || !removeDead.isEmpty()) {
+        if (!o.autoscaleLockHeld() || o.removalRunning() || !removeDead.isEmpty()
+                || o.inputs().applying().isPresent()) {
+            // A request saved as being applied is resumed by the runtime first; the autoscaler decides again after it.
             return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        }
+        if (o.inputs().panicAt().isPresent()) {
+            // Decided here on this tick's counts, not on the report's: however many reports asked, one scale-up.
+            Optional<Scaling> up = panic(o.config(), o.counts(), o.now()).map(Scaling.class::cast);
+            return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(), up,
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true);
+        }
+        Optional<ScaleInputs.Request> request = o.inputs().next();
+        if (request.isPresent()) {
+            List<Member> ready = live.stream().filter(m -> o.statuses().get(m.id()) == RoomStatus.READY).toList();
+            Optional<Scaling> scaling = manual(request.get(), o.config().autoscaling(), o.counts().active(), ready, o.version());
+            return new FleetPlan(register, forget, outdated, startReplace, removeDead, Map.of(), Map.of(), scaling,
+                    Optional.empty(), Optional.empty(), Optional.empty(), request, false);
         }
         if (o.state() == SchedulerState.CREATING) {
             // A new scheduler: its min rooms first (the autoscaler skips creating schedulers), then the autoscaler's.
@@ -249,17 +267,48 @@ public final class FleetPlanner {
 
     /**
      * Panic scale (opt-in with {@code autoscaling.enablePanicScale}) after a room just reported {@code occupied}:
-     * the scale-up the autoscaler's panic rule asks for with these counts, if any. Decide once on the counts the
-     * report returned, and again under the PANIC lock on fresh counts, so concurrent reports scale once.
+     * the scale-up the autoscaler's panic rule asks for with these counts, if any. The room report asks it on the
+     * counts the report returned, to record a panic input only when one may be needed; the watcher's {@link #plan}
+     * asks again on its tick's counts and is the one that scales, so concurrent reports scale once.
      *
      * @param config the scheduler's config
      * @param now the tick's time
-     * @return panic scale (opt-in with {@code autoscaling.enablePanicScale}) after a room just reported {@code
-     *         occupied}: the scale-up the autoscaler's panic rule asks for with these counts, if any
      */
     public Optional<ScaleUp> panic(SchedulerConfig config, RoomStatusCounts counts, Instant now) {
         ScaleDecision decision = autoscaler.panicDecision(config, counts, RoomStatus.OCCUPIED, now);
         return decision.delta() > 0 ? Optional.of(new ScaleUp(decision.delta(), ScaleReason.PANIC)) : Optional.empty();
+    }
+
+    /**
+     * What a manual request changes, as Maestro's add-rooms / remove-rooms / replicas with {@code SetScalingAmount}:
+     * a scale-up of {@link #manualScaleUp} rooms, or a scale-down of {@link #manualScaleDown} of {@code removable}
+     * in the removal ranking's order; empty when the request changes nothing (at max, at min, no removable room).
+     *
+     * @param active    the scheduler's rooms now (creating + ready + allocated + occupied)
+     * @param removable the rooms a scale-down may take (READY ones)
+     * @param version   the scheduler's current version, to tell outdated rooms
+     */
+    public Optional<Scaling> manual(ScaleInputs.Request request, Autoscaling autoscaling, int active,
+                                    Collection<Member> removable, SchedulerVersion version) {
+        int up = 0;
+        int down = 0;
+        switch (request.kind()) {
+            case UP -> up = manualScaleUp(autoscaling, active, request.amount());
+            case DOWN -> down = manualScaleDown(autoscaling, active, request.amount());
+            case REPLICAS -> {
+                int target = manualReplicas(autoscaling, request.amount());
+                if (target > active) {
+                    up = manualScaleUp(autoscaling, active, target - active);
+                } else if (target < active) {
+                    down = manualScaleDown(autoscaling, active, active - target);
+                }
+            }
+        }
+        if (up > 0) {
+            return Optional.of(new ScaleUp(up, ScaleReason.MANUAL));
+        }
+        List<String> victims = down > 0 ? removalOrder(removable, version, down) : List.of();
+        return victims.isEmpty() ? Optional.empty() : Optional.of(new ScaleDown(victims, ScaleReason.MANUAL));
     }
 
     /**

@@ -75,9 +75,9 @@ public final class Fleet implements AutoCloseable {
         Function<ConfigDocument, SchedulerConfig> parser = config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         this.operations = SchedulerOperations.builder(b.schedulers, locks, b.driver, tasks).roomStatuses(b.rooms)
                 .events(b.events).validator(validator).parser(parser).autoscaler(b.autoscaler).settings(s)
-                .listener(b.listener).build();
+                .listener(b.listener).wake(this::wakeWatcher).build();
         this.rooms = new RoomService(b.rooms, b.schedulers, b.driver, locks, b.autoscaler, b.events, tasks, parser, b.listener)
-                .withMaxClockSkew(s.maxClockSkew());
+                .withMaxClockSkew(s.maxClockSkew()).withWake(this::wakeWatcher);
         OwnershipListener resync = new OwnershipListener() {
             @Override
             public void acquired(String kind, String key, long fencingToken, Duration waited) {
@@ -134,6 +134,11 @@ public final class Fleet implements AutoCloseable {
      */
     public FleetSettings settings() {
         return settings;
+    }
+
+    /** A scale request or a panic input was recorded: the scheduler's watcher, if it runs here, applies it now. */
+    private void wakeWatcher(String scheduler) {
+        worker.wake(scheduler);
     }
 
     private java.util.Set<String> knownSchedulers() {

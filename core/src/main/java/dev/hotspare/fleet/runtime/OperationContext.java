@@ -53,6 +53,8 @@ final class OperationContext {
     final Duration lockWait;
     final Duration pollInterval;
     final dev.hotspare.fleet.FleetLimits limits;
+    /** Wakes the scheduler's watcher when it runs in this process, so a recorded scale request is applied at once. */
+    final java.util.function.Consumer<String> wake;
     /** Cancel flags of the rolling updates running now (a shutdown cancels them). */
     final java.util.Set<AtomicBoolean> runningUpdates = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Set once the owner stops for good: running releases are handed over (they stop and stay saved for the next owner). */
@@ -66,8 +68,10 @@ final class OperationContext {
     OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
                      EventDispatcher events, Function<ConfigDocument, List<Problem>> validator,
                      Function<ConfigDocument, dev.hotspare.fleet.SchedulerConfig> parser, Duration replaceTimeout,
-                     Duration lockWait, Duration pollInterval, dev.hotspare.fleet.FleetLimits limits) {
+                     Duration lockWait, Duration pollInterval, dev.hotspare.fleet.FleetLimits limits,
+                     java.util.function.Consumer<String> wake) {
         this.limits = limits;
+        this.wake = wake;
         this.store = store;
         this.locks = locks;
         this.actions = actions;

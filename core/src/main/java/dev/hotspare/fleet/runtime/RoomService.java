@@ -25,6 +25,7 @@ import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.VersionedScaleInputs;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 
@@ -43,13 +44,18 @@ import java.util.regex.Pattern;
  * The room side of the protocol (Maestro's ping and status routes): records the report (with the matches the room
  * runs), publishes the room event to the {@link EventDispatcher} — which returns at once, so a slow or failing
  * forwarder never slows or fails a ping — and, when the scheduler opted into panic scale and a room just became
- * occupied, runs one panic scale-up under the PANIC lock (tried once: concurrent reports scale once), through the
- * same room actions as every other scale-up. It also hands out match slots ({@link #allocate}, packing partly used
+ * occupied with counts that ask for a panic scale, records the panic input with the scheduler (its
+ * {@link dev.hotspare.fleet.plan.ScaleInputs#panicAt()}) and wakes the scheduler's watcher when it runs in this
+ * process. The report changes no room: the watcher's planner decides the panic scale-up on its tick's counts and
+ * the watcher applies it, so concurrent reports scale once. It also hands out match slots ({@link #allocate}, packing partly used
  * rooms first) and forwards player events ({@link #playerEvent}).
  */
 public final class RoomService {
 
     private static final Pattern PLAYER_EVENT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    /** Attempts at recording the panic input while other reports save the same scheduler's inputs. */
+    private static final int PANIC_SAVE_ATTEMPTS = 20;
 
     /** How far ahead of the service's clock a report's timestamp may be by default. */
     public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(60);
@@ -65,10 +71,12 @@ public final class RoomService {
     /** Parsed configs by (scheduler, version): a version's config never changes, and parsing is YAML work. */
     private final Cache<Watcher.ConfigKey, SchedulerConfig> configs = Caffeine.newBuilder().maximumSize(1_000).build();
     private final Duration maxClockSkew;
+    private final java.util.function.Consumer<String> wake;
 
     /**
-     * A room service over these stores; panic scale-ups go through the same room actions as every other scale
-     * (statuses registered, {@code SCHEDULER_SCALED} published, the scale-up reported to {@code listener}).
+     * A room service over these stores. It records panic inputs only: a service built this way wakes no watcher,
+     * so a panic scale-up waits for the owning worker's next tick ({@link Fleet#rooms()} wakes its own worker).
+     * {@code driver}, {@code locks} and {@code listener} are kept for compatibility; reports change no room.
      */
     public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
@@ -89,12 +97,13 @@ public final class RoomService {
 
     RoomService(RoomStatusStore rooms, SchedulerStore schedulers, LockManager locks, FleetPlanner planner, RoomActions actions,
                 EventDispatcher events, TaskScheduler tasks, Function<ConfigDocument, SchedulerConfig> parser) {
-        this(rooms, schedulers, locks, planner, actions, events, tasks, parser, DEFAULT_MAX_CLOCK_SKEW);
+        this(rooms, schedulers, locks, planner, actions, events, tasks, parser, DEFAULT_MAX_CLOCK_SKEW, name -> { });
     }
 
     private RoomService(RoomStatusStore rooms, SchedulerStore schedulers, LockManager locks, FleetPlanner planner, RoomActions actions,
                         EventDispatcher events, TaskScheduler tasks, Function<ConfigDocument, SchedulerConfig> parser,
-                        Duration maxClockSkew) {
+                        Duration maxClockSkew, java.util.function.Consumer<String> wake) {
+        this.wake = Objects.requireNonNull(wake, "wake");
         this.maxClockSkew = Objects.requireNonNull(maxClockSkew, "maxClockSkew");
         this.rooms = Objects.requireNonNull(rooms, "rooms");
         this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
@@ -116,7 +125,12 @@ public final class RoomService {
         if (Objects.requireNonNull(skew, "skew").isNegative()) {
             throw new IllegalArgumentException("skew: bad value '" + skew + "': must not be negative");
         }
-        return new RoomService(rooms, schedulers, locks, planner, actions, events, tasks, parser, skew);
+        return new RoomService(rooms, schedulers, locks, planner, actions, events, tasks, parser, skew, wake);
+    }
+
+    /** This service, waking the scheduler's watcher through {@code wake} after it records a panic input. */
+    RoomService withWake(java.util.function.Consumer<String> wake) {
+        return new RoomService(rooms, schedulers, locks, planner, actions, events, tasks, parser, maxClockSkew, wake);
     }
 
     /**
@@ -235,6 +249,7 @@ public final class RoomService {
         return configs.get(new Watcher.ConfigKey(scheduler, record.version()), key -> parser.apply(record.config()));
     }
 
+    /** Records the panic input when the report's counts ask for a panic scale; the watcher decides and scales. */
     private void panicScale(String scheduler, RoomStatusStore.RoomUpdate update) {
         Optional<SchedulerRecord> record = schedulers.get(scheduler);
         if (record.isEmpty()) {
@@ -246,18 +261,18 @@ public final class RoomService {
         if (planner.panic(config, update.counts(), now).isEmpty()) {
             return;
         }
-        try (LockScope scope = locks.newScope()) {
-            Optional<HeldLock> panic = scope.tryAcquire(LockId.of(scheduler, LockKind.PANIC));
-            if (panic.isEmpty()) {
-                return;
+        try {
+            for (int attempt = 0; attempt < PANIC_SAVE_ATTEMPTS; attempt++) {
+                VersionedScaleInputs stored = schedulers.loadScaleInputs(scheduler);
+                if (stored.inputs().panicAt().isPresent()
+                        || schedulers.saveScaleInputs(scheduler, stored.inputs().withPanic(now), stored.version())) {
+                    break; // asked already (one decision covers every report before it), or recorded now
+                }
             }
-            // Re-decide under the lock on fresh counts: a concurrent panic may already have scaled.
-            Optional<FleetPlan.ScaleUp> up = planner.panic(config, rooms.counts(scheduler), now);
-            if (up.isPresent()) {
-                actions.scaleUp(scheduler, record.get().version(), up.get().count(), up.get().reason());
-                schedulers.setLastScaleAt(scheduler, now, panic.get().fence());
-            }
+        } catch (SchedulerNotFoundException deleted) {
+            return;
         }
+        wake.accept(scheduler);
     }
 
     private static Optional<FleetEvent.Type> eventType(RoomStatus status) {

@@ -66,7 +66,7 @@ public final class SchedulerOperations {
         Function<ConfigDocument, SchedulerConfig> parser = b.parser != null ? b.parser
                 : config -> SchedulerConfigs.parse(config.submitted(), Documents.Format.YAML, types);
         OperationContext context = new OperationContext(b.store, b.locks, actions, new FleetPlanner(b.autoscaler), b.tasks,
-                b.events, validator, parser, s.replaceTimeout(), s.lockWait(), s.pollInterval(), s.limits());
+                b.events, validator, parser, s.replaceTimeout(), s.lockWait(), s.pollInterval(), s.limits(), b.wake);
         this.updates = new SchedulerUpdates(context);
         this.scaling = new SchedulerScaling(context);
         this.queries = new SchedulerQueries(context);
@@ -183,7 +183,7 @@ public final class SchedulerOperations {
      * @param name the scheduler
      * @param amount how many
      */
-    public int scaleUp(String name, int amount) {
+    public CompletableFuture<Integer> scaleUp(String name, int amount) {
         return scaling.scaleUp(name, amount);
     }
 
@@ -255,6 +255,7 @@ public final class SchedulerOperations {
         private Optional<dev.hotspare.fleet.spi.RoomStatusStore> roomStatuses = Optional.empty();
         private FleetListener kpis = FleetListener.NONE;
         private Autoscaler autoscaler = Autoscaler.standard();
+        private java.util.function.Consumer<String> wake = name -> { };
 
         private Builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
             this.store = Objects.requireNonNull(store, "store");
@@ -350,6 +351,12 @@ public final class SchedulerOperations {
          */
         public Builder settings(FleetSettings value) {
             this.settings = Objects.requireNonNull(value, "settings");
+            return this;
+        }
+
+        /** Wakes a scheduler's watcher running in this process after a scale request is recorded (a fleet wires its worker). */
+        Builder wake(java.util.function.Consumer<String> value) {
+            this.wake = Objects.requireNonNull(value, "wake");
             return this;
         }
 

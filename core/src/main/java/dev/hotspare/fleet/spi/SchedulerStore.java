@@ -4,6 +4,7 @@ import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.lock.StaleFenceException;
 import dev.hotspare.fleet.plan.ReleaseState;
+import dev.hotspare.fleet.plan.ScaleInputs;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.spi.StoreUnavailableException;
 
@@ -29,6 +30,11 @@ import java.util.Optional;
  *       {@link ReleaseState} per scheduler, saved with an expected version (0: none stored yet) and given back
  *       equal; a save whose expected version is not the stored one throws {@link StaleReleaseException} and
  *       changes nothing. It is deleted with the scheduler.</li>
+ *   <li><b>Scale inputs</b> ({@link #saveScaleInputs}, {@link #loadScaleInputs}): at most one {@link ScaleInputs}
+ *       per scheduler (manual scale requests and the panic input the watcher reads), saved with an expected version
+ *       (0: none stored yet) and given back equal; a save whose expected version is not the stored one returns
+ *       false and changes nothing. Not fenced: they are written by API calls and room reports, which hold no lock,
+ *       and the expected version alone keeps every writer's change. Deleted with the scheduler.</li>
  *   <li>When the backend cannot answer, methods throw {@link StoreUnavailableException}.</li>
  * </ul>
  * The store does not interpret the configuration; it is stored as a {@link ConfigDocument}. Thread-safe.
@@ -159,4 +165,24 @@ public interface SchedulerStore {
      * @throws StaleReleaseException if the stored version differs
      */
     long saveRelease(String name, ReleaseState state, long expectedVersion, Fence fence);
+
+    /**
+     * The scheduler's scale inputs and their stored version.
+     *
+     * @param name the scheduler
+     * @return {@link VersionedScaleInputs#NONE} when none were saved or the scheduler does not exist
+     */
+    VersionedScaleInputs loadScaleInputs(String name);
+
+    /**
+     * Saves the scheduler's scale inputs if the stored version is {@code expectedVersion} (0: none stored).
+     *
+     * @param name            the scheduler
+     * @param inputs          the inputs
+     * @param expectedVersion the version the caller read
+     * @return true when saved (the stored version is now {@code expectedVersion + 1}); false, changing nothing, when
+     *         the stored version differs
+     * @throws SchedulerNotFoundException when the scheduler does not exist
+     */
+    boolean saveScaleInputs(String name, ScaleInputs inputs, long expectedVersion);
 }

@@ -94,6 +94,34 @@ public final class FleetFixture implements AutoCloseable {
         fleet.updates().create(yaml);
     }
 
+    /**
+     * Test setup: {@code count} rooms on the scheduler's current version, created through the driver and registered
+     * {@code creating}, as a scale-up leaves them, without a watcher (manual scaling is the watcher's to apply).
+     *
+     * @param count how many
+     */
+    public void addRooms(int count) {
+        String version = fleet.schedulerStore().get(SCHEDULER).orElseThrow().version().toString();
+        for (int i = 0; i < count; i++) {
+            String room = driver.create(SCHEDULER, version, dev.hotspare.pool.DesiredPower.RUNNING).id();
+            fleet.roomStatusStore().update(SCHEDULER, room, RoomStatus.CREATING, time.now());
+        }
+    }
+
+    /**
+     * Runs what is due now (a woken watcher, a waiting caller's first look) and gives back what {@code scale} completed with.
+     *
+     * @param scale a scaling operation's future
+     * @return its value
+     */
+    public int applied(java.util.concurrent.CompletableFuture<Integer> scale) {
+        time.runDueTasks();
+        if (!scale.isDone()) {
+            throw new AssertionError("the scale request was not applied by now");
+        }
+        return scale.join();
+    }
+
     /** @return the live rooms' names, oldest first */
     public List<String> rooms() {
         return FleetPlanner.liveRooms(driver.list(SCHEDULER)).stream().map(Member::id).toList();

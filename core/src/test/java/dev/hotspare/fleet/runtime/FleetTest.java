@@ -50,7 +50,9 @@ class FleetTest {
     @Test
     void aManualScaleDownFollowsTheConfiguredRemovalRanking() {
         RoomRemovalRanking byName = ready -> ready.stream().sorted(Comparator.comparing(ReadyRoom::name)).toList();
-        Fleet fleet = Fleet.builder().scheduler(time).autoscaler(Autoscaler.builder().ranking(byName).build()).build();
+        // The rooms report once: a long ping timeout keeps the watcher from removing them as dead meanwhile.
+        Fleet fleet = Fleet.builder().scheduler(time).pingTimeout(Duration.ofHours(1))
+                .autoscaler(Autoscaler.builder().ranking(byName).build()).build().start();
         fleet.updates().create("name: pong\ngame: pong\nimage: pong:1\n");
         fleet.scaling().scaleUp("pong", 4);
         time.advanceBy(Duration.ofSeconds(5));
@@ -67,7 +69,7 @@ class FleetTest {
     @Test
     void aPanicScaleUpIsReportedLikeEveryOtherScale() {
         RecordingKpis kpis = new RecordingKpis();
-        Fleet fleet = Fleet.builder().scheduler(time).listener(kpis).build();
+        Fleet fleet = Fleet.builder().scheduler(time).listener(kpis).build().start();
         fleet.updates().create("""
                 name: pong
                 game: pong
@@ -90,6 +92,8 @@ class FleetTest {
 
         fleet.rooms().report("pong", rooms(fleet).get(0), "occupied", time.now());
         fleet.rooms().report("pong", rooms(fleet).get(1), "occupied", time.now());
+        assertThat(kpis.calls(Scaled.class)).as("the report records the panic input; the watcher scales").isEmpty();
+        time.runDueTasks();
 
         assertThat(kpis.calls(Scaled.class)).as("the panic scale-up reaches the KPIs")
                 .isNotEmpty().allMatch(s -> s.operation() == ScaleOperation.SCALE_UP);

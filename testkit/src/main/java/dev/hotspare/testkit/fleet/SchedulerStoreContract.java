@@ -13,6 +13,8 @@ import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerNotFoundException;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.VersionedScaleInputs;
+import dev.hotspare.fleet.plan.ScaleInputs;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.BeforeEach;
@@ -292,6 +294,40 @@ public abstract class SchedulerStoreContract {
         store.create(name, config("a"), "in-sync", T0);
 
         assertThat(store.loadRelease(name)).isEmpty();
+    }
+
+    @Test
+    void scaleInputsAreSavedWithAnExpectedVersionAndReadBackEqual() {
+        assertThat(store.loadScaleInputs(name)).isEqualTo(VersionedScaleInputs.NONE);
+        store.create(name, config("a"), "in-sync", T0);
+        assertThat(store.loadScaleInputs(name)).isEqualTo(VersionedScaleInputs.NONE);
+        ScaleInputs.Request up = new ScaleInputs.Request("r1", ScaleInputs.Kind.UP, 3, T0);
+        ScaleInputs queued = ScaleInputs.EMPTY.withRequest(up).withPanic(T0);
+
+        assertThat(store.saveScaleInputs(name, queued, 0)).isTrue();
+        assertThat(store.loadScaleInputs(name)).isEqualTo(new VersionedScaleInputs(queued, 1));
+        ScaleInputs applying = queued.start(new ScaleInputs.Applying(up, 7, 3, java.util.List.of()));
+        assertThat(store.saveScaleInputs(name, applying, 1)).isTrue();
+        ScaleInputs done = applying.finish(new ScaleInputs.Outcome("r1", 3, java.util.List.of())).withoutPanic();
+        assertThat(store.saveScaleInputs(name, done, 2)).isTrue();
+        assertThat(store.loadScaleInputs(name)).isEqualTo(new VersionedScaleInputs(done, 3));
+    }
+
+    @Test
+    void aScaleInputsSaveWithAnotherExpectedVersionChangesNothingAndTheyGoWithTheirScheduler() {
+        ScaleInputs one = ScaleInputs.EMPTY.withRequest(new ScaleInputs.Request("r1", ScaleInputs.Kind.DOWN, 1, T0));
+        assertThatThrownBy(() -> store.saveScaleInputs(name, one, 0)).isInstanceOf(SchedulerNotFoundException.class);
+        store.create(name, config("a"), "in-sync", T0);
+        assertThat(store.saveScaleInputs(name, one, 0)).isTrue();
+
+        ScaleInputs two = one.withRequest(new ScaleInputs.Request("r2", ScaleInputs.Kind.REPLICAS, 0, T0));
+        assertThat(store.saveScaleInputs(name, two, 0)).isFalse();
+        assertThat(store.saveScaleInputs(name, two, 2)).isFalse();
+        assertThat(store.loadScaleInputs(name)).isEqualTo(new VersionedScaleInputs(one, 1));
+
+        store.delete(name, fence(1));
+        store.create(name, config("a"), "in-sync", T0);
+        assertThat(store.loadScaleInputs(name)).isEqualTo(VersionedScaleInputs.NONE);
     }
 
     @Test

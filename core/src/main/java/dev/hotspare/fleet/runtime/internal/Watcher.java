@@ -18,6 +18,8 @@ import dev.hotspare.fleet.lock.LockScope;
 import dev.hotspare.fleet.plan.FleetObservation;
 import dev.hotspare.fleet.plan.FleetPlan;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.plan.ScaleInputs;
+import dev.hotspare.fleet.spi.VersionedScaleInputs;
 import dev.hotspare.fleet.runtime.FleetListener;
 import dev.hotspare.fleet.runtime.SchedulerUpdates;
 import dev.hotspare.fleet.spi.RoomObservation;
@@ -56,6 +58,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * through {@link RoomActions}, then the state (in-sync after a scale; the held state when the scale could not be
  * applied) and the last successful scale recorded. TERMINATION is let go at the end of the tick.
  *
+ * <p>The scheduler's persisted {@link ScaleInputs} are part of the observation: a panic input or the oldest manual
+ * request takes the tick's scale instead of the autoscaler. A request's decision is saved as being applied (with
+ * the inputs' expected version) before a room changes, then applied, then its outcome saved; a decision found saved
+ * as being applied is resumed first, creating only what is missing of its target or removing its victims still
+ * listed. {@link #wake} ticks at once for an input recorded in this process.
+ *
  * <p>Before planning, a release another owner left in progress (saved by the {@link dev.hotspare.fleet.plan.ReleaseMachine}'s
  * runner) is resumed under CONFIG and DOWNSCALE, and releases left without a saved state are marked INTERRUPTED.
  *
@@ -86,6 +94,10 @@ public final class Watcher {
     private final AtomicBoolean resuming = new AtomicBoolean();
     private volatile Optional<String> lastError = Optional.empty();
     private boolean failedThisTick;
+    /** The scale inputs this tick observed, with their version for the saves that apply them. */
+    private VersionedScaleInputs observedInputs = VersionedScaleInputs.NONE;
+    /** Attempts at saving an applied input while API calls and room reports save the same scheduler's inputs. */
+    private static final int SAVE_ATTEMPTS = 20;
 
     public Watcher(String scheduler, WorkerContext context, Cache<ConfigKey, SchedulerConfig> configs) {
         this.scheduler = scheduler;
@@ -116,8 +128,27 @@ public final class Watcher {
         return replacing.get() || removing.get() || resuming.get();
     }
 
-    /** One tick; public for tests and for callers driving watchers themselves. */
-    public void tick() {
+    /**
+     * A scale input was recorded for this scheduler: tick now if it has any waiting (a woken tick with nothing to
+     * apply does nothing, so the autoscaler keeps its period).
+     */
+    public synchronized void wake() {
+        if (stopped || !context.ownsNow(scheduler)) {
+            return;
+        }
+        try {
+            if (context.schedulers().loadScaleInputs(scheduler).inputs().idle()) {
+                return;
+            }
+        } catch (RuntimeException e) {
+            failed("read scale inputs", e);
+            return;
+        }
+        tick();
+    }
+
+    /** One tick; public for tests and for callers driving watchers themselves. One at a time: a wake may race a period. */
+    public synchronized void tick() {
         // The tick boundary is where ownership is honoured: an instance that no longer holds the scheduler's
         // ownership lease does nothing from its next tick on.
         if (stopped || !context.ownsNow(scheduler)) {
@@ -187,8 +218,8 @@ public final class Watcher {
         Instant now = context.tasks().clock().instant();
         SchedulerState state = SchedulerState.parse(record.state());
         List<Member> members = context.driver().list(scheduler);
-        // One call for statuses, counts and dead rooms (one round trip on Redis): a tick observes a scheduler in four
-        // store calls — its record, its rooms' members, this, and its usage history.
+        // One call for statuses, counts and dead rooms (one round trip on Redis): a tick observes a scheduler in five
+        // store calls — its record, its rooms' members, this, its scale inputs and its usage history.
         RoomObservation observed = context.rooms().observe(scheduler, FleetPlanner.deadRoomRules(config, context.pingTimeout()), now);
         Map<String, RoomStatus> statuses = new HashMap<>(observed.statuses());
         List<String> dead = new ArrayList<>(observed.dead());
@@ -200,12 +231,16 @@ public final class Watcher {
         boolean autoscales = held.termination.isPresent() && !removing.get()
                 && state != SchedulerState.CREATING && state != SchedulerState.TERMINATING;
         RoomStatusCounts counts = observed.counts();
+        // Manual requests and the panic input, as API calls and room reports recorded them (read every tick: they
+        // may have been recorded on another instance).
+        observedInputs = context.schedulers().loadScaleInputs(scheduler);
         FleetObservation observation = new FleetObservation(scheduler, config, record.version(), state,
                 record.lastScaleAt(), members, statuses, counts, dead,
                 autoscales ? AutoscalerTicks.recorded(context.planner().autoscaler(), context.usageHistory(), scheduler, config)
                         : UsageWindows.EMPTY,
                 autoscales ? resourceUsage(config) : Map.of(),
-                held.termination.isPresent(), held.downscale.isPresent(), replacingNow, removing.get(), now);
+                held.termination.isPresent(), held.downscale.isPresent(), replacingNow, removing.get(), now,
+                observedInputs.inputs());
         return context.planner().plan(observation);
     }
 
@@ -231,7 +266,119 @@ public final class Watcher {
             }, plan.removeDead()));
         }
         if (held.termination.isPresent()) {
-            step("autoscale", () -> autoscale(record, plan, held, held.termination.get()));
+            HeldLock termination = held.termination.get();
+            Optional<ScaleInputs.Applying> applying = observedInputs.inputs().applying();
+            if (applying.isPresent()) {
+                step("resume manual scale", () -> resumeRequest(record, applying.get(), held, termination));
+            } else if (plan.panicDecided()) {
+                step("panic scale", () -> panicScale(record, plan, termination));
+            } else if (plan.request().isPresent()) {
+                step("manual scale", () -> manualScale(record, plan, held, termination));
+            } else {
+                step("autoscale", () -> autoscale(record, plan, held, termination));
+            }
+        }
+    }
+
+    /**
+     * Applies the plan's answer to the oldest manual request: the decision is saved as being applied (with the
+     * observed inputs' version: a change since means decide again next tick) before any room changes, then
+     * executed, then the outcome saved.
+     */
+    private void manualScale(SchedulerRecord record, FleetPlan plan, Held held, HeldLock termination) {
+        ScaleInputs.Request request = plan.request().orElseThrow();
+        int listed = FleetPlanner.liveRooms(context.driver().list(scheduler)).size();
+        ScaleInputs.Applying decision;
+        if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleUp up) {
+            decision = new ScaleInputs.Applying(request, listed + up.count(), up.count(), List.of());
+        } else if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleDown down) {
+            if (!downscaleFor(held)) {
+                return; // another worker removes or replaces rooms: the request waits for the next tick
+            }
+            decision = new ScaleInputs.Applying(request, Math.max(0, listed - down.rooms().size()), 0, down.rooms());
+        } else {
+            decision = new ScaleInputs.Applying(request, listed, 0, List.of());
+        }
+        termination.ensureHeld();
+        if (!context.schedulers().saveScaleInputs(scheduler, observedInputs.inputs().start(decision), observedInputs.version())) {
+            return;
+        }
+        execute(record, decision, held, termination);
+    }
+
+    /** A request saved as being applied (by this instance before a failure, or by an owner that stopped): finish it. */
+    private void resumeRequest(SchedulerRecord record, ScaleInputs.Applying applying, Held held, HeldLock termination) {
+        if (!applying.victims().isEmpty() && !downscaleFor(held)) {
+            return;
+        }
+        LOG.info("scheduler {}: applying manual {} request {} saved as being applied", scheduler,
+                applying.request().kind(), applying.request().id());
+        execute(record, applying, held, termination);
+    }
+
+    /**
+     * Executes a saved decision so that running it twice changes nothing more: a scale-up creates what the driver
+     * lacks of the decision's target (no more than the decision's count), a scale-down removes the victims still
+     * listed. Then saves the outcome.
+     */
+    private void execute(SchedulerRecord record, ScaleInputs.Applying decision, Held held, HeldLock termination) {
+        termination.ensureHeld();
+        List<Member> live = FleetPlanner.liveRooms(context.driver().list(scheduler));
+        if (decision.create() > 0) {
+            int create = Math.min(decision.create(), decision.target() - live.size());
+            if (create > 0) {
+                context.actions().scaleUp(scheduler, record.version(), create, FleetPlan.ScaleReason.MANUAL);
+            }
+        } else if (!decision.victims().isEmpty()) {
+            Set<String> listed = new java.util.HashSet<>(live.stream().map(Member::id).toList());
+            List<String> left = decision.victims().stream().filter(listed::contains).toList();
+            if (!left.isEmpty()) {
+                removeUnder(held, () -> {
+                    held.downscale.orElseThrow().ensureHeld();
+                    context.actions().scaleDown(scheduler, left, FleetPlan.ScaleReason.MANUAL);
+                }, left);
+            }
+        }
+        ScaleInputs.Outcome outcome = new ScaleInputs.Outcome(decision.request().id(), decision.delta(), decision.victims());
+        for (int attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
+            VersionedScaleInputs stored = context.schedulers().loadScaleInputs(scheduler);
+            if (stored.inputs().applying().filter(a -> a.request().id().equals(outcome.id())).isEmpty()
+                    || context.schedulers().saveScaleInputs(scheduler, stored.inputs().finish(outcome), stored.version())) {
+                return;
+            }
+        }
+        throw new IllegalStateException("the outcome of request " + outcome.id() + " could not be saved; the next tick saves it");
+    }
+
+    /** DOWNSCALE for a manual removal, unless it went to a replace or a removal: then the request waits. */
+    private boolean downscaleFor(Held held) {
+        if (held.downscaleHandedOver || removing.get()) {
+            return false;
+        }
+        if (held.downscale.isEmpty()) {
+            held.downscale = held.scope.tryAcquire(LockId.of(scheduler, LockKind.DOWNSCALE));
+        }
+        return held.downscale.isPresent();
+    }
+
+    /**
+     * Applies the planner's panic decision (taken on this tick's counts), then clears the panic input the decision
+     * answered; a report after the decision leaves a newer one, decided at the next tick on counts that include
+     * these rooms.
+     */
+    private void panicScale(SchedulerRecord record, FleetPlan plan, HeldLock termination) {
+        Instant asked = observedInputs.inputs().panicAt().orElseThrow();
+        if (plan.scaling().orElse(null) instanceof FleetPlan.ScaleUp up) {
+            termination.ensureHeld();
+            context.actions().scaleUp(scheduler, record.version(), up.count(), up.reason());
+            recordScale(record, context.tasks().clock().instant(), termination);
+        }
+        for (int attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
+            VersionedScaleInputs stored = context.schedulers().loadScaleInputs(scheduler);
+            if (stored.inputs().panicAt().filter(at -> !at.isAfter(asked)).isEmpty()
+                    || context.schedulers().saveScaleInputs(scheduler, stored.inputs().withoutPanic(), stored.version())) {
+                return;
+            }
         }
     }
 

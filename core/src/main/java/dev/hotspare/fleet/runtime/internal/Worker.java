@@ -169,6 +169,28 @@ public final class Worker {
     }
 
     /**
+     * A scale input of {@code scheduler} was recorded (a manual request, a panic input): its watcher, when this
+     * started worker runs one (syncing first for a scheduler it has not seen yet), ticks for it soon, off the
+     * caller's thread. Otherwise the owner's next tick reads it.
+     *
+     * @param scheduler the scheduler
+     */
+    public void wake(String scheduler) {
+        context.tasks().execute(() -> {
+            java.util.Optional<Watcher> watcher = watcher(scheduler);
+            boolean started;
+            synchronized (this) {
+                started = syncing != null && !shuttingDown;
+            }
+            if (watcher.isEmpty() && started) {
+                sync();
+                watcher = watcher(scheduler);
+            }
+            watcher.ifPresent(Watcher::wake);
+        });
+    }
+
+    /**
      * Schedulers with a running watcher.
      */
     public synchronized Set<String> watched() {

@@ -47,19 +47,29 @@ class FleetKpisTest {
 
     @Test
     void scaleUpAndScaleDownOperationsAreReportedWithTheirCounts() {
-        SchedulerOperations ops = SchedulerOperations.builder(schedulers, LockManager.builder().lockStore(lockStore).scheduler(tasks).build(),
-                driver, tasks).listener(kpis).build();
+        LockManager locks = LockManager.builder().lockStore(lockStore).scheduler(tasks).build();
+        SchedulerOperations ops = SchedulerOperations.builder(schedulers, locks, driver, tasks).roomStatuses(rooms).build();
         ops.create(CONFIG);
+        // The rooms never ping: a long ping timeout keeps the watcher from removing them as dead meanwhile.
+        Worker worker = Worker.builder(schedulers, rooms, new InMemoryUsageHistory(), driver, locks, tasks).listener(kpis)
+                .settings(dev.hotspare.fleet.runtime.FleetSettings.builder().pingTimeout(Duration.ofHours(1)).build()).build();
+        worker.start();
+        tasks.advanceBy(Duration.ofSeconds(30));
+        kpis.clear();
 
-        // 6 rooms, min 4: a manual scale-down of 2 reaches min (it never goes below it).
-        ops.scaleUp("pong", 6);
-        tasks.advanceBy(Duration.ofMinutes(1));
-        CompletableFuture<Integer> removed = ops.scaleDown("pong", 2);
-        tasks.advanceBy(Duration.ofMinutes(1));
+        // 4 rooms (min 4) and 2 more: a manual scale-down of 2 reaches min (it never goes below it). The watcher
+        // applies both requests, so their KPIs come from it.
+        CompletableFuture<Integer> added = ops.scaleUp("pong", 2);
+        tasks.advanceBy(Duration.ofSeconds(15));
+        dev.hotspare.fleet.plan.FleetPlanner.liveRooms(driver.list("pong")).forEach(m -> rooms.update("pong", m.id(), dev.hotspare.fleet.RoomStatus.READY, tasks.now()));
+        CompletableFuture<Integer> removed = ops.scaleDown("pong", 3);
+        tasks.advanceBy(Duration.ofSeconds(20));
 
+        assertThat(added).isCompletedWithValue(2);
         assertThat(removed).isCompletedWithValue(2);
-        assertThat(kpis.calls()).containsExactly(new Scaled("pong", ScaleOperation.SCALE_UP, 6),
+        assertThat(kpis.calls(Scaled.class)).containsExactly(new Scaled("pong", ScaleOperation.SCALE_UP, 2),
                 new Scaled("pong", ScaleOperation.SCALE_DOWN, 2));
+        worker.shutdown(Duration.ofMinutes(1));
     }
 
     @Test

@@ -97,7 +97,10 @@ class SchedulerOperationsTest {
     @BeforeEach
     void eightReadyRoomsOnV1() {
         ops.create(V1);
-        ops.scaleUp("pong", 8);
+        // Manual scaling is the watcher's to apply (ManualScalingTest); these tests need only rooms to replace.
+        for (int i = 0; i < 8; i++) {
+            driver.create("pong", "v1.0", dev.hotspare.pool.DesiredPower.RUNNING);
+        }
         scheduler.advanceBy(Duration.ofMinutes(1));
         lockLog.clear();
     }
@@ -152,7 +155,9 @@ class SchedulerOperationsTest {
         InMemoryMemberDriver slowDriver = InMemoryMemberDriver.builder(scheduler).installTime(Duration.ofMinutes(3)).build();
         SchedulerOperations slowOps = SchedulerOperations.builder(store, locks, slowDriver, scheduler)
                 .settings(dev.hotspare.fleet.runtime.FleetSettings.builder().replaceTimeout(Duration.ofMinutes(2)).build()).build();
-        slowOps.scaleUp("pong", 4);
+        for (int i = 0; i < 4; i++) {
+            slowDriver.create("pong", "v1.0", dev.hotspare.pool.DesiredPower.RUNNING);
+        }
         scheduler.advanceBy(Duration.ofMinutes(5));
         lockLog.clear();
 
@@ -249,24 +254,7 @@ class SchedulerOperationsTest {
     }
 
     @Test
-    void aScaleDownWaitsForDownscaleSoTheAutoscalerCannotRecreateWhatItRemoves() {
-        HeldLock autoscaler = locks.newScope().tryAcquire(LockId.of("pong", LockKind.DOWNSCALE)).orElseThrow();
-
-        CompletableFuture<Integer> removed = ops.scaleDown("pong", 3);
-        scheduler.advanceBy(Duration.ofSeconds(5));
-        assertThat(removed).isNotDone();
-        assertThat(rooms()).hasSize(8);
-
-        autoscaler.release();
-        scheduler.advanceBy(Duration.ofMinutes(1));
-
-        assertThat(removed).isCompletedWithValue(3);
-        assertThat(driver.list("pong")).hasSize(5);
-        assertThat(heldLocks()).isEmpty();
-    }
-
-    @Test
-    void withARoomStatusStoreStatusCountsRoomStatusesAndScaleDownTakesOnlyReadyRooms() {
+    void withARoomStatusStoreStatusCountsRoomStatuses() {
         dev.hotspare.memory.InMemoryRoomStatusStore statuses = new dev.hotspare.memory.InMemoryRoomStatusStore();
         SchedulerOperations withRooms = SchedulerOperations.builder(store, locks, driver, scheduler).roomStatuses(statuses).build();
         List<Member> all = rooms();
@@ -276,25 +264,28 @@ class SchedulerOperationsTest {
                 statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomStatus.OCCUPIED, scheduler.now());
             }
         }
-        withRooms.scaleUp("pong", 1);
-        assertThat(withRooms.status("pong").rooms()).isEqualTo(new dev.hotspare.fleet.RoomStatusCounts(1, 3, 5, 0));
-
-        CompletableFuture<Integer> removed = withRooms.scaleDown("pong", 5);
-        scheduler.advanceBy(Duration.ofMinutes(1));
-
-        assertThat(removed).as("only the 3 ready rooms may go").isCompletedWithValue(3);
-        assertThat(withRooms.status("pong").rooms()).isEqualTo(new dev.hotspare.fleet.RoomStatusCounts(1, 0, 5, 0));
+        assertThat(withRooms.status("pong").rooms()).isEqualTo(new dev.hotspare.fleet.RoomStatusCounts(0, 3, 5, 0));
     }
 
     @Test
-    void scaleToReplicasScalesEitherWayOrNotAtAll() {
-        assertThat(ops.scaleTo("pong", 10)).isCompletedWithValue(2);
-        assertThat(lockLog).as("scale-up takes no lock").isEmpty();
-        CompletableFuture<Integer> down = ops.scaleTo("pong", 4);
-        scheduler.advanceBy(Duration.ofMinutes(1));
-        assertThat(down).isCompletedWithValue(-6);
-        assertThat(lockLog).containsExactly("+downscale", "-downscale");
-        assertThat(ops.scaleTo("pong", 4)).isCompletedWithValue(0);
+    void aScaleRequestIsRecordedWithTheSchedulerAndChangesNoRoomByItself() {
+        CompletableFuture<Integer> up = ops.scaleUp("pong", 2);
+        scheduler.advanceBy(Duration.ofSeconds(5));
+
+        assertThat(up).as("no worker runs here: the request waits for the scheduler's watcher").isNotDone();
+        assertThat(rooms()).hasSize(8);
+        assertThat(store.loadScaleInputs("pong").inputs().pending()).singleElement()
+                .satisfies(r -> assertThat(r.amount()).isEqualTo(2));
+        assertThat(lockLog).as("recording takes no lock").isEmpty();
+    }
+
+    @Test
+    void aHundredWaitingRequestsAreTheMostOneSchedulerTakes() {
+        for (int i = 0; i < 100; i++) {
+            ops.scaleUp("pong", 1);
+        }
+        assertThat(codeOf(() -> ops.scaleDown("pong", 1))).isEqualTo(ErrorCode.LOCKED);
+        assertThat(store.loadScaleInputs("pong").inputs().pending()).hasSize(100);
     }
 
     @Test

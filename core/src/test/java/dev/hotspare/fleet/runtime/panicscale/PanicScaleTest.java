@@ -5,6 +5,8 @@ import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.runtime.Fleet;
 import dev.hotspare.fleet.runtime.RoomService;
 import dev.hotspare.json.Documents;
 import dev.hotspare.memory.InMemoryLockStore;
@@ -17,7 +19,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Panic scale: a room that just became occupied may scale the fleet up once, under the PANIC lock. */
+/**
+ * Panic scale: a room that just became occupied records the panic input; the scheduler's watcher, woken at once,
+ * decides on its tick's counts and scales once.
+ */
 class PanicScaleTest {
 
     private final VirtualTimeScheduler tasks = VirtualTimeScheduler.startingAt2026();
@@ -26,14 +31,9 @@ class PanicScaleTest {
     private final InMemoryMemberDriver driver = InMemoryMemberDriver.builder(tasks).build();
     private final LockManager locks = LockManager.builder().lockStore(new InMemoryLockStore(tasks.clock())).scheduler(tasks).build();
 
-    private RoomService service(EventDispatcher events) {
-        return new RoomService(rooms, schedulers, driver, locks, Autoscaler.standard(), events, tasks,
-                doc -> SchedulerConfigs.parse(doc.submitted(), Documents.Format.YAML));
-    }
-
     @Test
-    void concurrentOccupiedReportsPanicScaleOnceUnderThePanicLock() {
-        schedulers.create("pong", ConfigDocument.of("""
+    void concurrentOccupiedReportsRecordOnePanicInputAndTheWatcherScalesOnce() {
+        String yaml = """
                 name: pong
                 game: pong
                 image: i
@@ -47,21 +47,32 @@ class PanicScaleTest {
                         threshold: 80
                         time: 60
                         limit: 70
-                """), "in-sync", tasks.now());
-        EventDispatcher events = EventDispatcher.builder().build();
-        RoomService service = service(events);
+                """;
+        schedulers.create("pong", ConfigDocument.of(yaml), "in-sync", tasks.now());
+        Fleet fleet = Fleet.builder().scheduler(tasks).schedulerStore(schedulers).roomStatusStore(rooms).memberDriver(driver)
+                .build().start();
+        RoomService service = fleet.rooms();
         for (int i = 0; i < 4; i++) {
             service.report("pong", "r" + i, "ready", tasks.now());
         }
         service.report("pong", "r0", "occupied", tasks.now().plusMillis(1));
         service.report("pong", "r1", "occupied", tasks.now().plusMillis(1));
-        int before = driver.list("pong").size();
-
         service.report("pong", "r2", "occupied", tasks.now().plusMillis(2));
+        service.report("pong", "r3", "occupied", tasks.now().plusMillis(2));
+        int before = driver.list("pong").size();
+        assertThat(schedulers.loadScaleInputs("pong").inputs().panicAt()).as("recorded once for both reports").isPresent();
+        assertThat(before).as("a report changes no room").isZero();
+        int expected = new FleetPlanner(Autoscaler.standard())
+                .panic(SchedulerConfigs.parse(yaml, Documents.Format.YAML), rooms.counts("pong"), tasks.now()).orElseThrow().count();
 
-        assertThat(driver.list("pong").size()).isGreaterThan(before);
+        tasks.runDueTasks();
+
+        assertThat(driver.list("pong")).as("the woken watcher decided on the fresh counts, once").hasSize(before + expected);
         assertThat(schedulers.get("pong").orElseThrow().lastScaleAt()).isPresent();
-        events.close();
+        assertThat(schedulers.loadScaleInputs("pong").inputs().panicAt()).as("answered").isEmpty();
+        tasks.advanceBy(java.time.Duration.ofSeconds(1));
+        assertThat(driver.list("pong")).hasSize(before + expected);
+        fleet.close();
     }
 
     @Test

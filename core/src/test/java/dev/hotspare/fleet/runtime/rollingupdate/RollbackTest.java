@@ -98,7 +98,7 @@ class RollbackTest {
         // New rooms take 10 minutes to start; the replace times out after 30 s.
         f = new FleetFixture(Duration.ofMinutes(10), b -> b.replaceTimeout(Duration.ofSeconds(30)));
         f.create(V1);
-        f.fleet().scaling().scaleUp("pong", 2);
+        f.addRooms(2);
 
         UpdateHandle image = f.fleet().updates().updateImage("pong", Optional.of("pong:2"));
         f.advance(Duration.ofMinutes(2));

@@ -73,7 +73,7 @@ class SchedulerStateTest {
     @Test
     void aScaleDownThatCannotTakeDownscaleIsHeldAndSaysSo() {
         f.create(CONFIG.replace("MAX", "4").replace("COOLDOWN", "0"));
-        f.fleet().scaling().scaleUp("pong", 4);
+        f.addRooms(4);
         f.fleet().start();
         f.advance(Duration.ofSeconds(10));
         f.report(RoomStatus.READY);
