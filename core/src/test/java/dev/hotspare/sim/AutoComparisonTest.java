@@ -60,6 +60,17 @@ class AutoComparisonTest {
     }
 
     @Test
+    void aRateKnowingScheduleRaisesTheCountOneResumeTimeAheadOfTheRise() {
+        Instant nine = MONDAY.plus(Duration.ofHours(9));
+        List<RateStep> rate = List.of(new RateStep(MONDAY, 0.5), new RateStep(nine, 11), new RateStep(nine.plus(Duration.ofHours(8)), 0.5));
+        // exposure 4 min: 0.5/h -> mean 0.033, P(N >= 1) = 0.033 (k 1 at exceedance 0.05); 11/h -> mean 0.733 (k 3)
+        assertThat(AutoComparison.schedule(rate, Duration.ofMinutes(5), 4 / 60.0, 0, 0.05, 16)).containsExactly(
+                new CountChange(MONDAY.minus(Duration.ofMinutes(5)), 1),
+                new CountChange(nine.minus(Duration.ofMinutes(5)), 3),
+                new CountChange(nine.plus(Duration.ofHours(8)), 1));
+    }
+
+    @Test
     void onAStationaryPoissonTraceTheSizerIsWithinTenPercentOfTheBestStaticCount() {
         for (long seed = 1; seed <= 3; seed++) {
             List<ClaimArrival> days = ClaimTraces.poisson(4, MONDAY, Duration.ofDays(4), Duration.ofHours(1), seed);
