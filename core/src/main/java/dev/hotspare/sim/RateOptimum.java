@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
@@ -67,12 +69,13 @@ final class RateOptimum {
             initial[s] = k;
             double previous = Double.MAX_VALUE;
             long tie = scramble(s / block);
-            for (int to2 = k - 1; to2 >= 0; to2--) {
-                double waits = claims * pmf(mean, to2);
+            for (int lower = k - 1; lower >= 0; lower--) {
+                // P(N >= lower) - P(N >= lower + 1): the waits one spare fewer adds.
+                double waits = claims * pmf(mean, lower);
                 // Decrements of one slot are taken in order: a later one is never worth more than an earlier.
                 double ratio = Math.min(previous, waits <= 0 ? Double.MAX_VALUE : slotHours / waits);
                 previous = ratio;
-                moves.add(new Move(s, to2, ratio, waits, tie));
+                moves.add(new Move(s, lower, ratio, waits, tie));
             }
         }
         // Worth the same to 1e-9 relative: equal, so the scrambled block order decides.
@@ -132,13 +135,13 @@ final class RateOptimum {
      * bisection (the wait grows along the path; where it does not quite, the bisection keeps the cheaper of what it
      * saw that meets the target), or empty when not even the first schedule meets it.
      */
-    java.util.Optional<Found> search(WaitTarget target, java.util.function.Function<List<CountChange>, SimulationReport> replay) {
+    Optional<Found> search(WaitTarget target, Function<List<CountChange>, SimulationReport> replay) {
         IntFunction<SimulationReport> run = n -> replay.apply(schedule(n));
         int lo = 0;
         SimulationReport first = run.apply(0);
         int replays = 1;
         if (!AutoComparison.meets(first, target)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Found best = new Found(0, 0, first, 1);
         int hi = moves.size() + 1; // hi: the first position known to miss (or past the end)
@@ -155,7 +158,7 @@ final class RateOptimum {
                 hi = mid;
             }
         }
-        return java.util.Optional.of(new Found(best.moves(), best.expectedWaits(), best.report(), replays));
+        return Optional.of(new Found(best.moves(), best.expectedWaits(), best.report(), replays));
     }
 
     /** ∫ rate over [from, to), in claims. */
