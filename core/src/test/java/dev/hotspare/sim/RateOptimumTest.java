@@ -2,7 +2,6 @@ package dev.hotspare.sim;
 
 import dev.hotspare.pool.sizing.WaitTarget;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -85,54 +84,13 @@ class RateOptimumTest {
         assertThat(goal.waitP95()).isGreaterThan(Duration.ofSeconds(90));
     }
 
-    /**
-     * The bound over seeds of the same rate function: per seed, the path's best position by bisection on that
-     * seed's replay, and each of those positions on every seed. Minutes of replays, so only on request:
-     * {@code /work/mvnl -B -o -q -pl core test -Dtest=RateOptimumTest -Dhotspare.bound=6 -Dsurefire.failIfNoSpecifiedTests=false}.
-     */
-    @Test
-    @EnabledIfSystemProperty(named = "hotspare.bound", matches = "\\d+")
-    void theBoundOverSeeds() {
-        int seeds = Integer.parseInt(System.getProperty("hotspare.bound"));
-        List<List<ClaimArrival>> traces = new java.util.ArrayList<>();
-        for (int seed = 1; seed <= seeds; seed++) {
-            traces.add(ClaimTraces.diurnal(MONDAY, Duration.ofDays(14), Duration.ofHours(1), seed));
-        }
-        RateOptimum path = path(traces.get(0));
-        int[] positions = new int[seeds];
-        for (int i = 0; i < seeds; i++) {
-            List<ClaimArrival> trace = traces.get(i);
-            RateOptimum.Found f = path.search(P95_1M, s -> PoolSimulation.runScheduled(CI.withRunningCount(s.get(0).runningCount()), trace, s))
-                    .orElseThrow();
-            positions[i] = f.moves();
-            double static3 = PoolSimulation.run(CI.withRunningCount(3), trace).runningMemberHours();
-            double zero = PoolSimulation.run(CI.withRunningCount(0), trace).runningMemberHours();
-            System.out.printf(Locale.ROOT, "seed %d: %d claims; best position %d (%.1f waits expected): %.1f h, p95 %s; static 3 %.1f h,"
-                            + " arrival-clairvoyant %.1f h: %.1f%% of the clairvoyant saving%n", i + 1, trace.size(), f.moves(),
-                    f.expectedWaits(), f.report().runningMemberHours(), f.report().waitP95(), static3, zero,
-                    100 * (static3 - f.report().runningMemberHours()) / (static3 - zero));
-        }
-        for (int i = 0; i < seeds; i++) {
-            StringBuilder line = new StringBuilder();
-            int meets = 0;
-            for (int j = 0; j < seeds; j++) {
-                SimulationReport r = replay(path, positions[i], traces.get(j));
-                meets += AutoComparison.meets(r, P95_1M) ? 1 : 0;
-                line.append(String.format(Locale.ROOT, " seed %d %.1f h p95 %ds%s;", j + 1, r.runningMemberHours(),
-                        r.waitP95().toSeconds(), AutoComparison.meets(r, P95_1M) ? "" : " (miss)"));
-            }
-            System.out.printf(Locale.ROOT, "position of seed %d (%.1f waits expected) meets on %d of %d:%s%n", i + 1,
-                    path.expectedWaits(positions[i]), meets, seeds, line);
-        }
-    }
-
-    private static RateOptimum path(List<ClaimArrival> trace) {
+    static RateOptimum path(List<ClaimArrival> trace) {
         ClaimArrival last = trace.get(trace.size() - 1);
         return RateOptimum.of(ClaimTraces.diurnalRate(MONDAY, Duration.ofDays(14)), MONDAY, last.at().plus(last.hold()), RESUME,
                 P95_1M, 16, AutoComparison.BLOCK_SLOTS);
     }
 
-    private static SimulationReport replay(RateOptimum path, int n, List<ClaimArrival> trace) {
+    static SimulationReport replay(RateOptimum path, int n, List<ClaimArrival> trace) {
         List<CountChange> schedule = path.schedule(n);
         return PoolSimulation.runScheduled(CI.withRunningCount(schedule.get(0).runningCount()), trace, schedule);
     }
