@@ -322,7 +322,7 @@ final class SimulateCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "arrival-clairvoyant bound: %.1f running member-hours (each claim's member resumed one resume time before it arrives: the runningCount-0 run's hours, nobody waiting)%n",
                 c.arrivalClairvoyantHours());
         c.rateClairvoyant().ifPresentOrElse(r -> out.printf(Locale.ROOT,
-                        "rate-clairvoyant bound: %.1f running member-hours, p95 %s (%s; the best of %d schedules that know the true rate, not the arrivals)%n",
+                        "rate-clairvoyant bound: %.1f running member-hours, p95 %s (%s; the cheapest meeting the target of %d replayed schedules that know the true rate, not the arrivals)%n",
                         r.report().runningMemberHours(), human(r.report().waitP95()), r.schedule(), r.tried()),
                 () -> out.println("rate-clairvoyant bound: not known for a trace file (its true rate is not known)"));
         c.bestStatic().ifPresent(b -> out.printf(Locale.ROOT, "clairvoyant saving over static %d: %.1f running member-hours; %s%n",

