@@ -1,6 +1,9 @@
 package dev.hotspare.testkit;
 
 import dev.hotspare.testkit.architecture.PublicApi;
+import dev.hotspare.testkit.rollout.LeaderElectionContract;
+import dev.hotspare.testkit.rollout.RolloutGenerators;
+import dev.hotspare.testkit.servers.TestRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,11 +28,15 @@ class PublicApiTest {
     }
 
     @Test
-    void listsPublicTopLevelTypesOutsideInternalPackagesOnly() {
+    void listsPublicTopLevelAndReachableNestedTypesOutsideInternalPackagesOnly() {
         List<String> types = PublicApi.publicTypes(CLASSES);
-        assertThat(types).contains(PublicApi.class.getName(), "dev.hotspare.testkit.architecture.ModuleArchitecture")
-                .noneMatch(t -> t.contains("$") || t.contains(".internal.") || t.endsWith("package-info"))
+        assertThat(types).contains(PublicApi.class.getName(), "dev.hotspare.testkit.architecture.ModuleArchitecture",
+                        RolloutGenerators.Scenario.class.getName(), TestRedis.Server.class.getName())
+                .doesNotContain(LeaderElectionContract.class.getName() + "$Counting") // protected, not public
+                .noneMatch(t -> t.contains(".internal.") || t.endsWith("package-info") || t.matches(".*\\$\\d.*"))
                 .isSorted();
+        assertThat(PublicApi.isNested(RolloutGenerators.Scenario.class.getName())).isTrue();
+        assertThat(PublicApi.isNested(RolloutGenerators.class.getName())).isFalse();
     }
 
     @Test
@@ -39,12 +46,25 @@ class PublicApiTest {
         List<String> lines = new ArrayList<>(List.of("# listed types"));
         actual.stream().filter(t -> !t.equals(PublicApi.class.getName())).forEach(lines::add);
         lines.add("dev.hotspare.testkit.Gone");
+        lines.add("dev.hotspare.testkit.Gone$Nested");
         Files.write(list, lines);
         assertThatThrownBy(() -> PublicApi.check("testkit", CLASSES, list)).isInstanceOf(AssertionError.class)
-                .hasMessageContaining("  + " + PublicApi.class.getName())
-                .hasMessageContaining("  - dev.hotspare.testkit.Gone")
+                .hasMessageContaining("  + " + PublicApi.class.getName() + " (top-level)")
+                .hasMessageContaining("  - dev.hotspare.testkit.Gone (top-level)")
+                .hasMessageContaining("  - dev.hotspare.testkit.Gone$Nested (nested: dev.hotspare.testkit.Gone.Nested)")
                 .hasMessageContaining("-pl testkit -am test -Dtest=PublicApiTest")
                 .hasMessageContaining("-Dhotspare.publicApi.write=true");
+    }
+
+    @Test
+    void failsOnAnUnlistedPublicNestedType(@TempDir Path dir) throws IOException {
+        Path list = dir.resolve("public-api.txt");
+        String nested = RolloutGenerators.Scenario.class.getName();
+        Files.write(list, PublicApi.publicTypes(CLASSES).stream().filter(t -> !t.equals(nested)).toList());
+        assertThatThrownBy(() -> PublicApi.check("testkit", CLASSES, list)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("  + dev.hotspare.testkit.rollout.RolloutGenerators$Scenario "
+                        + "(nested: dev.hotspare.testkit.rollout.RolloutGenerators.Scenario)")
+                .hasMessageNotContaining("  - ");
     }
 
     @Test
