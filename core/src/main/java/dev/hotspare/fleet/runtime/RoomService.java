@@ -77,8 +77,10 @@ public final class RoomService {
      * A room service over these stores. It records panic inputs only: a service built this way wakes no watcher,
      * so a panic scale-up waits for the owning worker's next tick ({@link Fleet#rooms()} wakes its own worker).
      * {@code driver}, {@code locks} and {@code listener} are kept for compatibility; reports change no room.
+     * Package-private: users get the room service from {@link Fleet#rooms()}, hotspare's tests from
+     * {@link dev.hotspare.fleet.runtime.internal.FleetParts#rooms}.
      */
-    public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
+    RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
                        Function<ConfigDocument, SchedulerConfig> parser, FleetListener listener) {
         this(rooms, schedulers, locks, new FleetPlanner(Objects.requireNonNull(autoscaler, "autoscaler")),
@@ -89,7 +91,7 @@ public final class RoomService {
     /**
      * A room service reporting no KPIs.
      */
-    public RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
+    RoomService(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
                        Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
                        Function<ConfigDocument, SchedulerConfig> parser) {
         this(rooms, schedulers, driver, locks, autoscaler, events, tasks, parser, FleetListener.NONE);

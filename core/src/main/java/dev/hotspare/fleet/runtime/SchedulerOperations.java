@@ -12,7 +12,9 @@ import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.runtime.internal.FleetParts;
 import dev.hotspare.fleet.runtime.internal.RoomActions;
+import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
@@ -43,10 +45,30 @@ import java.util.function.Function;
  * config, diff), each under exactly the locks the lock protocol names (docs/locks.md). Rooms are members of the
  * pool named after the scheduler in the {@link MemberDriver}; their template version is the scheduler version they
  * were created from ({@code v2.0}); a room is replaced only when its major differs from the scheduler's. The
- * methods here delegate to the three parts. {@link Fleet#builder} builds one together with the worker that shares
- * its stores.
+ * methods here delegate to the three parts. Build one through {@link Fleet#builder} (with the worker that shares
+ * its stores) and get it from {@link Fleet#operations()}; its own builder is package-private.
  */
 public final class SchedulerOperations {
+
+    static {
+        // Hotspare's tests of the parts on their own build them through FleetParts, which can reach this package's
+        // builder and RoomService's constructors only through what is granted here.
+        FleetParts.grant(new FleetParts.Access() {
+            @Override
+            public SchedulerOperations operations(FleetParts.OperationsBuilder o) {
+                Builder builder = builder(o.store(), o.locks(), o.driver(), o.tasks()).settings(o.settings());
+                o.roomStatuses().ifPresent(builder::roomStatuses);
+                return builder.build();
+            }
+
+            @Override
+            public RoomService rooms(RoomStatusStore rooms, SchedulerStore schedulers, MemberDriver driver, LockManager locks,
+                                     Autoscaler autoscaler, EventDispatcher events, TaskScheduler tasks,
+                                     Function<ConfigDocument, SchedulerConfig> parser) {
+                return new RoomService(rooms, schedulers, driver, locks, autoscaler, events, tasks, parser);
+            }
+        });
+    }
 
     /** Default share of current rooms replaced at once. */
     public static final int DEFAULT_MAX_SURGE_PERCENT = 25;
@@ -75,7 +97,7 @@ public final class SchedulerOperations {
     /**
      * A builder over the stores, locks, driver and scheduler every operation needs.
      */
-    public static Builder builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
+    static Builder builder(SchedulerStore store, LockManager locks, MemberDriver driver, TaskScheduler tasks) {
         return new Builder(store, locks, driver, tasks);
     }
 
@@ -242,8 +264,8 @@ public final class SchedulerOperations {
         return queries.config(name, version);
     }
 
-    /** Builds {@link SchedulerOperations}. */
-    public static final class Builder {
+    /** Builds {@link SchedulerOperations} for {@link Fleet} and {@link FleetParts}. */
+    static final class Builder {
         private final SchedulerStore store;
         private final LockManager locks;
         private final MemberDriver driver;

@@ -8,6 +8,7 @@ import dev.hotspare.fleet.events.EventForwarder;
 import dev.hotspare.fleet.events.FleetEvent;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.runtime.RoomService;
+import dev.hotspare.fleet.runtime.internal.FleetParts;
 import dev.hotspare.json.Documents;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
@@ -34,7 +35,7 @@ class StuckForwarderTest {
     private final LockManager locks = LockManager.builder().lockStore(new InMemoryLockStore(tasks.clock())).scheduler(tasks).build();
 
     private RoomService service(EventDispatcher events) {
-        return new RoomService(rooms, schedulers, driver, locks, Autoscaler.standard(), events, tasks,
+        return FleetParts.rooms(rooms, schedulers, driver, locks, Autoscaler.standard(), events, tasks,
                 doc -> SchedulerConfigs.parse(doc.submitted(), Documents.Format.YAML));
     }
 

@@ -6,6 +6,7 @@ import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.internal.FleetParts;
 import dev.hotspare.fleet.runtime.internal.Worker;
 import dev.hotspare.kpi.RecordingKpis.LockWait;
 import dev.hotspare.kpi.RecordingKpis.Rooms;
@@ -48,7 +49,7 @@ class FleetKpisTest {
     @Test
     void scaleUpAndScaleDownOperationsAreReportedWithTheirCounts() {
         LockManager locks = LockManager.builder().lockStore(lockStore).scheduler(tasks).build();
-        SchedulerOperations ops = SchedulerOperations.builder(schedulers, locks, driver, tasks).roomStatuses(rooms).build();
+        SchedulerOperations ops = FleetParts.operations(schedulers, locks, driver, tasks).roomStatuses(rooms).build();
         ops.create(CONFIG);
         // The rooms never ping: a long ping timeout keeps the watcher from removing them as dead meanwhile.
         Worker worker = Worker.builder(schedulers, rooms, new InMemoryUsageHistory(), driver, locks, tasks).listener(kpis)
@@ -74,7 +75,7 @@ class FleetKpisTest {
 
     @Test
     void theWatcherReportsItsScaleUpRoomsPerStatusAndItsLockWaits() {
-        SchedulerOperations.builder(schedulers, LockManager.builder().lockStore(lockStore).scheduler(tasks).build(), driver, tasks).build()
+        FleetParts.operations(schedulers, LockManager.builder().lockStore(lockStore).scheduler(tasks).build(), driver, tasks).build()
                 .create(CONFIG);
         Worker worker = Worker.builder(schedulers, rooms, new InMemoryUsageHistory(), driver,
                 LockManager.builder().lockStore(lockStore).scheduler(tasks).listener(kpis).build(), tasks).listener(kpis).build();

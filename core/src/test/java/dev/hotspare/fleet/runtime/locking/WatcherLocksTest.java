@@ -5,6 +5,7 @@ import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.internal.FleetParts;
 import dev.hotspare.fleet.runtime.internal.Worker;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
@@ -38,7 +39,7 @@ class WatcherLocksTest {
     private final InMemoryMemberDriver driver = InMemoryMemberDriver.builder(tasks)
             .installTime(Duration.ofSeconds(20)).deleteTime(Duration.ofSeconds(25)).build();
     private final LockManager locks = LockManager.builder().lockStore(recording()).scheduler(tasks).build();
-    private final SchedulerOperations ops = SchedulerOperations.builder(schedulers,
+    private final SchedulerOperations ops = FleetParts.operations(schedulers,
             LockManager.builder().lockStore(lockStore).scheduler(tasks).build(), driver, tasks).roomStatuses(rooms).build();
     private final Set<String> silent = new HashSet<>();
 

@@ -11,6 +11,7 @@ import dev.hotspare.fleet.runtime.SchedulerOperationException;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
 import dev.hotspare.fleet.runtime.UpdateHandle;
 import dev.hotspare.fleet.runtime.VersionDiff;
+import dev.hotspare.fleet.runtime.internal.FleetParts;
 import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.versions.ChangeKind;
@@ -51,7 +52,7 @@ class SchedulerOperationsTest {
     private final InMemorySchedulerStore store = new InMemorySchedulerStore();
     private final InMemoryMemberDriver driver = InMemoryMemberDriver.builder(scheduler)
             .installTime(Duration.ofSeconds(30)).deleteTime(Duration.ofSeconds(10)).build();
-    private final SchedulerOperations ops = SchedulerOperations.builder(store, locks, driver, scheduler)
+    private final SchedulerOperations ops = FleetParts.operations(store, locks, driver, scheduler)
             .settings(dev.hotspare.fleet.runtime.FleetSettings.builder().replaceTimeout(Duration.ofMinutes(4)).build()).build();
 
     /** Logs every acquisition and release of a lock key, in order. */
@@ -153,7 +154,7 @@ class SchedulerOperationsTest {
     @Test
     void aTimeoutRollsBackToThePreviousConfigAsANewMajor() {
         InMemoryMemberDriver slowDriver = InMemoryMemberDriver.builder(scheduler).installTime(Duration.ofMinutes(3)).build();
-        SchedulerOperations slowOps = SchedulerOperations.builder(store, locks, slowDriver, scheduler)
+        SchedulerOperations slowOps = FleetParts.operations(store, locks, slowDriver, scheduler)
                 .settings(dev.hotspare.fleet.runtime.FleetSettings.builder().replaceTimeout(Duration.ofMinutes(2)).build()).build();
         for (int i = 0; i < 4; i++) {
             slowDriver.create("pong", "v1.0", dev.hotspare.pool.DesiredPower.RUNNING);
@@ -256,7 +257,7 @@ class SchedulerOperationsTest {
     @Test
     void withARoomStatusStoreStatusCountsRoomStatuses() {
         dev.hotspare.memory.InMemoryRoomStatusStore statuses = new dev.hotspare.memory.InMemoryRoomStatusStore();
-        SchedulerOperations withRooms = SchedulerOperations.builder(store, locks, driver, scheduler).roomStatuses(statuses).build();
+        SchedulerOperations withRooms = FleetParts.operations(store, locks, driver, scheduler).roomStatuses(statuses).build();
         List<Member> all = rooms();
         for (int i = 0; i < all.size(); i++) {
             statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomStatus.READY, scheduler.now());

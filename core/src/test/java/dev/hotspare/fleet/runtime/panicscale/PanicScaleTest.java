@@ -8,6 +8,7 @@ import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.runtime.Fleet;
 import dev.hotspare.fleet.runtime.RoomService;
+import dev.hotspare.fleet.runtime.internal.FleetParts;
 import dev.hotspare.json.Documents;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
@@ -85,7 +86,7 @@ class PanicScaleTest {
                   min: 1
                 """), "in-sync", tasks.now());
         java.util.concurrent.atomic.AtomicInteger parses = new java.util.concurrent.atomic.AtomicInteger();
-        RoomService service = new RoomService(rooms, schedulers, driver, locks, Autoscaler.standard(),
+        RoomService service = FleetParts.rooms(rooms, schedulers, driver, locks, Autoscaler.standard(),
                 EventDispatcher.builder().build(), tasks, doc -> {
                     parses.incrementAndGet();
                     return SchedulerConfigs.parse(doc.submitted(), Documents.Format.YAML);

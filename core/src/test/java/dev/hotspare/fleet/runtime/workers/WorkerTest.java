@@ -11,6 +11,7 @@ import dev.hotspare.fleet.lock.LockId;
 import dev.hotspare.fleet.lock.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.internal.FleetParts;
 import dev.hotspare.fleet.runtime.internal.Watcher;
 import dev.hotspare.fleet.runtime.internal.Worker;
 import dev.hotspare.json.Documents;
@@ -67,7 +68,7 @@ class WorkerTest {
             parses.incrementAndGet();
             return SchedulerConfigs.parse(doc.submitted(), Documents.Format.YAML);
         };
-        final SchedulerOperations ops = SchedulerOperations.builder(schedulers,
+        final SchedulerOperations ops = FleetParts.operations(schedulers,
                 LockManager.builder().lockStore(lockStore).scheduler(tasks).build(), driver, tasks).build();
         final Set<String> silent = new HashSet<>();
 
