@@ -218,7 +218,16 @@ class FleetServiceMatchesEndToEndTest {
 
         // A rollback's release says which version it restored, as PostgreSQL keeps it.
         assertThat(http.put("/scheduler/" + scheduler + "/image?wait=true", "{\"image\":\"pong:2\"}").status()).isEqualTo(200);
-        Http.Answer rollback = http.put("/scheduler/" + scheduler + "/rollback?wait=true", "{\"version\":\"v1.1\"}");
+        // The update released its locks before answering. The owner's watcher may still hold CONFIG for a moment: a
+        // tick that read the release in progress just before it ended takes CONFIG to look after it
+        // (Watcher.resumeReleases), and an operation is refused LOCKED meanwhile, as documented: a client tries again.
+        List<Http.Answer> rollbacks = new CopyOnWriteArrayList<>();
+        await().pollDelay(Duration.ZERO).atMost(PATIENCE).until(() -> { // the first try at once, right after the answer
+            Http.Answer tried = http.put("/scheduler/" + scheduler + "/rollback?wait=true", "{\"version\":\"v1.1\"}");
+            rollbacks.add(tried);
+            return !(tried.status() == 409 && tried.body().path("code").asString().equals("LOCKED"));
+        });
+        Http.Answer rollback = rollbacks.get(rollbacks.size() - 1);
         assertThat(rollback.status()).as(rollback.raw()).isEqualTo(200);
         assertThat(rollback.body().path("version").asString()).isEqualTo("v3.0");
         JsonNode releases = httpToSecond.get("/scheduler/" + scheduler + "/releases").body().path("releases");

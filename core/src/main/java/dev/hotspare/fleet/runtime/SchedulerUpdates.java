@@ -242,8 +242,9 @@ public final class SchedulerUpdates {
     /**
      * Saves the release (so that a crash from here on is resumed by the next owner), takes DOWNSCALE and runs it
      * through the {@link dev.hotspare.fleet.plan.ReleaseMachine} until it ends or is handed over; then releases
-     * DOWNSCALE and CONFIG (by closing the scope). Without DOWNSCALE the release fails at once: the previous
-     * config is saved again, and the rollback is left saved for the watcher to run once the lock is free.
+     * DOWNSCALE and CONFIG (by closing the scope), and only then completes the returned outcome. Without DOWNSCALE
+     * the release fails at once: the previous config is saved again, and the rollback is left saved for the watcher
+     * to run once the lock is free.
      */
     private CompletableFuture<OperationStatus> replaceUnderDownscale(String name, ReleaseState release, LockScope scope,
                                                                      HeldLock config, AtomicBoolean cancel) {
@@ -273,11 +274,13 @@ public final class SchedulerUpdates {
                 outcome.complete(OperationStatus.ERROR);
             }
         });
-        // CONFIG (and anything else still held) is released on every path once the outcome is known.
+        // CONFIG (and anything else still held) is released on every path once the outcome is known, and only then
+        // does the caller get the outcome: a client waiting for it (?wait=true) that acts at once must not find this
+        // operation's own locks still held and be refused LOCKED.
         CompletableFuture<OperationStatus> released = outcome.whenComplete((status, error) -> scope.close());
         c.unreleasedUpdates.add(released);
         released.whenComplete((status, error) -> c.unreleasedUpdates.remove(released));
-        return outcome;
+        return released;
     }
 
     /**

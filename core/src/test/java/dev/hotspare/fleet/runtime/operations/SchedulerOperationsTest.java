@@ -204,6 +204,26 @@ class SchedulerOperationsTest {
     }
 
     @Test
+    void anOperationStartedTheMomentAnUpdateEndsFindsItsLocksReleased() {
+        // A client waiting for the outcome (the fleet server's ?wait=true) acts as soon as it completes: a callback on
+        // the outcome is that client at its fastest. The outcome completing while CONFIG was still held answered it
+        // LOCKED (a flaky end-to-end test under CPU load).
+        UpdateHandle image = ops.updateImage("pong", Optional.of("pong/pong:v2"));
+        CompletableFuture<List<String>> heldWhenDone = image.outcome().thenApply(status -> heldLocks());
+        CompletableFuture<UpdateHandle> rollback = image.outcome().thenApply(status -> ops.rollback("pong", SchedulerVersion.FIRST));
+
+        scheduler.advanceBy(Duration.ofMinutes(5));
+
+        assertThat(image.outcome()).isCompletedWithValue(OperationStatus.DEPLOYED);
+        assertThat(heldWhenDone).as("locks held when the outcome completed").isCompletedWithValue(List.of());
+        assertThat(rollback).as("the follow-up operation was not refused LOCKED").isCompleted();
+        assertThat(rollback.join().version()).isEqualTo(new SchedulerVersion(3, 0));
+        scheduler.advanceBy(Duration.ofMinutes(5));
+        assertThat(rollback.join().outcome()).isCompletedWithValue(OperationStatus.DEPLOYED);
+        assertThat(heldLocks()).isEmpty();
+    }
+
+    @Test
     void anUpdateIsRefusedWhileAnotherOperationHoldsConfig() {
         HeldLock other = locks.newScope().tryAcquire(LockId.of("pong", LockKind.CONFIG)).orElseThrow();
 
