@@ -110,6 +110,12 @@ public final class PoolController implements AutoCloseable {
     private final List<HandOut.Pair> servedSinceRead = new ArrayList<>();
     /** Claims submitted since the running pass's read began and not served yet (hand-out lock). */
     private final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
+    /** Claims ended since the running pass's read began (hand-out lock): the read still lists them. */
+    private final Set<String> goneSinceRead = new HashSet<>();
+    /** When the index was last rebuilt from a whole read (hand-out lock); between rebuilds it follows deltas. */
+    private Instant lastIndexRebuild;
+    /** The members as the passes read them, kept between passes (pass lock): no whole-pool map per pass. */
+    private final MemberTable table = new MemberTable();
 
     /** A waiting claim's stage since {@code since}, and its wait by stage before that. */
     private record Waiting(WaitStage stage, Instant since, ClaimStages before) {
@@ -362,6 +368,9 @@ public final class PoolController implements AutoCloseable {
         try {
             handOut.claimGone(claimName);
             submittedSinceRead.remove(claimName);
+            if (readInFlight) {
+                goneSinceRead.add(claimName);
+            }
         } finally {
             handOutLock.unlock();
         }
@@ -374,6 +383,7 @@ public final class PoolController implements AutoCloseable {
             readInFlight = true;
             servedSinceRead.clear();
             submittedSinceRead.clear();
+            goneSinceRead.clear();
         } finally {
             handOutLock.unlock();
         }
@@ -385,10 +395,16 @@ public final class PoolController implements AutoCloseable {
      * since laid over it, and loses every member this plan acts on (assigns, deletes, hibernates) and every claim it
      * assigns or releases, so the two never hand out or change the same thing.
      */
-    private PoolPlan settleWithFastPath(PoolPlan plan, List<Member> members, List<Claim> live) {
-        // Built from the read outside the lock (it walks the whole pool): claims never wait for it.
-        HandOut fresh = new HandOut();
-        fresh.rebuild(members, live);
+    private PoolPlan settleWithFastPath(PoolPlan plan, List<Member> members, List<Claim> live, Instant now) {
+        // Issue 22, pass cost: the index follows member events and claim changes, and each pass brings its claims up
+        // to the read (O(live claims)); a rebuild from the whole read runs once per resync period, for safety. It is
+        // built outside the lock (it walks the whole pool): claims never wait for it.
+        boolean rebuild = rebuildDue(now);
+        HandOut fresh = null;
+        if (rebuild) {
+            fresh = new HandOut();
+            fresh.rebuild(members, live);
+        }
         handOutLock.lock();
         try {
             readInFlight = false;
@@ -402,16 +418,28 @@ public final class PoolController implements AutoCloseable {
                 }
                 settled = without(plan, servedClaims, taken);
             }
-            handOut = fresh;
-            for (HandOut.Pair p : servedSinceRead) {
-                handOut.claimChanged(p.claim());
-                handOut.memberChanged(p.member());
-            }
-            for (Claim c : submittedSinceRead.values()) {
-                handOut.claimPending(c);
+            if (rebuild) {
+                handOut = fresh;
+                lastIndexRebuild = now;
+                for (HandOut.Pair p : servedSinceRead) {
+                    handOut.claimChanged(p.claim());
+                    handOut.memberChanged(p.member());
+                }
+                for (Claim c : submittedSinceRead.values()) {
+                    handOut.claimPending(c);
+                }
+                for (String name : goneSinceRead) {
+                    handOut.claimGone(name);
+                }
+            } else {
+                Set<String> newer = new HashSet<>(goneSinceRead);
+                newer.addAll(submittedSinceRead.keySet());
+                servedSinceRead.forEach(p -> newer.add(p.claim().name()));
+                handOut.syncClaims(live, newer);
             }
             servedSinceRead.clear();
             submittedSinceRead.clear();
+            goneSinceRead.clear();
             for (PoolPlan.Assignment a : settled.assignments()) {
                 handOut.claimGone(a.claimName());
                 handOut.drop(a.memberId());
@@ -428,6 +456,28 @@ public final class PoolController implements AutoCloseable {
                 }
             }
             return settled;
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** Whether the hand-out index is due for a rebuild from a whole read: first pass, then once per resync period. */
+    private boolean rebuildDue(Instant now) {
+        handOutLock.lock();
+        try {
+            return lastIndexRebuild == null || !now.isBefore(lastIndexRebuild.plus(resyncPeriod)) || now.isBefore(lastIndexRebuild);
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** Whether the hand-out index equals one rebuilt from the stores now; for tests (call with no pass running). */
+    boolean handOutMatchesRebuild() {
+        handOutLock.lock();
+        try {
+            HandOut fresh = new HandOut();
+            fresh.rebuild(unique(driver.list(spec.name())), uniqueClaims(claims.live(spec.name())));
+            return fresh.snapshot().equals(handOut.snapshot());
         } finally {
             handOutLock.unlock();
         }
@@ -815,7 +865,8 @@ public final class PoolController implements AutoCloseable {
         List<Member> members;
         List<Claim> live;
         try {
-            members = unique(driver.list(pool));
+            members = table.read(driver.list(pool), (first, other) -> LOG.warn(
+                    "pool {}: member {} listed twice with different records; using the first", pool, first.id()));
             live = uniqueClaims(claims.live(pool));
         } catch (RuntimeException e) {
             endReadWithoutPlan();
@@ -834,12 +885,12 @@ public final class PoolController implements AutoCloseable {
         repairRecords(pool, members, live, now);
         PoolPlan plan;
         synchronized (transitions) {
-            transitions.observe(members);
+            transitions.observe(members, table::previous);
             PoolSpec planned = sizing.sized(current, live, now, transitions);
             effective = planned;
             plan = PoolPlanner.plan(planned, members, live, now, transitions.typical());
         }
-        plan = settleWithFastPath(plan, members, live);
+        plan = settleWithFastPath(plan, members, live, now);
         warnOnEmptyRead(pool, plan);
         apply(pool, plan, members, live, now);
         trackWaits(plan, live, now);
@@ -862,6 +913,7 @@ public final class PoolController implements AutoCloseable {
             readInFlight = false;
             servedSinceRead.clear();
             submittedSinceRead.clear();
+            goneSinceRead.clear();
         } finally {
             handOutLock.unlock();
         }
@@ -929,6 +981,8 @@ public final class PoolController implements AutoCloseable {
      * it. Every repair that fails is logged and left to the next pass.
      */
     private void repairRecords(String pool, List<Member> members, List<Claim> live, Instant now) {
+        // Issue 22, pass cost: driven by the claims and by the members naming a claim (the table lists those while it
+        // reads), never by a walk of the whole pool; the repairs are the same as member by member.
         Map<String, Integer> claimIndex = new HashMap<>();
         Map<String, String> claimOfMember = new HashMap<>();
         for (int i = 0; i < live.size(); i++) {
@@ -936,43 +990,46 @@ public final class PoolController implements AutoCloseable {
             claimIndex.put(c.name(), i);
             c.assignedMember().ifPresent(m -> claimOfMember.put(m, c.name()));
         }
-        for (int i = 0; i < members.size(); i++) {
+        List<Integer> named = new ArrayList<>(table.naming());
+        for (int i : named) {
             Member m = members.get(i);
-            if (m.isReleased()) {
-                continue;
-            }
-            if (m.phase() == MemberPhase.DELETING && m.claimName().isEmpty()) {
-                continue;
-            }
-            if (m.claimName().isPresent()) {
-                Integer at = claimIndex.get(m.claimName().get());
-                Claim claim = at == null ? null : live.get(at);
-                if (claim != null && !claim.isAssigned() && m.serves(claim)) {
-                    Instant assignedAt = m.claimedAt().orElse(now);
-                    ClaimStore.AssignOutcome outcome = tryAssignClaim(pool, claim.name(), m.id(), assignedAt);
-                    if (outcome == ClaimStore.AssignOutcome.ASSIGNED || outcome == ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
-                        live.set(at, claim.assigned(m.id(), assignedAt));
-                        claimOfMember.put(m.id(), claim.name());
-                    } else if (outcome != null) {
-                        LOG.warn("pool {}: member {} names pending claim {}, but the claim store answered {}; the plan "
-                                + "settles it", pool, m.id(), claim.name(), outcome);
-                    }
-                }
-            } else if (claimOfMember.containsKey(m.id())) {
-                Claim claim = live.get(claimIndex.get(claimOfMember.get(m.id())));
-                Instant claimedAt = claim.assignedAt().orElseThrow();
-                if (attempt(pool, "record claim " + claim.name() + " on member " + m.id(),
-                        () -> driver.assign(pool, m.id(), claim.name(), claimedAt))) {
-                    members.set(i, m.assignedTo(claim.name(), claimedAt));
+            Integer at = claimIndex.get(m.claimName().get());
+            Claim claim = at == null ? null : live.get(at);
+            if (claim != null && !claim.isAssigned() && m.serves(claim)) {
+                Instant assignedAt = m.claimedAt().orElse(now);
+                ClaimStore.AssignOutcome outcome = tryAssignClaim(pool, claim.name(), m.id(), assignedAt);
+                if (outcome == ClaimStore.AssignOutcome.ASSIGNED || outcome == ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+                    live.set(at, claim.assigned(m.id(), assignedAt));
+                } else if (outcome != null) {
+                    LOG.warn("pool {}: member {} names pending claim {}, but the claim store answered {}; the plan "
+                            + "settles it", pool, m.id(), claim.name(), outcome);
                 }
             }
         }
-        markReady(pool, members, live, claimIndex, now);
+        for (Map.Entry<String, String> e : claimOfMember.entrySet()) {
+            int i = table.indexOf(e.getKey());
+            Member m = i < 0 ? null : members.get(i);
+            if (m == null || m.isReleased() || m.phase() == MemberPhase.DELETING || m.claimName().isPresent()) {
+                continue;
+            }
+            Claim claim = live.get(claimIndex.get(e.getValue()));
+            Instant claimedAt = claim.assignedAt().orElseThrow();
+            if (attempt(pool, "record claim " + claim.name() + " on member " + m.id(),
+                    () -> driver.assign(pool, m.id(), claim.name(), claimedAt))) {
+                Member repaired = m.assignedTo(claim.name(), claimedAt);
+                members.set(i, repaired);
+                table.replaced(repaired);
+                named.add(i);
+            }
+        }
+        markReady(pool, members, named, live, claimIndex, now);
     }
 
     /** Assigned claims both records agree on are handed over: their ready time is recorded. */
-    private void markReady(String pool, List<Member> members, List<Claim> live, Map<String, Integer> claimIndex, Instant now) {
-        for (Member m : members) {
+    private void markReady(String pool, List<Member> members, List<Integer> named, List<Claim> live,
+                           Map<String, Integer> claimIndex, Instant now) {
+        for (int i : named) {
+            Member m = members.get(i);
             if (m.claimName().isEmpty() || m.phase() == MemberPhase.DELETING || m.isReleased()) {
                 continue;
             }
@@ -1103,10 +1160,8 @@ public final class PoolController implements AutoCloseable {
         if (plan.assignments().isEmpty()) {
             return;
         }
-        Map<String, Member> byId = new HashMap<>();
-        for (Member m : observed) {
-            byId.put(m.id(), m);
-        }
+        // The pass's read, by id, from the table kept between passes (issue 22): no map of the whole pool here.
+        java.util.function.Function<String, Member> byId = table::get;
         Map<String, Instant> claimCreatedAt = new HashMap<>();
         for (Claim c : live) {
             claimCreatedAt.put(c.name(), c.createdAt());
@@ -1115,7 +1170,7 @@ public final class PoolController implements AutoCloseable {
         List<PoolPlan.Assignment> written = new ArrayList<>(plan.assignments().size());
         List<ClaimStore.Assignment> batch = new ArrayList<>(plan.assignments().size());
         for (PoolPlan.Assignment assignment : plan.assignments()) {
-            Member before = byId.get(assignment.memberId());
+            Member before = byId.apply(assignment.memberId());
             String claimName = assignment.claimName();
             Instant createdAt = claimCreatedAt.get(claimName);
             Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
@@ -1140,7 +1195,7 @@ public final class PoolController implements AutoCloseable {
         }
         for (int i = 0; i < written.size(); i++) {
             PoolPlan.Assignment assignment = written.get(i);
-            Member before = byId.get(assignment.memberId());
+            Member before = byId.apply(assignment.memberId());
             String claimName = assignment.claimName();
             Instant createdAt = claimCreatedAt.get(claimName);
             Optional<ClaimOutcome> servedAs = batch.get(i).outcome();

@@ -34,18 +34,31 @@ final class TransitionTimes {
         Map<String, Member> now = new HashMap<>(Math.max(16, members.size() * 2));
         for (Member m : members) {
             now.put(m.id(), m);
-            Member before = previous.get(m.id());
-            boolean installedNow = m.phase() == MemberPhase.READY && m.installedAt().isPresent()
-                    && (before == null || before.phase() == MemberPhase.PROVISIONING);
-            if (installedNow) {
-                add(installs, Duration.between(m.createdAt(), m.installedAt().get()));
-            }
-            if (before != null && before.observedPower() == ObservedPower.RESUMING
-                    && m.observedPower() == ObservedPower.RUNNING && m.lastBecameRunningAt().isPresent()) {
-                add(resumes, Duration.between(before.observedPowerSince(), m.lastBecameRunningAt().get()));
-            }
+            observe(previous.get(m.id()), m);
         }
         previous = now;
+    }
+
+    /**
+     * Takes the members one pass observed, each with the record the pass before listed under its id (null if none):
+     * the controller's {@link MemberTable} keeps those, so no map of the whole pool is built per pass.
+     */
+    void observe(List<Member> members, java.util.function.Function<String, Member> before) {
+        for (Member m : members) {
+            observe(before.apply(m.id()), m);
+        }
+    }
+
+    private void observe(Member before, Member m) {
+        boolean installedNow = m.phase() == MemberPhase.READY && m.installedAt().isPresent()
+                && (before == null || before.phase() == MemberPhase.PROVISIONING);
+        if (installedNow) {
+            add(installs, Duration.between(m.createdAt(), m.installedAt().get()));
+        }
+        if (before != null && before.observedPower() == ObservedPower.RESUMING
+                && m.observedPower() == ObservedPower.RUNNING && m.lastBecameRunningAt().isPresent()) {
+            add(resumes, Duration.between(before.observedPowerSince(), m.lastBecameRunningAt().get()));
+        }
     }
 
     /** The typical durations seen so far. */

@@ -44,6 +44,16 @@ class HandOutProperties {
         assertThat(SERVED_AT_ONCE.get()).as("claims served at once over all runs").isGreaterThan(50);
     }
 
+    /**
+     * Issue 22, pass cost: the index is kept between passes and follows member events, claim changes and each pass's
+     * read of the claims; with no rebuild from a whole read in the run (resync period of a day), after every step it
+     * answers like an index rebuilt from scratch from the stores, and still pairs as the planner assigns.
+     */
+    @Property(tries = 40)
+    void theIndexKeptBetweenPassesEqualsOneRebuiltFromScratch() {
+        forAll(Gen.longs()).check(seed -> new Run(seed, Duration.ofDays(1), true).go(150));
+    }
+
     /** One random interleaving on a started controller, on virtual time. */
     private static final class Run {
         private final Random random;
@@ -55,8 +65,14 @@ class HandOutProperties {
         private final PoolController controller;
         private final Map<String, ClaimHandle> handles = new HashMap<>();
         private int next;
+        private final boolean checkRebuild;
 
         Run(long seed) {
+            this(seed, Duration.ofMinutes(5), false);
+        }
+
+        Run(long seed, Duration resyncPeriod, boolean checkRebuild) {
+            this.checkRebuild = checkRebuild;
             this.seed = seed;
             this.random = new Random(seed);
             driver = InMemoryMemberDriver.builder(time).installTime(Duration.ofMinutes(random.nextInt(3)))
@@ -71,7 +87,7 @@ class HandOutProperties {
             }
             spec = b.build();
             controller = PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(time)
-                    .resyncPeriod(Duration.ofMinutes(5)).build().start();
+                    .resyncPeriod(resyncPeriod).build().start();
         }
 
         void go(int steps) {
@@ -89,6 +105,11 @@ class HandOutProperties {
                     assertThat(controller.wouldHandOut())
                             .as("seed %d, step %d: the index pairs as the planner assigns", seed, step)
                             .isEqualTo(HandOut.names(plan(null)));
+                    if (checkRebuild) {
+                        assertThat(controller.handOutMatchesRebuild())
+                                .as("seed %d, step %d: the index kept between passes equals one rebuilt from scratch", seed, step)
+                                .isTrue();
+                    }
                 }
             } finally {
                 controller.close();
