@@ -885,7 +885,7 @@ public final class PoolController implements AutoCloseable {
         repairRecords(pool, members, live, now);
         PoolPlan plan;
         synchronized (transitions) {
-            transitions.observe(members, table::previous);
+            transitions.observe(table.changed(), table::previous);
             PoolSpec planned = sizing.sized(current, live, now, transitions);
             effective = planned;
             plan = PoolPlanner.plan(planned, members, live, now, transitions.typical());

@@ -40,8 +40,10 @@ final class TransitionTimes {
     }
 
     /**
-     * Takes the members one pass observed, each with the record the pass before listed under its id (null if none):
-     * the controller's {@link MemberTable} keeps those, so no map of the whole pool is built per pass.
+     * Takes the members one pass observed that are new or changed since the pass before, each with the record that
+     * pass listed under its id (null if none): the controller's {@link MemberTable} keeps those, so no map of the whole
+     * pool is built per pass. An unchanged member completes no transition, so passing only the changed ones counts
+     * the same installs and resumes as {@link #observe(List)} with every member.
      */
     void observe(List<Member> members, java.util.function.Function<String, Member> before) {
         for (Member m : members) {

@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 22, pass cost: the member table kept between passes answers, after any sequence of reads (members added,
  * changed, claimed, released, removed, listed twice), exactly what a table built from scratch from the last two reads
- * answers: the deduplicated list, each id's record and position, the record the read before listed, the members
- * naming a claim — and it never keeps more than about twice the listed members.
+ * answers: the deduplicated list in the planner's member order, each id's record and position, the record the read
+ * before listed, the members new or changed since then, the members naming a claim — and it never keeps more than
+ * about twice the listed members.
  */
 class MemberTableProperties {
 
@@ -33,20 +34,25 @@ class MemberTableProperties {
             MemberTable table = new MemberTable();
             Map<String, Member> pool = new LinkedHashMap<>();
             Map<String, Member> previousRead = Map.of();
+            List<Member> removed = new ArrayList<>();
             int next = 0;
             for (int read = 0; read < 40; read++) {
                 int changes = random.nextInt(30);
                 for (int k = 0; k < changes; k++) {
                     List<String> ids = new ArrayList<>(pool.keySet());
-                    int op = random.nextInt(5);
-                    if (op == 0 || ids.isEmpty()) {
+                    int op = random.nextInt(6);
+                    if (op == 5 && !removed.isEmpty()) {
+                        // Listed again after a gap (a read that missed it).
+                        Member back = removed.remove(random.nextInt(removed.size()));
+                        pool.put(back.id(), back);
+                    } else if (op == 0 || op == 5 || ids.isEmpty()) {
                         String id = "m-" + next++;
                         pool.put(id, Member.provisioning(id, T0.plusSeconds(next), "v1", DesiredPower.RUNNING));
                     } else {
                         String id = ids.get(random.nextInt(ids.size()));
                         Member m = pool.get(id);
                         switch (op) {
-                            case 1 -> pool.remove(id);
+                            case 1 -> removed.add(pool.remove(id));
                             case 2 -> {
                                 if (m.claimName().isEmpty()) {
                                     pool.put(id, m.assignedTo("c-" + random.nextInt(10), T0.plusSeconds(read)));
@@ -80,6 +86,13 @@ class MemberTableProperties {
                     }
                 }
                 List<Member> expected = new ArrayList<>(scratch.values());
+                expected.sort(Member.TOTAL_ORDER);
+                List<Member> expectedChanged = new ArrayList<>();
+                for (Member m : expected) {
+                    if (!m.equals(previousRead.get(m.id()))) {
+                        expectedChanged.add(m);
+                    }
+                }
                 String where = "seed " + seed + ", read " + read;
                 assertThat(got).as(where).isEqualTo(expected);
                 assertThat(duplicates).as(where).isEqualTo(expectedDuplicates);
@@ -94,6 +107,7 @@ class MemberTableProperties {
                     }
                 }
                 assertThat(table.naming()).as(where).isEqualTo(naming);
+                assertThat(table.changed()).as(where + ": changed since the read before").isEqualTo(expectedChanged);
                 for (String gone : previousRead.keySet()) {
                     if (!scratch.containsKey(gone)) {
                         assertThat(table.get(gone)).as(where + ": " + gone + " is gone").isNull();
