@@ -77,7 +77,7 @@ public final class PoolController implements AutoCloseable {
     /** Whether this instance owns the pool now: only the owner plans and changes members and claims. */
     private final java.util.function.BooleanSupplier owned;
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
-    /** Held for a whole pass, and by release / withdraw, so they never interleave with one. */
+    /** Held for a whole pass (and by close, to wait for one); releases and the fast path do not take it. */
     private final ReentrantLock passLock = new ReentrantLock();
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
     private final TransitionTimes transitions = new TransitionTimes();
@@ -647,37 +647,37 @@ public final class PoolController implements AutoCloseable {
      */
     public boolean release(String claimName) {
         Objects.requireNonNull(claimName, "claimName");
-        passLock.lock();
-        try {
-            String pool = spec.name();
-            Optional<Claim> claim = claims.find(pool, claimName);
-            Instant now = scheduler.clock().instant();
-            for (String memberId : membersOf(pool, claimName, claim)) {
-                try {
-                    driver.markReleased(pool, memberId, now);
-                } catch (MemberNotFoundException gone) {
-                    // nothing left to delete
-                }
+        // Not under the pass lock (issue 22, pass cost: releases queued behind whole passes held members for seconds at
+        // 10,000 claims/s). The release mark goes on the member before the claim ends, so a pass that read either
+        // record before or after sees a claimed member, a released one, or an orphan it confirms by name before it
+        // deletes it; an assignment the pass writes for a claim ended meanwhile is answered CLAIM_NOT_FOUND and its
+        // member marked released.
+        String pool = spec.name();
+        Optional<Claim> claim = claims.find(pool, claimName);
+        Instant now = scheduler.clock().instant();
+        for (String memberId : membersOf(pool, claimName, claim)) {
+            try {
+                driver.markReleased(pool, memberId, now);
+            } catch (MemberNotFoundException gone) {
+                // nothing left to delete
             }
-            boolean wasLive = claims.release(pool, claimName);
-            ClaimHandle handle = handles.remove(claimName);
-            if (handle != null) {
-                handle.end();
-            }
-            if (wasLive && claim.isPresent() && !claim.get().isAssigned()) {
-                listener.claimEnded(pool, claimName, ClaimOutcome.WITHDRAWN);
-                if (handle != null) {
-                    handle.ended(ClaimOutcome.WITHDRAWN);
-                }
-            }
-            waiting.remove(claimName);
-            served.remove(claimName);
-            forgetClaim(claimName);
-            requestReconcile();
-            return wasLive;
-        } finally {
-            passLock.unlock();
         }
+        boolean wasLive = claims.release(pool, claimName);
+        ClaimHandle handle = handles.remove(claimName);
+        if (handle != null) {
+            handle.end();
+        }
+        if (wasLive && claim.isPresent() && !claim.get().isAssigned()) {
+            listener.claimEnded(pool, claimName, ClaimOutcome.WITHDRAWN);
+            if (handle != null) {
+                handle.ended(ClaimOutcome.WITHDRAWN);
+            }
+        }
+        waiting.remove(claimName);
+        served.remove(claimName);
+        forgetClaim(claimName);
+        requestReconcile();
+        return wasLive;
     }
 
     /** The members to mark when {@code claimName} is released: its recorded member, or members naming it. */
