@@ -72,7 +72,7 @@ final class PlanApplier {
         // members naming a claim without the release mark (table.naming()) and those the live claims name are all of
         // them. They go in the read's order, the order decide() answers in; applied() changes only members an
         // OnMember names, which are among them.
-        List<Integer> at = candidates(live);
+        List<Integer> at = repairCandidates(ctx.table, live);
         List<Member> candidates = new ArrayList<>(at.size());
         for (int i : at) {
             candidates.add(members.get(i));
@@ -112,10 +112,9 @@ final class PlanApplier {
 
     /**
      * Positions in the pass's read of the members record repair can concern, ascending: those naming a claim without
-     * the release mark, and those a live claim record names.
+     * the release mark, and those a live claim record names. {@code table} holds the pass's read.
      */
-    private List<Integer> candidates(List<Claim> live) {
-        MemberTable table = ctx.table;
+    static List<Integer> repairCandidates(MemberTable table, List<Claim> live) {
         java.util.TreeSet<Integer> at = new java.util.TreeSet<>(table.naming());
         for (Claim c : live) {
             c.assignedMember().ifPresent(id -> {
