@@ -43,7 +43,10 @@ final class FastPath {
      * lock, so it never waits for a pass. Order: pass lock, then this one.
      */
     final ReentrantLock handOutLock = new ReentrantLock();
-    /** Replaced by each pass with one built from its read (hand-out lock). */
+    /**
+     * Kept between passes (hand-out lock): each pass brings its claims up to the pass's read, and replaces it with one
+     * rebuilt from its read once per resync period (issue 22, pass cost).
+     */
     private HandOut handOut = new HandOut();
     /** Whether a pass has read the stores and not yet rebuilt the index from that read (hand-out lock). */
     private boolean readInFlight;
@@ -51,6 +54,10 @@ final class FastPath {
     private final List<HandOut.Pair> servedSinceRead = new ArrayList<>();
     /** Claims submitted since the running pass's read began and not served yet (hand-out lock). */
     private final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
+    /** Claims ended since the running pass's read began (hand-out lock): the read still lists them. */
+    private final Set<String> goneSinceRead = new HashSet<>();
+    /** When the index was last rebuilt from a whole read (hand-out lock); between rebuilds it follows deltas. */
+    private Instant lastIndexRebuild;
 
     FastPath(PoolContext ctx, PlanApplier applier) {
         this.ctx = ctx;
@@ -159,6 +166,9 @@ final class FastPath {
         try {
             handOut.claimGone(claimName);
             submittedSinceRead.remove(claimName);
+            if (readInFlight) {
+                goneSinceRead.add(claimName);
+            }
         } finally {
             handOutLock.unlock();
         }
@@ -171,6 +181,7 @@ final class FastPath {
             readInFlight = true;
             servedSinceRead.clear();
             submittedSinceRead.clear();
+            goneSinceRead.clear();
         } finally {
             handOutLock.unlock();
         }
@@ -178,14 +189,20 @@ final class FastPath {
 
     /**
      * Brings the pass's plan and the fast path together. The plan leaves alone every claim and member the fast path
-     * served since the read (the read may predate it); the index is rebuilt from the read, with what the fast path did
-     * since laid over it, and loses every member this plan acts on (assigns, deletes, hibernates) and every claim it
+     * served since the read (the read may predate it); the index is brought up to the read's claims (or, once per
+     * resync period, rebuilt from the whole read), with what the fast path did since laid over it, and loses every member this plan acts on (assigns, deletes, hibernates) and every claim it
      * assigns or releases, so the two never hand out or change the same thing.
      */
-    PoolPlan settleWithFastPath(PoolPlan plan, List<Member> members, List<Claim> live) {
-        // Built from the read outside the lock (it walks the whole pool): claims never wait for it.
-        HandOut fresh = new HandOut();
-        fresh.rebuild(members, live);
+    PoolPlan settleWithFastPath(PoolPlan plan, List<Member> members, List<Claim> live, Instant now) {
+        // Issue 22, pass cost: the index follows member events and claim changes, and each pass brings its claims up
+        // to the read (O(live claims)); a rebuild from the whole read runs once per resync period, for safety. It is
+        // built outside the lock (it walks the whole pool): claims never wait for it.
+        boolean rebuild = rebuildDue(now);
+        HandOut fresh = null;
+        if (rebuild) {
+            fresh = new HandOut();
+            fresh.rebuild(members, live);
+        }
         handOutLock.lock();
         try {
             readInFlight = false;
@@ -199,16 +216,28 @@ final class FastPath {
                 }
                 settled = PlanOverrides.keep(plan, servedClaims, taken);
             }
-            handOut = fresh;
-            for (HandOut.Pair p : servedSinceRead) {
-                handOut.claimChanged(p.claim());
-                handOut.memberChanged(p.member());
-            }
-            for (Claim c : submittedSinceRead.values()) {
-                handOut.claimPending(c);
+            if (rebuild) {
+                handOut = fresh;
+                lastIndexRebuild = now;
+                for (HandOut.Pair p : servedSinceRead) {
+                    handOut.claimChanged(p.claim());
+                    handOut.memberChanged(p.member());
+                }
+                for (Claim c : submittedSinceRead.values()) {
+                    handOut.claimPending(c);
+                }
+                for (String name : goneSinceRead) {
+                    handOut.claimGone(name);
+                }
+            } else {
+                Set<String> newer = new HashSet<>(goneSinceRead);
+                newer.addAll(submittedSinceRead.keySet());
+                servedSinceRead.forEach(p -> newer.add(p.claim().name()));
+                handOut.syncClaims(live, newer);
             }
             servedSinceRead.clear();
             submittedSinceRead.clear();
+            goneSinceRead.clear();
             for (PoolPlan.Assignment a : settled.assignments()) {
                 handOut.claimGone(a.claimName());
                 handOut.drop(a.memberId());
@@ -230,6 +259,29 @@ final class FastPath {
         }
     }
 
+    /** Whether the hand-out index is due for a rebuild from a whole read: first pass, then once per resync period. */
+    private boolean rebuildDue(Instant now) {
+        handOutLock.lock();
+        try {
+            return lastIndexRebuild == null || !now.isBefore(lastIndexRebuild.plus(ctx.resyncPeriod))
+                    || now.isBefore(lastIndexRebuild);
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
+    /** Whether the hand-out index equals one rebuilt from the stores now; for tests (call with no pass running). */
+    boolean handOutMatchesRebuild() {
+        handOutLock.lock();
+        try {
+            HandOut fresh = new HandOut();
+            fresh.rebuild(ctx.unique(driver.list(ctx.spec.name())), ctx.uniqueClaims(ctx.claims.live(ctx.spec.name())));
+            return fresh.snapshot().equals(handOut.snapshot());
+        } finally {
+            handOutLock.unlock();
+        }
+    }
+
     /** A read that plans nothing (not the owner, or the read failed): the fast path stops noting what it does. */
     void endReadWithoutPlan() {
         handOutLock.lock();
@@ -237,6 +289,7 @@ final class FastPath {
             readInFlight = false;
             servedSinceRead.clear();
             submittedSinceRead.clear();
+            goneSinceRead.clear();
         } finally {
             handOutLock.unlock();
         }

@@ -27,8 +27,10 @@ import java.util.TreeSet;
  * with the oldest members pairwise.
  *
  * <p>Kept up to date as members and claims change ({@link #memberChanged}, {@link #memberRemoved},
- * {@link #claimPending}, {@link #claimGone}) and rebuilt from every pass's read ({@link #rebuild}). Not thread-safe:
- * the controller guards it with its hand-out lock. Each update costs O(log n); nothing here walks the pool.
+ * {@link #claimPending}, {@link #claimGone}); each pass brings its claims up to the pass's read ({@link #syncClaims},
+ * O(live claims)), and a full {@link #rebuild} from a read runs only now and then, for safety (issue 22: pass cost).
+ * Not thread-safe: the controller guards it with its hand-out lock. Each update costs O(log n); only {@link #rebuild}
+ * walks the pool.
  */
 final class HandOut {
 
@@ -48,6 +50,8 @@ final class HandOut {
     private final Map<String, String> assignedTo = new HashMap<>();
     /** member id → the claim name it is kept under in {@link #naming}. */
     private final Map<String, String> lastClaimOf = new HashMap<>();
+    /** member id → its latest record (so a member freed by a claim record that went away can come back). */
+    private final Map<String, Member> lastKnown = new HashMap<>();
 
     /**
      * Starts over from one consistent read: {@code members} and {@code live} claims as a pass read them.
@@ -63,6 +67,7 @@ final class HandOut {
         namedBy.clear();
         assignedTo.clear();
         lastClaimOf.clear();
+        lastKnown.clear();
         for (Claim c : live) {
             claimChanged(c);
         }
@@ -71,9 +76,71 @@ final class HandOut {
         }
     }
 
+    /**
+     * Brings the claims of the index up to one pass's read of the live claims, changing only what differs (issue 22,
+     * pass cost: O(live claims), no walk of the members, which the index follows by their events). Claims in
+     * {@code newer} — changed by the fast path or ended after the read began — keep what the index knows of them.
+     *
+     * @param live  every live claim, as the pass read them
+     * @param newer names of claims whose record in the index is newer than the read
+     */
+    void syncClaims(Collection<Claim> live, Set<String> newer) {
+        Set<String> names = new java.util.HashSet<>(Math.max(16, live.size() * 2));
+        for (Claim c : live) {
+            names.add(c.name());
+            if (newer.contains(c.name())) {
+                continue;
+            }
+            if (c.assignedMember().isPresent()) {
+                String member = c.assignedMember().get();
+                if (!member.equals(assignedTo.get(c.name())) || pending.containsKey(c.name())
+                        || !c.name().equals(namedBy.get(member)) || readyById.containsKey(member)) {
+                    claimChanged(c);
+                }
+            } else if (!c.equals(pending.get(c.name())) || assignedTo.containsKey(c.name())) {
+                claimChanged(c);
+            }
+        }
+        List<String> gone = new ArrayList<>();
+        for (String name : pending.keySet()) {
+            if (!names.contains(name) && !newer.contains(name)) {
+                gone.add(name);
+            }
+        }
+        for (String name : assignedTo.keySet()) {
+            if (!names.contains(name) && !newer.contains(name)) {
+                gone.add(name);
+            }
+        }
+        for (String name : gone) {
+            String member = assignedTo.get(name);
+            claimGone(name);
+            if (member != null) {
+                // Held by no claim record now: back in the index if its own record allows (as a rebuild would).
+                Member m = lastKnown.get(member);
+                if (m != null && !namedBy.containsKey(member) && assignable(m)) {
+                    ready.add(m);
+                    readyById.put(m.id(), m);
+                }
+            }
+        }
+    }
+
+    /**
+     * What the index answers with, as comparable values: the ready members in order, the pending claims, and the
+     * members naming each claim (what decides whether a pending claim is held). Claim records of served claims are
+     * left out: they only keep their members out of the ready list, which is compared.
+     */
+    List<Object> snapshot() {
+        Map<String, Set<String>> namingIds = new java.util.TreeMap<>();
+        naming.forEach((claim, of) -> namingIds.put(claim, new java.util.TreeSet<>(of.keySet())));
+        return List.of(ready.stream().map(Member::id).toList(), new java.util.TreeMap<>(pending), namingIds);
+    }
+
     /** A member was added or changed; {@code m} is its record now. */
     void memberChanged(Member m) {
         memberRemoved(m.id());
+        lastKnown.put(m.id(), m);
         if (m.claimName().isPresent() && !m.isReleased()) {
             naming.computeIfAbsent(m.claimName().get(), k -> new HashMap<>(2)).put(m.id(), m);
             lastClaimOf.put(m.id(), m.claimName().get());
@@ -86,6 +153,7 @@ final class HandOut {
 
     /** A member is gone. */
     void memberRemoved(String id) {
+        lastKnown.remove(id);
         Member before = readyById.remove(id);
         if (before != null) {
             ready.remove(before);

@@ -59,17 +59,30 @@ final class PlanApplier {
 
     /**
      * Brings member and claim records back together before planning: writes the repairs {@link RecordRepair#decide}
-     * asks for, in its order, and returns the records with the writes that took, or empty when the records agreed.
-     * A write that fails is logged and left to the next pass; the repairs are then decided again without it, so
-     * nothing that needs it (the ready mark of a claim it would have recorded) is written.
+     * asks for, in its order, and returns the claims with the writes that took, or empty when the records agreed;
+     * {@code members} (the pass's read, as {@link PoolContext#table} returned it) and the table get the member records
+     * the writes changed, in place. A write that fails is logged and left to the next pass; the repairs are then
+     * decided again without it, so nothing that needs it (the ready mark of a claim it would have recorded) is written.
      */
-    Optional<PoolState> repairRecords(String pool, List<Member> members, List<Claim> live, Instant now) {
+    Optional<List<Claim>> repairRecords(String pool, List<Member> members, List<Claim> live, Instant now) {
+        // Issue 22, pass cost: RecordRepair decides on the members that can need a repair only, never on the whole
+        // pool. Its result is the same as on every member: decide() skips released members and unclaimed deleting
+        // ones, and of the rest asks only for an OnClaim of a member naming a claim, an OnMember of a member a live
+        // claim record names, and a Ready of a member naming a claim (as read, or once an OnMember is written) — the
+        // members naming a claim without the release mark (table.naming()) and those the live claims name are all of
+        // them. They go in the read's order, the order decide() answers in; applied() changes only members an
+        // OnMember names, which are among them.
+        List<Integer> at = repairCandidates(ctx.table, live);
+        List<Member> candidates = new ArrayList<>(at.size());
+        for (int i : at) {
+            candidates.add(members.get(i));
+        }
         Set<RecordRepair.Repair> failed = new HashSet<>();
-        List<RecordRepair.Repair> repairs = RecordRepair.decide(members, live, now, failed);
+        List<RecordRepair.Repair> repairs = RecordRepair.decide(candidates, live, now, failed);
         if (repairs.isEmpty()) {
             return Optional.empty();
         }
-        PoolState records = new PoolState(members, live);
+        PoolState records = new PoolState(candidates, live);
         List<RecordRepair.Repair> written = new ArrayList<>();
         while (!repairs.isEmpty()) {
             List<RecordRepair.Repair> next = List.of();
@@ -86,7 +99,32 @@ final class PlanApplier {
             }
             repairs = next;
         }
-        return Optional.of(RecordRepair.applied(records, written));
+        records = RecordRepair.applied(records, written);
+        for (int k = 0; k < at.size(); k++) {
+            Member repaired = records.members().get(k);
+            if (repaired != candidates.get(k)) {
+                members.set(at.get(k), repaired);
+                ctx.table.replaced(repaired);
+            }
+        }
+        return Optional.of(new ArrayList<>(records.claims()));
+    }
+
+    /**
+     * Positions in the pass's read of the members record repair can concern, ascending: those naming a claim without
+     * the release mark, and those a live claim record names. {@code table} holds the pass's read.
+     */
+    static List<Integer> repairCandidates(MemberTable table, List<Claim> live) {
+        java.util.TreeSet<Integer> at = new java.util.TreeSet<>(table.naming());
+        for (Claim c : live) {
+            c.assignedMember().ifPresent(id -> {
+                int i = table.indexOf(id);
+                if (i >= 0) {
+                    at.add(i);
+                }
+            });
+        }
+        return new ArrayList<>(at);
     }
 
     /** Writes one repair; whether it took. */
@@ -223,10 +261,8 @@ final class PlanApplier {
         if (plan.assignments().isEmpty()) {
             return;
         }
-        Map<String, Member> byId = new HashMap<>();
-        for (Member m : observed) {
-            byId.put(m.id(), m);
-        }
+        // The pass's read, by id, from the table kept between passes (issue 22): no map of the whole pool here.
+        java.util.function.Function<String, Member> byId = ctx.table::get;
         Map<String, Instant> claimCreatedAt = new HashMap<>();
         for (Claim c : live) {
             claimCreatedAt.put(c.name(), c.createdAt());
@@ -235,7 +271,7 @@ final class PlanApplier {
         List<PoolPlan.Assignment> written = new ArrayList<>(plan.assignments().size());
         List<ClaimStore.Assignment> batch = new ArrayList<>(plan.assignments().size());
         for (PoolPlan.Assignment assignment : plan.assignments()) {
-            Member before = byId.get(assignment.memberId());
+            Member before = byId.apply(assignment.memberId());
             String claimName = assignment.claimName();
             Instant createdAt = claimCreatedAt.get(claimName);
             Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
@@ -260,7 +296,7 @@ final class PlanApplier {
         }
         for (int i = 0; i < written.size(); i++) {
             PoolPlan.Assignment assignment = written.get(i);
-            Member before = byId.get(assignment.memberId());
+            Member before = byId.apply(assignment.memberId());
             String claimName = assignment.claimName();
             Instant createdAt = claimCreatedAt.get(claimName);
             Optional<ClaimOutcome> servedAs = batch.get(i).outcome();

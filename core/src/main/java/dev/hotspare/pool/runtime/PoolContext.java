@@ -38,8 +38,13 @@ final class PoolContext {
     volatile PoolSpec spec;
     /** Whether this instance owns the pool now: only the owner plans and changes members and claims. */
     final java.util.function.BooleanSupplier owned;
-    /** Held for a whole pass, and by release / withdraw, so they never interleave with one. */
+    /** Held for a whole pass (and by close, to wait for one); releases and the fast path do not take it. */
     final ReentrantLock passLock = new ReentrantLock();
+    /**
+     * The members as the passes read them, kept between passes (pass lock): no whole-pool map per pass (issue 22).
+     * The loop reads into it; record repair and the plan's assignments look members up in it.
+     */
+    final MemberTable table = new MemberTable();
     final TransitionTimes transitions = new TransitionTimes();
     final CompletableFuture<Void> deleted = new CompletableFuture<>();
     volatile PoolPlan lastPlan;

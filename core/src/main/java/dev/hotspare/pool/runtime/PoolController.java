@@ -147,6 +147,11 @@ public final class PoolController implements AutoCloseable {
         return fastPath.wouldHandOut();
     }
 
+    /** Whether the hand-out index equals one rebuilt from the stores now; for tests (call with no pass running). */
+    boolean handOutMatchesRebuild() {
+        return fastPath.handOutMatchesRebuild();
+    }
+
     /**
      * Reserves a member: the first phase of a two-phase claim. The handle's future completes with the member once
      * one is assigned, exactly as for {@link #claim}; the claimer then {@link #confirm confirms} within {@code ttl}

@@ -6,7 +6,6 @@ import dev.hotspare.pool.MemberState;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.internal.PoolState;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
@@ -141,7 +140,9 @@ final class ReconcileLoop {
         List<Member> members;
         List<Claim> live;
         try {
-            members = ctx.unique(driver.list(pool));
+            // Read into the table kept between passes (issue 22, pass cost): one record per id, in the planner's order.
+            members = ctx.table.read(driver.list(pool), (first, other) -> LOG.warn(
+                    "pool {}: member {} listed twice with different records; using the first", pool, first.id()));
             live = ctx.uniqueClaims(claims.live(pool));
         } catch (RuntimeException e) {
             fastPath.endReadWithoutPlan();
@@ -157,19 +158,19 @@ final class ReconcileLoop {
             tracking.completeAssignedHandles(pool, live);
             return plan;
         }
-        Optional<PoolState> repaired = applier.repairRecords(pool, members, live, now);
+        // Repairs change the records of members in place (in the list and the table), and the claims.
+        Optional<List<Claim>> repaired = applier.repairRecords(pool, members, live, now);
         if (repaired.isPresent()) {
-            members = repaired.get().members();
-            live = repaired.get().claims();
+            live = repaired.get();
         }
         PoolPlan plan;
         synchronized (transitions) {
-            transitions.observe(members);
+            transitions.observe(ctx.table.changed(), ctx.table::previous);
             PoolSpec planned = sizing.sized(current, live, now, transitions);
             ctx.effective = planned;
             plan = PoolPlanner.plan(planned, members, live, now, transitions.typical());
         }
-        plan = fastPath.settleWithFastPath(plan, members, live);
+        plan = fastPath.settleWithFastPath(plan, members, live, now);
         warnOnEmptyRead(pool, plan);
         applier.apply(pool, plan, members, live, now);
         tracking.trackWaits(plan, live, now);

@@ -10,9 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -27,25 +25,29 @@ final class TransitionTimes {
 
     private final Deque<Duration> installs = new ArrayDeque<>();
     private final Deque<Duration> resumes = new ArrayDeque<>();
-    private Map<String, Member> previous = Map.of();
 
-    /** Takes the members one pass observed. */
-    void observe(List<Member> members) {
-        Map<String, Member> now = new HashMap<>(Math.max(16, members.size() * 2));
+    /**
+     * Takes the members one pass observed that are new or changed since the pass before, each with the record that
+     * pass listed under its id (null if none): the controller's {@link MemberTable} keeps those, so no map of the whole
+     * pool is built per pass. An unchanged member completes no transition, so passing only the changed ones counts
+     * the same installs and resumes as passing every member with its record of the pass before.
+     */
+    void observe(List<Member> members, java.util.function.Function<String, Member> before) {
         for (Member m : members) {
-            now.put(m.id(), m);
-            Member before = previous.get(m.id());
-            boolean installedNow = m.phase() == MemberPhase.READY && m.installedAt().isPresent()
-                    && (before == null || before.phase() == MemberPhase.PROVISIONING);
-            if (installedNow) {
-                add(installs, Duration.between(m.createdAt(), m.installedAt().get()));
-            }
-            if (before != null && before.observedPower() == ObservedPower.RESUMING
-                    && m.observedPower() == ObservedPower.RUNNING && m.lastBecameRunningAt().isPresent()) {
-                add(resumes, Duration.between(before.observedPowerSince(), m.lastBecameRunningAt().get()));
-            }
+            observe(before.apply(m.id()), m);
         }
-        previous = now;
+    }
+
+    private void observe(Member before, Member m) {
+        boolean installedNow = m.phase() == MemberPhase.READY && m.installedAt().isPresent()
+                && (before == null || before.phase() == MemberPhase.PROVISIONING);
+        if (installedNow) {
+            add(installs, Duration.between(m.createdAt(), m.installedAt().get()));
+        }
+        if (before != null && before.observedPower() == ObservedPower.RESUMING
+                && m.observedPower() == ObservedPower.RUNNING && m.lastBecameRunningAt().isPresent()) {
+            add(resumes, Duration.between(before.observedPowerSince(), m.lastBecameRunningAt().get()));
+        }
     }
 
     /** The typical durations seen so far. */

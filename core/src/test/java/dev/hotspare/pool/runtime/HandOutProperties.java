@@ -44,6 +44,17 @@ class HandOutProperties {
         assertThat(SERVED_AT_ONCE.get()).as("claims served at once over all runs").isGreaterThan(50);
     }
 
+    /**
+     * Issue 22, pass cost: the index is kept between passes and follows member events, claim changes and each pass's
+     * read of the claims; with no rebuild from a whole read in the run (resync period of a day), and another writer
+     * submitting and withdrawing claims in the store behind the controller's back, after every step it answers like an
+     * index rebuilt from scratch from the stores, and still pairs as the planner assigns.
+     */
+    @Property(tries = 40)
+    void theIndexKeptBetweenPassesEqualsOneRebuiltFromScratch() {
+        forAll(Gen.longs()).check(seed -> new Run(seed, Duration.ofDays(1), true).go(150));
+    }
+
     /** One random interleaving on a started controller, on virtual time. */
     private static final class Run {
         private final Random random;
@@ -55,8 +66,14 @@ class HandOutProperties {
         private final PoolController controller;
         private final Map<String, ClaimHandle> handles = new HashMap<>();
         private int next;
+        private final boolean checkRebuild;
 
         Run(long seed) {
+            this(seed, Duration.ofMinutes(5), false);
+        }
+
+        Run(long seed, Duration resyncPeriod, boolean checkRebuild) {
+            this.checkRebuild = checkRebuild;
             this.seed = seed;
             this.random = new Random(seed);
             driver = InMemoryMemberDriver.builder(time).installTime(Duration.ofMinutes(random.nextInt(3)))
@@ -71,7 +88,7 @@ class HandOutProperties {
             }
             spec = b.build();
             controller = PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(time)
-                    .resyncPeriod(Duration.ofMinutes(5)).build().start();
+                    .resyncPeriod(resyncPeriod).build().start();
         }
 
         void go(int steps) {
@@ -86,9 +103,17 @@ class HandOutProperties {
                         case 7 -> withdraw(step);
                         default -> time.advanceBy(Duration.ofSeconds(random.nextInt(20)));
                     }
+                    if (checkRebuild && random.nextInt(6) == 0) {
+                        anotherWriter();
+                    }
                     assertThat(controller.wouldHandOut())
                             .as("seed %d, step %d: the index pairs as the planner assigns", seed, step)
                             .isEqualTo(HandOut.names(plan(null)));
+                    if (checkRebuild) {
+                        assertThat(controller.handOutMatchesRebuild())
+                                .as("seed %d, step %d: the index kept between passes equals one rebuilt from scratch", seed, step)
+                                .isTrue();
+                    }
                 }
             } finally {
                 controller.close();
@@ -149,6 +174,20 @@ class HandOutProperties {
             if (!open.isEmpty()) {
                 open.get(random.nextInt(open.size())).member().cancel(false);
             }
+        }
+
+        /**
+         * Another instance writes the claim store directly (a claim submitted there, or a pending one withdrawn there);
+         * this controller learns of it only from its next pass's read, which runs now.
+         */
+        private void anotherWriter() {
+            List<Claim> pending = claims.live("fast").stream().filter(c -> !c.isAssigned()).toList();
+            if (!pending.isEmpty() && random.nextBoolean()) {
+                claims.release("fast", pending.get(random.nextInt(pending.size())).name());
+            } else {
+                claims.submit("fast", "x-" + next++, Optional.empty(), time.now());
+            }
+            time.runDueTasks();
         }
 
         private void failOne() {
