@@ -1,19 +1,19 @@
 package dev.hotspare.bench;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.MetricsTrigger;
-import dev.hotspare.fleet.Quantity;
-import dev.hotspare.fleet.Resources;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.Quantity;
+import dev.hotspare.fleet.SchedulerConfig.Resources;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
-import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.autoscale.UsageReading;
-import dev.hotspare.fleet.autoscale.UsageWindows;
 import dev.hotspare.fleet.runtime.internal.AutoscalerTicks;
 import dev.hotspare.memory.InMemoryUsageHistory;
 import org.openjdk.jmh.annotations.Benchmark;

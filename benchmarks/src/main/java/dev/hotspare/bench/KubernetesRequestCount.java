@@ -2,9 +2,9 @@ package dev.hotspare.bench;
 
 import dev.hotspare.kubernetes.CustomResourceMemberDriver;
 import dev.hotspare.memory.InMemoryClaimStore;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.time.VirtualTimeScheduler;

@@ -1,10 +1,10 @@
 package dev.hotspare.bench;
 
-import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockId.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
-import dev.hotspare.fleet.lock.LockScope;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
+import dev.hotspare.fleet.lock.LockManager.LockScope;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.time.TaskScheduler;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -5,7 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;

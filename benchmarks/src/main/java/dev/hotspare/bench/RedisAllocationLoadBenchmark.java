@@ -1,6 +1,6 @@
 package dev.hotspare.bench;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.redis.RedisRoomStatusStore;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -1,18 +1,18 @@
 package dev.hotspare.bench;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.MetricsTrigger;
-import dev.hotspare.fleet.PolicySpec;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.PolicySpec;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.FleetSnapshot;
-import dev.hotspare.fleet.autoscale.ScaleDecision;
-import dev.hotspare.fleet.autoscale.UsageWindows;
+import dev.hotspare.fleet.autoscale.Autoscaler.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
-import dev.hotspare.fleet.RoomStatus;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

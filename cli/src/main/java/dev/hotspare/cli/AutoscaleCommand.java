@@ -6,9 +6,9 @@ import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
-import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.autoscale.ScalingPolicies;
 import dev.hotspare.fleet.autoscale.UsageReading;
 import dev.hotspare.fleet.runtime.internal.AutoscaleReplay;
@@ -171,7 +171,7 @@ public final class AutoscaleCommand implements Callable<Integer> {
     }
 
     /** Largest room count in a tick: the default limit of rooms per scheduler. */
-    private static final int MAX_ROOMS = dev.hotspare.fleet.FleetLimits.DEFAULT.maxRooms();
+    private static final int MAX_ROOMS = dev.hotspare.fleet.SchedulerConfig.FleetLimits.DEFAULT.maxRooms();
     /** Largest cpu or mem usage in a tick, in percent of the requests (100 times over). */
     private static final BigDecimal MAX_PERCENT = BigDecimal.valueOf(10_000);
 

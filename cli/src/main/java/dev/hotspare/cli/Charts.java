@@ -1,7 +1,7 @@
 package dev.hotspare.cli;
 
-import dev.hotspare.sim.AutoComparison;
-import dev.hotspare.sim.SimulationReport;
+import dev.hotspare.sim.PoolSimulation.AutoComparison;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;

@@ -2,8 +2,8 @@ package dev.hotspare.cli;
 
 import dev.hotspare.json.Documents;
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.RolloutPlan;
 import dev.hotspare.rollout.RolloutPlanner;
+import dev.hotspare.rollout.RolloutPlanner.RolloutPlan;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;

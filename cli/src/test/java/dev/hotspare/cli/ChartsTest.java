@@ -1,8 +1,8 @@
 package dev.hotspare.cli;
 
-import dev.hotspare.pool.sizing.WaitTarget;
-import dev.hotspare.sim.AutoComparison;
-import dev.hotspare.sim.SimulationReport;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
+import dev.hotspare.sim.PoolSimulation.AutoComparison;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

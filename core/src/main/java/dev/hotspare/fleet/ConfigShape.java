@@ -4,6 +4,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
+import dev.hotspare.fleet.SchedulerConfig.Quantity;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.Suggestions;

@@ -1,5 +1,11 @@
 package dev.hotspare.fleet;
 
+import dev.hotspare.fleet.PolicyTypes.PolicyParameters;
+import dev.hotspare.fleet.PolicyTypes.PolicyType;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.MaxSurge;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.PolicySpec;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.Suggestions;

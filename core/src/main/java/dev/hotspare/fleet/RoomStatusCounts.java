@@ -1,5 +1,7 @@
 package dev.hotspare.fleet;
 
+import dev.hotspare.fleet.RoomState.RoomStatus;
+
 /**
  * How many rooms of one scheduler are in each status, and how many matches they run: the autoscaler's input.
  * Terminating rooms are listed for operators but count nowhere: not in {@link #active()}, not in utilization,

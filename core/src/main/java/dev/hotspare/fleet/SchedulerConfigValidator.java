@@ -1,5 +1,16 @@
 package dev.hotspare.fleet;
 
+import dev.hotspare.fleet.PolicyTypes.PolicyType;
+import dev.hotspare.fleet.PolicyTypes.TriggerTypes;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.EnvVar;
+import dev.hotspare.fleet.SchedulerConfig.FleetLimits;
+import dev.hotspare.fleet.SchedulerConfig.LegacyTrigger;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.Port;
+import dev.hotspare.fleet.SchedulerConfig.Quantity;
+import dev.hotspare.fleet.SchedulerConfig.Resources;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;

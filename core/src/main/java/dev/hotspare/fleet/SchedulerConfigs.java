@@ -2,6 +2,8 @@ package dev.hotspare.fleet;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import dev.hotspare.fleet.PolicyTypes.TriggerTypes;
+import dev.hotspare.fleet.SchedulerConfig.FleetLimits;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;

@@ -3,8 +3,8 @@ package dev.hotspare.kpi;
 import dev.hotspare.fleet.lock.LockListener;
 import dev.hotspare.fleet.runtime.FleetListener;
 import dev.hotspare.internal.Listeners;
-import dev.hotspare.ownership.runtime.OwnershipListener;
-import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.ownership.runtime.OwnershipMember.OwnershipListener;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
 import dev.hotspare.pool.runtime.PoolListener;
 import dev.hotspare.rollout.runtime.RolloutListener;
 
@@ -14,7 +14,7 @@ import java.util.List;
  * All of hotspare's key performance indicators in one listener: it is a {@link PoolListener}, a
  * {@link FleetListener}, a {@link LockListener} and a {@link RolloutListener}, so one object plugs into every
  * runtime component's builder ({@code kpis(listener)}) and into the simulator
- * ({@link dev.hotspare.sim.PoolSimulation#run(dev.hotspare.sim.SimulationSettings, List, PoolListener)}), and a
+ * ({@link dev.hotspare.sim.PoolSimulation#run(dev.hotspare.sim.PoolSimulation.SimulationSettings, List, PoolListener)}), and a
  * simulated and a live pool report the same numbers in the same shape. See {@code docs/kpis.md}; the
  * {@code hotspare-micrometer} module binds it to Micrometer.
  *

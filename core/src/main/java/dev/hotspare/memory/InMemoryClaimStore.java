@@ -1,11 +1,11 @@
 package dev.hotspare.memory;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.Reservation;
 import dev.hotspare.pool.ClaimRequest;
-import dev.hotspare.pool.Reservation;
-import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimStore.ClaimExistsException;
 import dev.hotspare.validation.Names;
 
 import java.time.Duration;

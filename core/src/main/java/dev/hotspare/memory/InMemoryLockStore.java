@@ -18,7 +18,7 @@ import java.util.UUID;
 
 /**
  * {@link LockStore} in process memory, judging expiry by an injected {@link Clock} (a
- * {@link dev.hotspare.time.VirtualClock} in tests and simulations).
+ * {@link dev.hotspare.time.VirtualTimeScheduler.VirtualClock} in tests and simulations).
  *
  * <p>Fencing tokens are strictly increasing per key for the lifetime of this object. They do <b>not</b>
  * survive a restart: a new instance starts again at 1. That is safe only when every holder and every fenced

@@ -1,12 +1,12 @@
 package dev.hotspare.memory;
 
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
-import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.spi.MemberDriver;
-import dev.hotspare.pool.spi.MemberNotFoundException;
+import dev.hotspare.pool.spi.MemberDriver.MemberAlreadyClaimedException;
+import dev.hotspare.pool.spi.MemberDriver.MemberNotFoundException;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Names;
 

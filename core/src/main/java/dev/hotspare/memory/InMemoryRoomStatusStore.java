@@ -2,7 +2,7 @@ package dev.hotspare.memory;
 
 import dev.hotspare.fleet.RoomProtocol;
 import dev.hotspare.fleet.RoomState;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.validation.Names;

@@ -2,18 +2,18 @@ package dev.hotspare.memory;
 
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
-import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.lock.Fence.StaleFenceException;
 import dev.hotspare.fleet.plan.ReleaseState;
-import dev.hotspare.fleet.plan.ReleaseStateJson;
+import dev.hotspare.fleet.plan.ReleaseState.ReleaseStateJson;
 import dev.hotspare.fleet.plan.ScaleInputs;
-import dev.hotspare.fleet.spi.VersionedScaleInputs;
-import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
-import dev.hotspare.fleet.spi.SchedulerNotFoundException;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
-import dev.hotspare.fleet.spi.StaleReleaseException;
-import dev.hotspare.fleet.spi.VersionedRelease;
+import dev.hotspare.fleet.spi.SchedulerStore.SchedulerNotFoundException;
+import dev.hotspare.fleet.spi.SchedulerStore.StaleReleaseException;
+import dev.hotspare.fleet.spi.SchedulerStore.VersionedRelease;
+import dev.hotspare.fleet.spi.VersionedScaleInputs;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.validation.Names;
 

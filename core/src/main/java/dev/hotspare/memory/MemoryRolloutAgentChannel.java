@@ -1,9 +1,9 @@
 package dev.hotspare.memory;
 
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.spi.AgentOp;
-import dev.hotspare.rollout.spi.OpReport;
 import dev.hotspare.rollout.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.AgentOp;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.OpReport;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

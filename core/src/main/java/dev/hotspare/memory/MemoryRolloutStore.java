@@ -1,13 +1,13 @@
 package dev.hotspare.memory;
 
 import dev.hotspare.rollout.RolloutState;
-import dev.hotspare.rollout.RolloutStateJson;
+import dev.hotspare.rollout.RolloutState.RolloutStateJson;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.spi.RolloutConflictException;
-import dev.hotspare.rollout.spi.RolloutInProgressException;
 import dev.hotspare.rollout.spi.RolloutStore;
-import dev.hotspare.rollout.spi.StaleRolloutVersionException;
-import dev.hotspare.rollout.spi.VersionedRollout;
+import dev.hotspare.rollout.spi.RolloutStore.RolloutConflictException;
+import dev.hotspare.rollout.spi.RolloutStore.RolloutInProgressException;
+import dev.hotspare.rollout.spi.RolloutStore.StaleRolloutVersionException;
+import dev.hotspare.rollout.spi.RolloutStore.VersionedRollout;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,9 +2,9 @@ package dev.hotspare.pool;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.hotspare.pool.sizing.ScheduledOverride;
 import dev.hotspare.pool.sizing.SizerSettings;
-import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.pool.sizing.SizerSettings.ScheduledOverride;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;

@@ -1,5 +1,6 @@
 package dev.hotspare.pool;
 
+import dev.hotspare.pool.Claim.ClaimClass;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;

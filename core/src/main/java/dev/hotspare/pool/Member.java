@@ -6,6 +6,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;
+import java.util.Map;
+import java.util.Locale;
+import java.util.EnumMap;
+import java.util.Collections;
+import java.util.Collection;
 
 import java.time.Instant;
 import java.util.Comparator;
@@ -290,5 +295,104 @@ public record Member(
     public Member withOrphanedSince(Optional<Instant> since) {
         return new Member(id, createdAt, templateVersion, phase, desiredPower, observedPower, observedPowerSince,
                 installedAt, lastBecameRunningAt, claimName, claimedAt, releasedAt, since);
+    }
+
+    /** The power state the pool wants a member in ({@code spec.powerState} in Hive). */
+    public enum DesiredPower {
+        /** Never set (Hive creates members with power unset and lets the pool decide). */
+        UNSET,
+        RUNNING,
+        HIBERNATING
+    }
+
+    /** The power state a member is actually observed in. */
+    public enum ObservedPower {
+        RUNNING,
+        HIBERNATING,
+        /** Waking up from hibernation; a member stuck here past {@code resumeTimeout} while unclaimed is broken. */
+        RESUMING,
+        HIBERNATING_IN_PROGRESS,
+        /** Not known yet (e.g. still provisioning). */
+        UNKNOWN
+    }
+
+    /** Lifecycle phase of a pool member. */
+    public enum MemberPhase {
+        /** Being installed / created; not usable yet. */
+        PROVISIONING,
+        /** Installed and usable (its power state says whether it is running). */
+        READY,
+        /** Installation or the member itself failed; the pool replaces it. */
+        FAILED,
+        /** Being deleted; counts against {@code maxSize} and {@code maxConcurrent} until gone. */
+        DELETING
+    }
+
+    /**
+     * The state a pool member is counted in by {@code PoolListener.membersPerState}: one bucket per member, from
+     * its phase, its claim and its observed power.
+     */
+    public enum MemberState {
+        /** Being created / installed. */
+        INSTALLING,
+        /** Unclaimed and running: a hot spare. */
+        RUNNING,
+        /** Unclaimed and waking up from hibernation. */
+        RESUMING,
+        /** Unclaimed and on its way into hibernation. */
+        HIBERNATING,
+        /** Unclaimed and hibernated: a warm spare. */
+        HIBERNATED,
+        /** Installed, unclaimed, power not observed yet. */
+        UNKNOWN,
+        /** Held by a claim, whatever its power. */
+        CLAIMED,
+        /** Failed; the pool replaces it. */
+        FAILED,
+        /** Being deleted. */
+        DELETING;
+
+        /** The bucket {@code member} is counted in. */
+        public static MemberState of(Member member) {
+            if (member.phase() == MemberPhase.DELETING) {
+                return DELETING;
+            }
+            if (member.phase() == MemberPhase.FAILED) {
+                return FAILED;
+            }
+            if (member.phase() == MemberPhase.PROVISIONING) {
+                return INSTALLING;
+            }
+            if (member.isClaimed()) {
+                return CLAIMED;
+            }
+            return switch (member.observedPower()) {
+                case RUNNING -> RUNNING;
+                case RESUMING -> RESUMING;
+                case HIBERNATING_IN_PROGRESS -> HIBERNATING;
+                case HIBERNATING -> HIBERNATED;
+                case UNKNOWN -> UNKNOWN;
+            };
+        }
+
+        /**
+         * Counts {@code members} per state. Every state is present (zero when no member is in it), so a gauge
+         * bound to the map drops to zero instead of keeping its last value. Unmodifiable, in declaration order.
+         */
+        public static Map<MemberState, Integer> count(Collection<Member> members) {
+            Map<MemberState, Integer> counts = new EnumMap<>(MemberState.class);
+            for (MemberState state : values()) {
+                counts.put(state, 0);
+            }
+            for (Member member : members) {
+                counts.merge(of(member), 1, Integer::sum);
+            }
+            return Collections.unmodifiableMap(counts);
+        }
+
+        /** Lower-case name, as used in metric tags. */
+        public String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 }

@@ -2,8 +2,11 @@ package dev.hotspare.pool;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
+import dev.hotspare.pool.Claim.ClaimReason;
+import dev.hotspare.pool.Member.DesiredPower;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -111,7 +114,7 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
         RELEASED,
         /** The member it was assigned is gone, or holds another claim. */
         MEMBER_GONE,
-        /** It was still pending when its deadline came: it expired unserved (outcome {@link dev.hotspare.pool.ClaimOutcome#EXPIRED}). */
+        /** It was still pending when its deadline came: it expired unserved (outcome {@link dev.hotspare.pool.Claim.ClaimOutcome#EXPIRED}). */
         DEADLINE_PASSED
     }
 
@@ -260,6 +263,26 @@ public record PoolPlan(List<Release> releases, List<Assignment> assignments, Lis
         public Status {
             deletionWaitsFor = List.copyOf(deletionWaitsFor);
             allCurrent = allCurrent == null ? Optional.empty() : allCurrent;
+        }
+    }
+
+    /** A change in the number of members or rooms, as reported by the {@code scaled} call of the pool and fleet listeners. */
+    public enum ScaleOperation {
+        /** A pool controller created members (its plan's creates: refill, replacement, template change). */
+        CREATE,
+        /**
+         * Members or rooms deleted for a reason other than a scale-down decision: a pool controller's plan (released
+         * claims, excess, failures, outdated templates) or a fleet watcher's removal of dead rooms.
+         */
+        DELETE,
+        /** A fleet scheduler created rooms: autoscaler, min rooms of a new scheduler, or the scale-up operation. */
+        SCALE_UP,
+        /** A fleet scheduler removed rooms: autoscaler or the scale-down operation. */
+        SCALE_DOWN;
+
+        /** Lower-case name with dashes, as used in metric tags ({@code scale-up}). */
+        public String tag() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 }

@@ -1,5 +1,10 @@
 package dev.hotspare.pool;
 
+import dev.hotspare.pool.Claim.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimReason;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolPlan.Assignment;
 import dev.hotspare.pool.PoolPlan.Create;
 import dev.hotspare.pool.PoolPlan.Delete;
@@ -11,7 +16,10 @@ import dev.hotspare.pool.PoolPlan.PowerChange;
 import dev.hotspare.pool.PoolPlan.Release;
 import dev.hotspare.pool.PoolPlan.ReleaseReason;
 import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;
+import java.math.RoundingMode;
+import java.math.BigDecimal;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -787,6 +795,80 @@ public final class PoolPlanner {
         /** Fibonacci hashing: ids like "pool-1", "pool-2" have neighbouring hash codes, which linear probing clusters. */
         private int slot(int h) {
             return (h * 0x9E3779B9) >>> shift;
+        }
+    }
+
+    /**
+     * How long installs and resumes usually take in a pool, as a pool controller has observed them. The planner
+     * uses them only to tell a waiting claim when its member is expected to be ready; they never change a decision.
+     *
+     * @param install typical time from creation to installed
+     * @param resume  typical time from starting to resume to observed running
+     */
+    public record TypicalDurations(Optional<Duration> install, Optional<Duration> resume) {
+
+        /** Nothing observed yet: no expected ready times. */
+        public static final TypicalDurations UNKNOWN = new TypicalDurations(Optional.empty(), Optional.empty());
+
+        /**
+         * Checks that neither duration is negative.
+         *
+         * @param install typical time from creation to installed
+         * @param resume typical time from starting to resume to observed running
+         * @throws dev.hotspare.validation.ValidationException naming the negative one
+         */
+        public TypicalDurations {
+            install = install == null ? Optional.empty() : install;
+            resume = resume == null ? Optional.empty() : resume;
+            Problems problems = new Problems();
+            install.ifPresent(d -> problems.require(!d.isNegative(), "install", d, "must not be negative"));
+            resume.ifPresent(d -> problems.require(!d.isNegative(), "resume", d, "must not be negative"));
+            problems.throwIfAny();
+        }
+
+        /**
+         * When a member that started installing at {@code since} is expected to be installed.
+         *
+         * @param since when it was created
+         * @return {@code since + install}, or empty when no install was observed
+         */
+        public Optional<Instant> installedBy(Instant since) {
+            return install.map(since::plus);
+        }
+
+        /**
+         * When a member that started resuming at {@code since} is expected to run.
+         *
+         * @param since when the resume started
+         * @return {@code since + resume}, or empty when no resume was observed
+         */
+        public Optional<Instant> resumedBy(Instant since) {
+            return resume.map(since::plus);
+        }
+    }
+
+    /**
+     * The usual starting point for tuning {@code runningCount}: {@code round_up(claim frequency × install time)}.
+     * {@code hotspare simulate} refines it against a real or Poisson claim trace.
+     */
+    public static final class Tuning {
+
+        private Tuning() {
+        }
+
+        /**
+         * @param claimsPerMinute average claim arrival rate
+         * @param installTime     how long creating a member takes
+         * @return the suggested runningCount
+         */
+        public static int suggestedRunningCount(double claimsPerMinute, Duration installTime) {
+            if (claimsPerMinute < 0 || Double.isNaN(claimsPerMinute)) {
+                throw new IllegalArgumentException("claimsPerMinute: bad value '" + claimsPerMinute + "': must be >= 0");
+            }
+            // Exact decimal arithmetic, so 1/15 × 40 does not become 2.6666…7 and round up wrongly at boundaries.
+            BigDecimal minutes = BigDecimal.valueOf(installTime.toSeconds()).divide(BigDecimal.valueOf(60), 6, RoundingMode.HALF_UP);
+            BigDecimal product = new BigDecimal(Double.toString(claimsPerMinute)).multiply(minutes).setScale(6, RoundingMode.HALF_UP);
+            return product.setScale(0, RoundingMode.CEILING).intValueExact();
         }
     }
 }

@@ -1,5 +1,10 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutSpec.LabelSelector;
+import dev.hotspare.rollout.RolloutSpec.UnmatchedDevices;
+import dev.hotspare.rollout.RolloutState.TargetRecord;
+import dev.hotspare.rollout.RolloutState.TargetStatus;
+import dev.hotspare.rollout.Target.TargetKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package dev.hotspare.rollout;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.hotspare.rollout.Target.TargetKind;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;

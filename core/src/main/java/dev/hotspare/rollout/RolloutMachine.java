@@ -1,5 +1,18 @@
 package dev.hotspare.rollout;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutState.InFlightOp;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.OpStatus;
+import dev.hotspare.rollout.RolloutState.Phase;
+import dev.hotspare.rollout.RolloutState.Suspension;
+import dev.hotspare.rollout.RolloutState.TargetRecord;
+import dev.hotspare.rollout.RolloutState.TargetStatus;
+import dev.hotspare.rollout.Target.TargetKind;
+import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 
 import java.time.Duration;
@@ -849,6 +862,280 @@ public final class RolloutMachine {
 
         private static String nonEmpty(String value, String fallback) {
             return value == null || value.isEmpty() ? fallback : value;
+        }
+    }
+
+    /**
+     * The result of {@link RolloutMachine#decide}: the state to save, then the commands to execute.
+     *
+     * @param state    the new state
+     * @param commands what to do, in order, after {@code state} is saved
+     */
+    public record Decision(RolloutState state, List<RolloutCommand> commands) {
+
+        /**
+         * Validates and normalises the components.
+         *
+         * @param state    the new state
+         * @param commands what to do, in order, after {@code state} is saved
+         */
+        public Decision {
+            commands = List.copyOf(commands);
+        }
+
+        /**
+         * The commands of type {@code type}.
+         *
+         * @param type the command type
+         * @param <C>  the command type
+         * @return those commands, in order
+         */
+        public <C extends RolloutCommand> List<C> commandsOf(Class<C> type) {
+            return commands.stream().filter(type::isInstance).map(type::cast).toList();
+        }
+    }
+
+    /** What {@link RolloutMachine#decide} asks the runtime to do, after the new state is saved. */
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+    @JsonSubTypes({
+            @JsonSubTypes.Type(value = RolloutCommand.IssueOp.class, name = "IssueOp"),
+            @JsonSubTypes.Type(value = RolloutCommand.CancelOp.class, name = "CancelOp"),
+            @JsonSubTypes.Type(value = RolloutCommand.ScheduleWake.class, name = "ScheduleWake"),
+            @JsonSubTypes.Type(value = RolloutCommand.Emit.class, name = "Emit")})
+    public sealed interface RolloutCommand {
+
+        /**
+         * Send an op to the agent of {@code target}.
+         *
+         * @param target  the agent's address (for the services op: the leader's services agent)
+         * @param opId    the op's id; agents treat a repeated id as the same op
+         * @param kind    precheck or upgrade
+         * @param attempt the attempt number, from 1
+         * @param version the rollout's target version
+         */
+        record IssueOp(TargetRef target, String opId, OpKind kind, int attempt, String version) implements RolloutCommand {
+        }
+
+        /**
+         * Withdraw an op (abort, timeout, leader change, target removed); its later report is dropped.
+         *
+         * @param target the agent's address
+         * @param opId   the op's id
+         */
+        record CancelOp(TargetRef target, String opId) implements RolloutCommand {
+        }
+
+        /**
+         * Deliver a {@link RolloutEvent.Tick} at {@code at} (or soon after).
+         *
+         * @param at when
+         */
+        record ScheduleWake(Instant at) implements RolloutCommand {
+        }
+
+        /**
+         * Tell observers something happened.
+         *
+         * @param notice what
+         */
+        record Emit(Notice notice) implements RolloutCommand {
+        }
+    }
+
+    /** Everything that can happen to a rollout; input of {@link RolloutMachine#decide}. JSON: {@code {"type": "Start", …}}. */
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+    @JsonSubTypes({
+            @JsonSubTypes.Type(value = RolloutEvent.Start.class, name = "Start"),
+            @JsonSubTypes.Type(value = RolloutEvent.AgentReported.class, name = "AgentReported"),
+            @JsonSubTypes.Type(value = RolloutEvent.Tick.class, name = "Tick"),
+            @JsonSubTypes.Type(value = RolloutEvent.Suspend.class, name = "Suspend"),
+            @JsonSubTypes.Type(value = RolloutEvent.Resume.class, name = "Resume"),
+            @JsonSubTypes.Type(value = RolloutEvent.Abort.class, name = "Abort"),
+            @JsonSubTypes.Type(value = RolloutEvent.InventoryChanged.class, name = "InventoryChanged"),
+            @JsonSubTypes.Type(value = RolloutEvent.LeaderChanged.class, name = "LeaderChanged"),
+            @JsonSubTypes.Type(value = RolloutEvent.SpecChanged.class, name = "SpecChanged")})
+    public sealed interface RolloutEvent {
+
+        /** Begin the rollout (ignored once started). */
+        record Start() implements RolloutEvent {
+        }
+
+        /**
+         * An agent's report for an op.
+         *
+         * @param target  where the op was addressed
+         * @param opId    the op's id
+         * @param attempt the op's attempt number
+         * @param status  how it ended
+         * @param message the agent's explanation (may be empty)
+         */
+        record AgentReported(TargetRef target, String opId, int attempt, OpStatus status, String message) implements RolloutEvent {
+            /**
+             * Validates and normalises the components.
+             *
+             * @param target  where the op was addressed
+             * @param opId    the op's id
+             * @param attempt the op's attempt number
+             * @param status  how it ended
+             * @param message the agent's explanation (may be empty)
+             */
+            public AgentReported {
+                Objects.requireNonNull(target, "target");
+                Objects.requireNonNull(opId, "opId");
+                Objects.requireNonNull(status, "status");
+                message = message == null ? "" : message;
+            }
+        }
+
+        /**
+         * A timer fired (the answer to a {@link RolloutCommand.ScheduleWake}); the machine checks timeouts,
+         * retries and the window. Every event does the same checks, so an extra or late tick is harmless.
+         *
+         * @param at when the timer was due
+         */
+        record Tick(Instant at) implements RolloutEvent {
+        }
+
+        /** Stop starting new work at the next batch boundary. */
+        record Suspend() implements RolloutEvent {
+        }
+
+        /** Continue a suspended (or suspending) rollout. */
+        record Resume() implements RolloutEvent {
+        }
+
+        /** Stop: cancel in-flight ops and end ABORTED. */
+        record Abort() implements RolloutEvent {
+        }
+
+        /**
+         * The inventory changed: removed targets stop (in-flight ops cancelled), new ones join if their stage
+         * has not passed.
+         *
+         * @param inventory the new inventory
+         */
+        record InventoryChanged(Inventory inventory) implements RolloutEvent {
+            /**
+             * Validates and normalises the components.
+             *
+             * @param inventory the new inventory
+             */
+            public InventoryChanged {
+                Objects.requireNonNull(inventory, "inventory");
+            }
+        }
+
+        /**
+         * The leader changed; a services op in flight is re-issued to the new leader's agent.
+         *
+         * @param leader the new leader's node name (a DNS-1123 label: it becomes the services op's address), empty while there is none
+         */
+        record LeaderChanged(Optional<String> leader) implements RolloutEvent {
+            /**
+             * Validates and normalises the components.
+             *
+             * @param leader the new leader's node name (a DNS-1123 label: it becomes the services op's address), empty while there is none
+             */
+            public LeaderChanged {
+                leader = leader == null ? Optional.empty() : leader;
+                leader.ifPresent(name -> Names.requireDns1123Label("leader", name));
+            }
+        }
+
+        /**
+         * The spec changed. Only {@link RolloutSpec#SAFE_FIELDS} may differ from the running spec: {@code suspend}
+         * takes effect as Suspend / Resume do; maxParallel, window.end and maxFailures at the next batch boundary.
+         * A change of any other field is refused as a whole (a {@link Notice.Kind#SPEC_CHANGE_REFUSED} notice
+         * names the fields) and nothing changes.
+         *
+         * @param spec the new spec
+         */
+        record SpecChanged(RolloutSpec spec) implements RolloutEvent {
+            /**
+             * Requires a spec.
+             *
+             * @param spec the new spec
+             */
+            public SpecChanged {
+                Objects.requireNonNull(spec, "spec");
+            }
+        }
+    }
+
+    /**
+     * Something worth telling people about a rollout, carried by {@link RolloutCommand.Emit}.
+     *
+     * @param kind    what happened
+     * @param target  the target concerned, if any
+     * @param message a human sentence
+     */
+    public record Notice(Kind kind, Optional<TargetRef> target, String message) {
+
+        /**
+         * Normalises an absent target to empty.
+         *
+         * @param kind    what happened
+         * @param target  the target concerned, if any
+         * @param message a human sentence
+         */
+        public Notice {
+            target = target == null ? Optional.empty() : target;
+        }
+
+        static Notice of(Kind kind, String message) {
+            return new Notice(kind, Optional.empty(), message);
+        }
+
+        static Notice of(Kind kind, TargetRef target, String message) {
+            return new Notice(kind, Optional.of(target), message);
+        }
+
+        /** Kinds of notice. */
+        public enum Kind {
+            /** Start was applied. */
+            STARTED,
+            /** A stage began. */
+            STAGE_STARTED,
+            /** Every device of a group (of prechecks or upgrades) finished. */
+            GROUP_FINISHED,
+            /** A precheck passed. */
+            PRECHECK_PASSED,
+            /** A target was upgraded. */
+            TARGET_SUCCEEDED,
+            /** A target failed for good: upgrade, precheck (left out of the upgrade) or node health. */
+            TARGET_FAILED,
+            /** A device attempt failed; the next one is scheduled. */
+            RETRY_SCHEDULED,
+            /** An op passed its deadline and was cancelled. */
+            OP_TIMED_OUT,
+            /** Suspend was asked for; in-flight work finishes first. */
+            SUSPEND_REQUESTED,
+            /** Suspended at a batch boundary. */
+            SUSPENDED,
+            /** Resumed. */
+            RESUMED,
+            /** The maintenance window closed: nothing new starts. */
+            WINDOW_CLOSED,
+            /** Device failures exceeded the budget: nothing new starts, the rollout ends FAILED. */
+            HALTING,
+            /** The leader changed. */
+            LEADER_CHANGED,
+            /** The inventory changed. */
+            INVENTORY_CHANGED,
+            /** A target left the inventory before it finished. */
+            TARGET_REMOVED,
+            /** A report matched no op in flight and was dropped. */
+            REPORT_DROPPED,
+            /** A spec change was accepted; it takes effect at the next batch boundary. */
+            SPEC_CHANGE_ACCEPTED,
+            /** An accepted spec change took effect. */
+            SPEC_CHANGED,
+            /** A spec change touched a field a running rollout cannot change; nothing changed. */
+            SPEC_CHANGE_REFUSED,
+            /** The runtime could not apply an event (for example the store refused the new state); nothing changed. */
+            EVENT_REFUSED,
+            /** The rollout ended. */
+            FINISHED
         }
     }
 }

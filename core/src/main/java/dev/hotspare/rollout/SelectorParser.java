@@ -1,5 +1,6 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutSpec.LabelRequirement;
 import dev.hotspare.validation.Problem;
 
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.Target.TargetKind;
 import java.util.Comparator;
 import java.util.Objects;
 

@@ -1,6 +1,10 @@
 package dev.hotspare.sim;
 
-import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
+import dev.hotspare.sim.ClaimTraces.RateStep;
+import dev.hotspare.sim.PoolSimulation.AutoComparison;
+import dev.hotspare.sim.PoolSimulation.CountChange;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.hotspare.time;
 
+import dev.hotspare.time.VirtualTimeScheduler.VirtualClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -128,7 +128,7 @@ class ArchitectureTest {
         String runtime = "dev.hotspare.fleet.runtime.";
         String internal = runtime + "internal.";
         onlyAppliersChangeRooms(internal + "RoomActions", internal + "Watcher", internal + "RollingReplace",
-                runtime + "SchedulerUpdates").check(CORE);
+                internal + "SchedulerUpdates").check(CORE);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.hotspare.builders;
 
-import dev.hotspare.fleet.FleetLimits;
+import dev.hotspare.fleet.SchedulerConfig.FleetLimits;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.runtime.Fleet;
 import dev.hotspare.fleet.runtime.FleetSettings;

@@ -1,5 +1,7 @@
 package dev.hotspare.fleet;
 
+import dev.hotspare.fleet.PolicyTypes.TriggerTypes;
+import dev.hotspare.fleet.SchedulerConfig.FleetLimits;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;

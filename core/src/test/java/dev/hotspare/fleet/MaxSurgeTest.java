@@ -1,5 +1,6 @@
 package dev.hotspare.fleet;
 
+import dev.hotspare.fleet.SchedulerConfig.MaxSurge;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

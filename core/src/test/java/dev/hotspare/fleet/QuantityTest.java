@@ -1,5 +1,6 @@
 package dev.hotspare.fleet;
 
+import dev.hotspare.fleet.SchedulerConfig.Quantity;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,8 @@
 package dev.hotspare.fleet;
 
+import dev.hotspare.fleet.RoomProtocol.DeadRoomRules;
+import dev.hotspare.fleet.RoomState.RoomStatus;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,18 @@
 package dev.hotspare.fleet;
 
+import dev.hotspare.fleet.PolicyTypes.PolicyParameter;
+import dev.hotspare.fleet.PolicyTypes.PolicyType;
+import dev.hotspare.fleet.PolicyTypes.TriggerTypes;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.EnvVar;
+import dev.hotspare.fleet.SchedulerConfig.ForwarderConfig;
+import dev.hotspare.fleet.SchedulerConfig.MaxSurge;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.PolicySpec;
+import dev.hotspare.fleet.SchedulerConfig.Port;
+import dev.hotspare.fleet.SchedulerConfig.Quantity;
+import dev.hotspare.fleet.SchedulerConfig.Resources;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;

@@ -2,8 +2,8 @@ package dev.hotspare.json;
 
 import tools.jackson.databind.JsonNode;
 import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.PolicyTypes.TriggerTypes;
 import dev.hotspare.fleet.SchedulerConfigs;
-import dev.hotspare.fleet.TriggerTypes;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;

@@ -2,13 +2,13 @@ package dev.hotspare.kpi;
 
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockOutcome;
-import dev.hotspare.pool.ClaimOutcome;
-import dev.hotspare.pool.ClaimService;
-import dev.hotspare.pool.ClaimStages;
-import dev.hotspare.pool.MemberState;
-import dev.hotspare.pool.ScaleOperation;
-import dev.hotspare.rollout.RolloutProgress;
+import dev.hotspare.fleet.lock.LockListener.LockOutcome;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimService;
+import dev.hotspare.pool.Claim.ClaimStages;
+import dev.hotspare.pool.Member.MemberState;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
+import dev.hotspare.rollout.RolloutState.RolloutProgress;
 
 import java.time.Duration;
 import java.util.ArrayList;

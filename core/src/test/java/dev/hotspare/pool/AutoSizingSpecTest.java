@@ -1,9 +1,9 @@
 package dev.hotspare.pool;
 
 import dev.hotspare.json.Documents;
-import dev.hotspare.pool.sizing.ScheduledOverride;
 import dev.hotspare.pool.sizing.SizerSettings;
-import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.pool.sizing.SizerSettings.ScheduledOverride;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 

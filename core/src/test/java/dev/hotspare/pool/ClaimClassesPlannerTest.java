@@ -1,5 +1,7 @@
 package dev.hotspare.pool;
 
+import dev.hotspare.pool.Claim.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimOutcome;
 import dev.hotspare.pool.PoolPlan.ReleaseReason;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;

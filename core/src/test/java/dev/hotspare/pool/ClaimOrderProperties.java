@@ -1,6 +1,7 @@
 package dev.hotspare.pool;
 
 
+import dev.hotspare.pool.Claim.ClaimClass;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 

@@ -1,7 +1,14 @@
 package dev.hotspare.pool;
 
+import dev.hotspare.pool.Claim.ClaimReason;
+import dev.hotspare.pool.Claim.WaitStage;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolPlan.DeleteReason;
 import dev.hotspare.pool.PoolPlan.ReleaseReason;
+import dev.hotspare.pool.PoolPlanner.TypicalDurations;
+import dev.hotspare.pool.PoolSpec.ClaimLifetime;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.hotspare.pool;
 
+import dev.hotspare.pool.PoolPlanner.Tuning;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

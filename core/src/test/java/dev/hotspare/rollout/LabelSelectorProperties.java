@@ -1,5 +1,7 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutSpec.LabelRequirement;
+import dev.hotspare.rollout.RolloutSpec.LabelSelector;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 import dev.hotspare.validation.ValidationException;

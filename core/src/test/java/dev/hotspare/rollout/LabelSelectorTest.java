@@ -1,6 +1,8 @@
 package dev.hotspare.rollout;
 
 import dev.hotspare.json.Documents;
+import dev.hotspare.rollout.RolloutSpec.LabelRequirement;
+import dev.hotspare.rollout.RolloutSpec.LabelSelector;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
@@ -10,14 +12,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.List;
 import java.util.Map;
 
-import static dev.hotspare.rollout.LabelRequirement.Operator.DOES_NOT_EXIST;
-import static dev.hotspare.rollout.LabelRequirement.Operator.EQUALS;
-import static dev.hotspare.rollout.LabelRequirement.Operator.EXISTS;
-import static dev.hotspare.rollout.LabelRequirement.Operator.GREATER_THAN;
-import static dev.hotspare.rollout.LabelRequirement.Operator.IN;
-import static dev.hotspare.rollout.LabelRequirement.Operator.LESS_THAN;
-import static dev.hotspare.rollout.LabelRequirement.Operator.NOT_EQUALS;
-import static dev.hotspare.rollout.LabelRequirement.Operator.NOT_IN;
+import static dev.hotspare.rollout.RolloutSpec.LabelRequirement.Operator.DOES_NOT_EXIST;
+import static dev.hotspare.rollout.RolloutSpec.LabelRequirement.Operator.EQUALS;
+import static dev.hotspare.rollout.RolloutSpec.LabelRequirement.Operator.EXISTS;
+import static dev.hotspare.rollout.RolloutSpec.LabelRequirement.Operator.GREATER_THAN;
+import static dev.hotspare.rollout.RolloutSpec.LabelRequirement.Operator.IN;
+import static dev.hotspare.rollout.RolloutSpec.LabelRequirement.Operator.LESS_THAN;
+import static dev.hotspare.rollout.RolloutSpec.LabelRequirement.Operator.NOT_EQUALS;
+import static dev.hotspare.rollout.RolloutSpec.LabelRequirement.Operator.NOT_IN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 

@@ -1,5 +1,12 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutMachine.Decision;
+import dev.hotspare.rollout.RolloutMachine.Notice;
+import dev.hotspare.rollout.RolloutMachine.RolloutCommand;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutState.InFlightOp;
+import dev.hotspare.rollout.RolloutState.OpStatus;
+import dev.hotspare.rollout.RolloutState.TargetStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,14 @@
 package dev.hotspare.rollout;
 
 
+import dev.hotspare.rollout.RolloutMachine.Decision;
+import dev.hotspare.rollout.RolloutMachine.RolloutCommand;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutState.InFlightOp;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.OpStatus;
+import dev.hotspare.rollout.Target.TargetKind;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 

@@ -1,5 +1,17 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutMachine.Notice;
+import dev.hotspare.rollout.RolloutMachine.RolloutCommand;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutPlanner.RolloutPlan;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutSpec.OpTimeouts;
+import dev.hotspare.rollout.RolloutState.InFlightOp;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.OpStatus;
+import dev.hotspare.rollout.RolloutState.Phase;
+import dev.hotspare.rollout.RolloutState.TargetRecord;
+import dev.hotspare.rollout.RolloutState.TargetStatus;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,6 +1,16 @@
 package dev.hotspare.rollout;
 
 
+import dev.hotspare.rollout.RolloutMachine.Decision;
+import dev.hotspare.rollout.RolloutMachine.RolloutCommand;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutSpec.MaxParallel;
+import dev.hotspare.rollout.RolloutState.InFlightOp;
+import dev.hotspare.rollout.RolloutState.OpStatus;
+import dev.hotspare.rollout.RolloutState.Phase;
+import dev.hotspare.rollout.RolloutState.RolloutStateJson;
+import dev.hotspare.rollout.RolloutState.Suspension;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 

@@ -1,5 +1,21 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutMachine.Decision;
+import dev.hotspare.rollout.RolloutMachine.Notice;
+import dev.hotspare.rollout.RolloutMachine.RolloutCommand;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutSpec.OpTimeouts;
+import dev.hotspare.rollout.RolloutSpec.UnmatchedDevices;
+import dev.hotspare.rollout.RolloutState.InFlightOp;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.OpStatus;
+import dev.hotspare.rollout.RolloutState.Phase;
+import dev.hotspare.rollout.RolloutState.RolloutStateJson;
+import dev.hotspare.rollout.RolloutState.Suspension;
+import dev.hotspare.rollout.RolloutState.TargetStatus;
+import dev.hotspare.rollout.Target.TargetKind;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

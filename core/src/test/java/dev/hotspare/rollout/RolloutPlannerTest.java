@@ -1,5 +1,11 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutPlanner.RolloutPlan;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutSpec.OpTimeouts;
+import dev.hotspare.rollout.RolloutSpec.UnmatchedDevices;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,5 +1,16 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutMachine.RolloutCommand;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutSpec.MaxParallel;
+import dev.hotspare.rollout.RolloutSpec.OpTimeouts;
+import dev.hotspare.rollout.RolloutSpec.UnmatchedDevices;
+import dev.hotspare.rollout.RolloutState.InFlightOp;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.TargetRecord;
+import dev.hotspare.rollout.RolloutState.TargetStatus;
+import dev.hotspare.rollout.Target.TargetKind;
 import dev.hotspare.testkit.property.Gen;
 
 import java.time.Duration;

@@ -1,6 +1,14 @@
 package dev.hotspare.rollout;
 
 import dev.hotspare.json.Documents;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutSpec.LabelSelector;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutSpec.MaxParallel;
+import dev.hotspare.rollout.RolloutSpec.OpTimeouts;
+import dev.hotspare.rollout.RolloutSpec.RetryPolicy;
+import dev.hotspare.rollout.RolloutSpec.UnmatchedDevices;
+import dev.hotspare.rollout.Target.TargetKind;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;

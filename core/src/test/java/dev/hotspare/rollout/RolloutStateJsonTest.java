@@ -1,5 +1,8 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutState.RolloutStateJson;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 

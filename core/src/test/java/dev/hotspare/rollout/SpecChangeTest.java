@@ -1,5 +1,14 @@
 package dev.hotspare.rollout;
 
+import dev.hotspare.rollout.RolloutMachine.Notice;
+import dev.hotspare.rollout.RolloutMachine.RolloutCommand;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutSpec.MaxParallel;
+import dev.hotspare.rollout.RolloutSpec.OpTimeouts;
+import dev.hotspare.rollout.RolloutState.Phase;
+import dev.hotspare.rollout.RolloutState.Suspension;
 import dev.hotspare.validation.Problem;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,13 @@
 package dev.hotspare.rollout;
 
 import dev.hotspare.json.Documents;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutPlanner.RolloutPlan;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutSpec.MaxParallel;
+import dev.hotspare.rollout.RolloutSpec.OpTimeouts;
+import dev.hotspare.rollout.RolloutState.InFlightOp;
+import dev.hotspare.rollout.RolloutState.Phase;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;

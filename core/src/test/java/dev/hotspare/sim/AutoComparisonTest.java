@@ -2,7 +2,13 @@ package dev.hotspare.sim;
 
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.sizing.SizerSettings;
-import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
+import dev.hotspare.sim.ClaimTraces.RateStep;
+import dev.hotspare.sim.PoolSimulation.AutoComparison;
+import dev.hotspare.sim.PoolSimulation.CountChange;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
+import dev.hotspare.sim.PoolSimulation.SimulationSettings;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 

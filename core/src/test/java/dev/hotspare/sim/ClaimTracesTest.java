@@ -1,5 +1,6 @@
 package dev.hotspare.sim;
 
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

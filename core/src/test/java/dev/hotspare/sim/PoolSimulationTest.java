@@ -1,6 +1,9 @@
 package dev.hotspare.sim;
 
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
+import dev.hotspare.sim.PoolSimulation.SimulationSettings;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,8 @@
 package dev.hotspare.sim;
 
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
+import dev.hotspare.sim.PoolSimulation.AutoComparison;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,11 @@
 package dev.hotspare.sim;
 
-import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
+import dev.hotspare.sim.ClaimTraces.RateStep;
+import dev.hotspare.sim.PoolSimulation.AutoComparison;
+import dev.hotspare.sim.PoolSimulation.CountChange;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,5 +1,8 @@
 package dev.hotspare.sim;
 
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
+import dev.hotspare.sim.PoolSimulation.Recommendation;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 

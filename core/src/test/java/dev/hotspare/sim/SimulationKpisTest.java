@@ -3,12 +3,15 @@ package dev.hotspare.sim;
 import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.Claim.ClaimService;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
-import dev.hotspare.time.VirtualClock;
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
+import dev.hotspare.sim.PoolSimulation.SimulationSettings;
 import dev.hotspare.time.VirtualTimeScheduler;
+import dev.hotspare.time.VirtualTimeScheduler.VirtualClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

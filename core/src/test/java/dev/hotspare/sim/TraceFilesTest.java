@@ -1,5 +1,6 @@
 package dev.hotspare.sim;
 
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
 import dev.hotspare.sim.internal.TraceFiles;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.hotspare.examples;
 
 import dev.hotspare.examples.poolservice.PoolServiceCommand;
 import dev.hotspare.examples.rollout.RolloutDemo;
-import dev.hotspare.rollout.Phase;
+import dev.hotspare.rollout.RolloutState.Phase;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -24,7 +24,7 @@ import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import dev.hotspare.fleet.FleetLimits;
+import dev.hotspare.fleet.SchedulerConfig.FleetLimits;
 import dev.hotspare.fleet.runtime.FleetSettings;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;

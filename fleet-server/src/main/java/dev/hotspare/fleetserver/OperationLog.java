@@ -1,7 +1,7 @@
 package dev.hotspare.fleetserver;
 
-import dev.hotspare.fleet.runtime.UpdateHandle;
-import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.runtime.SchedulerOperations.UpdateHandle;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 
 import java.time.Clock;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.hotspare.fleetserver;
 
 import dev.hotspare.fleet.lock.spi.Lease;
-import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 import dev.hotspare.fleetserver.FleetServiceSettings.Option;
 import dev.hotspare.redis.RedisLockStore;
 import dev.hotspare.testkit.servers.MockKubernetes;

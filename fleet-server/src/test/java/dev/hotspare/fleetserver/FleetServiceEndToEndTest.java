@@ -4,7 +4,7 @@ import dev.hotspare.fleet.runtime.FleetSettings;
 
 import tools.jackson.databind.JsonNode;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
 import dev.hotspare.fleetserver.FleetServiceSettings.Option;
 import dev.hotspare.micrometer.KpiSummary;
 import dev.hotspare.micrometer.MicrometerKpis;

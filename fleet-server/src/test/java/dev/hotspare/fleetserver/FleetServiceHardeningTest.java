@@ -4,9 +4,9 @@ import dev.hotspare.fleet.runtime.FleetSettings;
 
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
-import dev.hotspare.fleet.plan.ReleasePhase;
-import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.plan.ReleaseState.ReleasePhase;
 import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
@@ -100,7 +100,7 @@ class FleetServiceHardeningTest {
     @Test
     void theLimitsAreConfigurableAndAScaleUpWithinThemIsCreatedInSteps() {
         Http http = new Http(start(b -> b.fleetSettings(FAST.toBuilder()
-                .limits(dev.hotspare.fleet.FleetLimits.DEFAULT.withMaxRooms(40).withMaxScaleStep(10)).build())).port());
+                .limits(dev.hotspare.fleet.SchedulerConfig.FleetLimits.DEFAULT.withMaxRooms(40).withMaxScaleStep(10)).build())).port());
         assertThat(http.post("/scheduler", PONG).status()).isEqualTo(201);
         assertError(http.post("/scheduler/pong", "{\"scaleup\": 11}"), 422, "INVALID_CONFIG",
                 "scaleup: bad value '11': must be at most 10 (the limit of rooms per scale step)");

@@ -5,7 +5,7 @@ import dev.hotspare.fleet.runtime.FleetSettings;
 import tools.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
 import dev.hotspare.time.TaskScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

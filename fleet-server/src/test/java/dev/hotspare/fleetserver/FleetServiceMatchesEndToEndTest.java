@@ -5,7 +5,7 @@ import dev.hotspare.fleet.runtime.FleetSettings;
 import tools.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
 import dev.hotspare.fleetserver.FleetServiceSettings.Option;
 import dev.hotspare.testkit.servers.MockKubernetes;
 import dev.hotspare.testkit.servers.TestPostgres;

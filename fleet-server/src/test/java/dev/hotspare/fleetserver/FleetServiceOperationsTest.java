@@ -6,8 +6,8 @@ import tools.jackson.databind.JsonNode;
 import dev.hotspare.internal.HotspareVersion;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.time.TaskScheduler;
-import dev.hotspare.time.VirtualClock;
 import dev.hotspare.time.VirtualTimeScheduler;
+import dev.hotspare.time.VirtualTimeScheduler.VirtualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import dev.hotspare.fleet.runtime.FleetSettings;
 
 import tools.jackson.databind.JsonNode;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.time.TaskScheduler;

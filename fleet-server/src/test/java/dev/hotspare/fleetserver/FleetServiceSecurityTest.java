@@ -246,7 +246,7 @@ class FleetServiceSecurityTest {
     @Test
     void withoutAuthenticationTheServiceSaysSoAtStartAndEveryMinute() {
         dev.hotspare.time.VirtualTimeScheduler time = new dev.hotspare.time.VirtualTimeScheduler(
-                new dev.hotspare.time.VirtualClock(Instant.parse("2026-01-01T00:00:00Z")));
+                new dev.hotspare.time.VirtualTimeScheduler.VirtualClock(Instant.parse("2026-01-01T00:00:00Z")));
         java.io.PrintStream original = System.err;
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
         // slf4j-simple writes to whatever System.err is when it logs.

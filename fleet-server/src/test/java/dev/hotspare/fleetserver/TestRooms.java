@@ -1,7 +1,7 @@
 package dev.hotspare.fleetserver;
 
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 
 import java.time.Duration;
 import java.util.List;

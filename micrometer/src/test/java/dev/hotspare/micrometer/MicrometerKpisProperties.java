@@ -1,6 +1,6 @@
 package dev.hotspare.micrometer;
 
-import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.Claim.ClaimService;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 import io.micrometer.core.instrument.MockClock;

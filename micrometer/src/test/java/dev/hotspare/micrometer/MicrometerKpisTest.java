@@ -2,20 +2,20 @@ package dev.hotspare.micrometer;
 
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockKind;
-import dev.hotspare.fleet.lock.LockOutcome;
-import dev.hotspare.pool.ClaimOutcome;
-import dev.hotspare.pool.ClaimService;
-import dev.hotspare.pool.MemberState;
+import dev.hotspare.fleet.lock.LockId.LockKind;
+import dev.hotspare.fleet.lock.LockListener.LockOutcome;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimService;
+import dev.hotspare.pool.Member.MemberState;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.ScaleOperation;
-import dev.hotspare.rollout.Phase;
-import dev.hotspare.rollout.RolloutProgress;
-import dev.hotspare.sim.ClaimArrival;
+import dev.hotspare.rollout.RolloutState.Phase;
+import dev.hotspare.rollout.RolloutState.RolloutProgress;
 import dev.hotspare.sim.ClaimTraces;
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
 import dev.hotspare.sim.PoolSimulation;
-import dev.hotspare.sim.SimulationReport;
-import dev.hotspare.sim.SimulationSettings;
+import dev.hotspare.sim.PoolSimulation.SimulationReport;
+import dev.hotspare.sim.PoolSimulation.SimulationSettings;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -224,11 +224,11 @@ class MicrometerKpisTest {
         assertThat(registry.find(MicrometerKpis.SIZER_RUNNING_COUNT).gauges()).hasSize(2);
     }
 
-    private static dev.hotspare.pool.sizing.SizingDecision decision(int runningCount) {
-        return new dev.hotspare.pool.sizing.SizingDecision(runningCount, runningCount, true, runningCount + 2,
-                new dev.hotspare.pool.sizing.DemandForecast(0.001, 0.001, 0.001), Duration.ofMinutes(5),
+    private static dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision decision(int runningCount) {
+        return new dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision(runningCount, runningCount, true, runningCount + 2,
+                new dev.hotspare.pool.sizing.HotSpareSizer.DemandForecast(0.001, 0.001, 0.001), Duration.ofMinutes(5),
                 Duration.ofMinutes(40), java.util.Optional.empty(), "test",
-                dev.hotspare.pool.sizing.SizingDecision.Basis.FORECAST);
+                dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision.Basis.FORECAST);
     }
 
     @Test

@@ -1,11 +1,11 @@
 package dev.hotspare.kubernetes;
 
 import dev.hotspare.kubernetes.internal.Kube;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.pool.spi.MemberDriver;
-import dev.hotspare.pool.spi.MemberNotFoundException;
+import dev.hotspare.pool.spi.MemberDriver.MemberAlreadyClaimedException;
+import dev.hotspare.pool.spi.MemberDriver.MemberNotFoundException;
 import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
@@ -206,7 +206,7 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
     public void delete(String pool, String memberId) {
         PoolView view = view(pool);
         Optional<Member> known = view.find(memberId);
-        if (known.isEmpty() || known.get().phase() == dev.hotspare.pool.MemberPhase.DELETING) {
+        if (known.isEmpty() || known.get().phase() == dev.hotspare.pool.Member.MemberPhase.DELETING) {
             return;
         }
         call("delete member " + memberId, () -> operation().inNamespace(namespaceOf(pool)).withName(memberId).delete());
@@ -341,7 +341,7 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         Optional<String> claim = Optional.ofNullable(annotations.get(Kube.CLAIM));
         Optional<Instant> claimedAt = claim.isPresent() ? parseInstant(annotations.get(Kube.CLAIMED_AT)).or(() -> Optional.of(createdAt)) : Optional.empty();
         return new Member(object.getMetadata().getName(), createdAt, labels.get(Kube.TEMPLATE_VERSION),
-                dev.hotspare.pool.MemberPhase.PROVISIONING, DesiredPower.UNSET, null, createdAt, Optional.empty(),
+                dev.hotspare.pool.Member.MemberPhase.PROVISIONING, DesiredPower.UNSET, null, createdAt, Optional.empty(),
                 Optional.empty(), claim, claimedAt, parseInstant(annotations.get(Kube.RELEASED_AT)),
                 parseInstant(annotations.get(Kube.ORPHANED_SINCE)));
     }

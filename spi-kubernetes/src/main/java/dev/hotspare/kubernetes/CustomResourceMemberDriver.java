@@ -1,10 +1,10 @@
 package dev.hotspare.kubernetes;
 
 import dev.hotspare.kubernetes.internal.Kube;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;

@@ -119,6 +119,6 @@ public final class KubernetesUsageMetrics implements UsageMetrics {
 
     /** A Kubernetes quantity in base units (cores, bytes), exactly, through hotspare's own parser. */
     private static BigDecimal amount(Quantity q) {
-        return dev.hotspare.fleet.Quantity.parse(q.getAmount() + (q.getFormat() == null ? "" : q.getFormat())).value();
+        return dev.hotspare.fleet.SchedulerConfig.Quantity.parse(q.getAmount() + (q.getFormat() == null ? "" : q.getFormat())).value();
     }
 }

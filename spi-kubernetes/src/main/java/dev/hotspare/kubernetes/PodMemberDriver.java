@@ -1,13 +1,13 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.fleet.Port;
-import dev.hotspare.fleet.Resources;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Port;
+import dev.hotspare.fleet.SchedulerConfig.Resources;
 import dev.hotspare.kubernetes.internal.Kube;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
@@ -190,7 +190,7 @@ public final class PodMemberDriver extends AbstractKubernetesMemberDriver<Pod> {
         if (!config.cmd().isEmpty()) {
             container.withCommand(config.cmd());
         }
-        for (dev.hotspare.fleet.EnvVar env : config.env()) {
+        for (dev.hotspare.fleet.SchedulerConfig.EnvVar env : config.env()) {
             container.addToEnv(new EnvVarBuilder().withName(env.name()).withValue(env.value()).build());
         }
         if (roomTokens.isPresent()) {

@@ -1,15 +1,15 @@
 package dev.hotspare.kubernetes;
 
 import dev.hotspare.kubernetes.internal.Kube;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.testkit.servers.MockKubernetes;
-import dev.hotspare.time.VirtualClock;
+import dev.hotspare.time.VirtualTimeScheduler.VirtualClock;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

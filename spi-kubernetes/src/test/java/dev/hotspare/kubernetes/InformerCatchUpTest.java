@@ -1,10 +1,10 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
 import dev.hotspare.kubernetes.internal.Kube;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.pool.spi.MemberDriver.MemberEvent;
 import dev.hotspare.testkit.servers.MockKubernetes;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,7 +1,7 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.testkit.servers.MockKubernetes;
 import dev.hotspare.validation.ValidationException;

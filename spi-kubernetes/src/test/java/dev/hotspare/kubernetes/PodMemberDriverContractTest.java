@@ -1,7 +1,7 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.testkit.pool.MemberDriverContract;
 import dev.hotspare.testkit.servers.MockKubernetes;

@@ -1,14 +1,14 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.EnvVar;
-import dev.hotspare.fleet.Port;
-import dev.hotspare.fleet.Quantity;
-import dev.hotspare.fleet.Resources;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.EnvVar;
+import dev.hotspare.fleet.SchedulerConfig.Port;
+import dev.hotspare.fleet.SchedulerConfig.Quantity;
+import dev.hotspare.fleet.SchedulerConfig.Resources;
 import dev.hotspare.kubernetes.internal.Kube;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.testkit.servers.MockKubernetes;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

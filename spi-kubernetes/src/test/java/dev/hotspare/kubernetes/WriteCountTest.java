@@ -1,12 +1,12 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.fleet.Autoscaling;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
 import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.memory.InMemoryClaimStore;
-import dev.hotspare.pool.DesiredPower;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.testkit.servers.MockKubernetes;

@@ -1,15 +1,15 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimClass;
-import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.Reservation;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.PoolPlanner;
-import dev.hotspare.pool.Reservation;
-import dev.hotspare.pool.spi.ClaimExistsException;
-import dev.hotspare.pool.sizing.ClaimWait;
 import dev.hotspare.pool.sizing.SizingHistory;
+import dev.hotspare.pool.sizing.SizingHistory.ClaimWait;
 import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimStore.ClaimExistsException;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;

@@ -1,15 +1,15 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.rollout.Phase;
 import dev.hotspare.rollout.RolloutState;
-import dev.hotspare.rollout.RolloutStateJson;
-import dev.hotspare.rollout.TargetKind;
+import dev.hotspare.rollout.RolloutState.Phase;
+import dev.hotspare.rollout.RolloutState.RolloutStateJson;
+import dev.hotspare.rollout.Target.TargetKind;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.spi.RolloutConflictException;
-import dev.hotspare.rollout.spi.RolloutInProgressException;
 import dev.hotspare.rollout.spi.RolloutStore;
-import dev.hotspare.rollout.spi.StaleRolloutVersionException;
-import dev.hotspare.rollout.spi.VersionedRollout;
+import dev.hotspare.rollout.spi.RolloutStore.RolloutConflictException;
+import dev.hotspare.rollout.spi.RolloutStore.RolloutInProgressException;
+import dev.hotspare.rollout.spi.RolloutStore.StaleRolloutVersionException;
+import dev.hotspare.rollout.spi.RolloutStore.VersionedRollout;
 
 import java.sql.Array;
 import java.sql.Connection;

@@ -2,12 +2,12 @@ package dev.hotspare.postgres;
 
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimClass;
-import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimOutcome;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.runtime.ClaimExpiredException;
 import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.ClaimHandle.ClaimExpiredException;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;

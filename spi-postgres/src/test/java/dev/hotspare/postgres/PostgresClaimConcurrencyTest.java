@@ -1,7 +1,7 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimClass;
 import dev.hotspare.pool.ClaimRequest;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimOutcome;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimStore;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.hotspare.postgres;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.spi.ClaimExistsException;
+import dev.hotspare.pool.spi.ClaimStore.ClaimExistsException;
 import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.testkit.servers.TestPostgres;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

@@ -1,15 +1,15 @@
 package dev.hotspare.postgres;
 
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.RolloutEvent;
 import dev.hotspare.rollout.RolloutMachine;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
-import dev.hotspare.rollout.RolloutStateJson;
+import dev.hotspare.rollout.RolloutState.RolloutStateJson;
 import dev.hotspare.rollout.Target;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.spi.RolloutConflictException;
-import dev.hotspare.rollout.spi.RolloutInProgressException;
+import dev.hotspare.rollout.spi.RolloutStore.RolloutConflictException;
+import dev.hotspare.rollout.spi.RolloutStore.RolloutInProgressException;
 import dev.hotspare.testkit.servers.TestPostgres;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;

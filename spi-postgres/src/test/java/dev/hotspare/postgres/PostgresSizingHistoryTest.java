@@ -5,11 +5,11 @@ import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
-import dev.hotspare.pool.sizing.ClaimWait;
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision;
 import dev.hotspare.pool.sizing.SizerSettings;
-import dev.hotspare.pool.sizing.SizingDecision;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
 import dev.hotspare.pool.sizing.SizingHistory;
-import dev.hotspare.pool.sizing.WaitTarget;
+import dev.hotspare.pool.sizing.SizingHistory.ClaimWait;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
 

@@ -1,12 +1,12 @@
 package dev.hotspare.redis;
 
 import dev.hotspare.fleet.RoomProtocol;
+import dev.hotspare.fleet.RoomProtocol.DeadRoomRules;
 import dev.hotspare.fleet.RoomState;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.DeadRoomRules;
-import dev.hotspare.fleet.spi.RoomObservation;
 import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.RoomStatusStore.RoomObservation;
 import dev.hotspare.redis.internal.KeyLayout;
 import dev.hotspare.redis.internal.RedisAccess;
 import dev.hotspare.redis.internal.RoomReportBatcher;

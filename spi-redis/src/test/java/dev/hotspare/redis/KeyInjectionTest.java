@@ -1,6 +1,6 @@
 package dev.hotspare.redis;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.testkit.servers.TestRedis;
 import dev.hotspare.validation.ValidationException;

@@ -1,7 +1,7 @@
 package dev.hotspare.redis;
 
 import dev.hotspare.fleet.RoomProtocol;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.testkit.servers.TestRedis;

@@ -1,6 +1,6 @@
 package dev.hotspare.redis;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.spi.RoomStatusStore.RoomUpdate;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.testkit.servers.TestRedis;

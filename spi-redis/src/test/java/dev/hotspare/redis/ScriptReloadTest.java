@@ -1,7 +1,7 @@
 package dev.hotspare.redis;
 
 import dev.hotspare.fleet.RoomProtocol;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.testkit.servers.TestRedis;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;

@@ -2,18 +2,18 @@ package dev.hotspare.spring;
 
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockOutcome;
+import dev.hotspare.fleet.lock.LockListener.LockOutcome;
 import dev.hotspare.kpi.KpiListener;
 import dev.hotspare.micrometer.MicrometerKpis;
-import dev.hotspare.pool.ClaimOutcome;
-import dev.hotspare.pool.ClaimService;
-import dev.hotspare.pool.ClaimStages;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimService;
+import dev.hotspare.pool.Claim.ClaimStages;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.Member.MemberState;
 import dev.hotspare.pool.PoolPlan;
-import dev.hotspare.pool.ScaleOperation;
-import dev.hotspare.pool.sizing.SizingDecision;
-import dev.hotspare.rollout.RolloutProgress;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision;
+import dev.hotspare.rollout.RolloutState.RolloutProgress;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 

@@ -1,7 +1,7 @@
 package dev.hotspare.spring;
 
 import tools.jackson.databind.JsonNode;
-import dev.hotspare.fleet.DeadRoomRules;
+import dev.hotspare.fleet.RoomProtocol.DeadRoomRules;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.json.Documents;
 import dev.hotspare.postgres.PostgresSchema;

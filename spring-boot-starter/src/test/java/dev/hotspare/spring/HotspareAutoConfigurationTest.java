@@ -2,8 +2,8 @@ package dev.hotspare.spring;
 
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.ClaimLifetime;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.PoolSpec.ClaimLifetime;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberDriver;

@@ -2,7 +2,7 @@ package dev.hotspare.spring;
 
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.runtime.Fleet;
-import dev.hotspare.fleet.runtime.SchedulerStatus;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerStatus;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
@@ -38,14 +38,14 @@ class HotspareFleetAutoConfigurationTest {
             assertThat(fleet.memberDriver()).isInstanceOf(InMemoryMemberDriver.class);
             assertThat(fleet.locks()).extracting("store").isInstanceOf(InMemoryLockStore.class);
             assertThat(context.getBean(FleetLifecycle.class).isRunning()).isTrue();
-            fleet.updates().create("""
+            fleet.operations().create("""
                     name: pong
                     game: pong
                     image: pong:1
                     autoscaling: {min: 2}
                     """);
             await().atMost(Duration.ofSeconds(30)).until(() -> fleet.memberDriver().list("pong").size() == 2);
-            SchedulerStatus status = fleet.queries().status("pong");
+            SchedulerStatus status = fleet.operations().status("pong");
             assertThat(status.name()).isEqualTo("pong");
         });
     }

@@ -56,7 +56,7 @@ class HotspareMetricsAutoConfigurationTest {
         binder.bindTo(first);
         binder.bindTo(second);
         binder.bindTo(first);
-        binder.scaled("ci", dev.hotspare.pool.ScaleOperation.CREATE, 3);
+        binder.scaled("ci", dev.hotspare.pool.PoolPlan.ScaleOperation.CREATE, 3);
         assertThat(binder.boundRegistries()).isEqualTo(2);
         for (SimpleMeterRegistry registry : new SimpleMeterRegistry[]{first, second}) {
             assertThat(registry.get(MicrometerKpis.SCALE_MEMBERS).tag("pool", "ci").counter().count()).isEqualTo(3.0);
@@ -93,7 +93,7 @@ class HotspareMetricsAutoConfigurationTest {
         java.util.List<String> served = new java.util.concurrent.CopyOnWriteArrayList<>();
         KpiListener own = new KpiListener() {
             @Override
-            public void claimServed(String pool, dev.hotspare.pool.ClaimService service, Duration wait) {
+            public void claimServed(String pool, dev.hotspare.pool.Claim.ClaimService service, Duration wait) {
                 served.add(pool);
             }
         };

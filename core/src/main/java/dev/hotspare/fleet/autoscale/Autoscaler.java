@@ -2,17 +2,22 @@ package dev.hotspare.fleet.autoscale;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.MetricsTrigger;
-import dev.hotspare.fleet.PolicyParameters;
-import dev.hotspare.fleet.PolicySpec;
-import dev.hotspare.fleet.RoomStatus;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameters;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.PolicySpec;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.fleet.SchedulerState;
-import dev.hotspare.fleet.autoscale.ScaleDecision.Reason;
-import dev.hotspare.fleet.autoscale.ScaleDecision.TriggerRef;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision.Reason;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision.TriggerRef;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Direction;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.TargetPolicy;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Utilization;
 import dev.hotspare.validation.ValidationException;
 
 import java.math.BigDecimal;
@@ -622,5 +627,179 @@ public final class Autoscaler {
 
     private static String percent(Utilization.Value value) {
         return value.fraction().movePointRight(2).stripTrailingZeros().toPlainString();
+    }
+
+    /**
+     * Worker-level autoscaling settings (Maestro's watcher configuration).
+     *
+     * @param period           time between ticks; a trigger's window is {@code max(1, floor(time / period))} points
+     * @param maxScaleUpAmount the most rooms one scale-up adds (min/max corrections excepted)
+     */
+    public record AutoscalerSettings(Duration period, int maxScaleUpAmount) {
+
+        /** Maestro's defaults: a tick every 10 s, at most 300 rooms per scale-up. */
+        public static final AutoscalerSettings DEFAULT = new AutoscalerSettings(Duration.ofSeconds(10), 300);
+
+        public AutoscalerSettings {
+            if (period == null || period.isNegative() || period.isZero()) {
+                throw new IllegalArgumentException("period must be positive, was " + period);
+            }
+            if (maxScaleUpAmount < 1) {
+                throw new IllegalArgumentException("maxScaleUpAmount must be at least 1, was " + maxScaleUpAmount);
+            }
+        }
+
+        /**
+         * Points a trigger looking at {@code timeSeconds} of history reads.
+         */
+        public int windowSize(long timeSeconds) {
+            long size = Duration.ofSeconds(timeSeconds).toMillis() / period.toMillis();
+            return (int) Math.max(1, Math.min(Integer.MAX_VALUE, size));
+        }
+    }
+
+    /**
+     * What the autoscaler observes of one scheduler at one tick.
+     *
+     * @param counts        rooms per status
+     * @param readyRooms    the READY rooms a scale-down may remove (may be empty when the caller only wants the
+     *                      delta; removals are then not named)
+     * @param resourceUsage current cpu / mem readings; absent or unavailable when the source could not answer
+     */
+    public record FleetSnapshot(RoomStatusCounts counts, List<ReadyRoom> readyRooms,
+                                Map<ResourceMetric, UsageReading> resourceUsage) {
+
+        public FleetSnapshot {
+            if (counts == null) {
+                throw new IllegalArgumentException("counts are required");
+            }
+            readyRooms = readyRooms == null ? List.of() : List.copyOf(readyRooms);
+            resourceUsage = resourceUsage == null ? Map.of() : Map.copyOf(resourceUsage);
+        }
+
+        /**
+         * Counts only: no ready rooms named, no resource readings.
+         *
+         * @param counts rooms per status
+         */
+        public static FleetSnapshot of(RoomStatusCounts counts) {
+            return new FleetSnapshot(counts, List.of(), Map.of());
+        }
+
+        /**
+         * This snapshot with a {@code metric} reading.
+         */
+        public FleetSnapshot withUsage(ResourceMetric metric, UsageReading reading) {
+            Map<ResourceMetric, UsageReading> usage = new java.util.EnumMap<>(ResourceMetric.class);
+            usage.putAll(resourceUsage);
+            usage.put(metric, reading);
+            return new FleetSnapshot(counts, readyRooms, usage);
+        }
+    }
+
+    /**
+     * A READY room that a scale-down may remove.
+     *
+     * @param name      room name
+     * @param outdated  whether it runs an older major version than the scheduler's current one
+     * @param createdAt when it was created
+     */
+    public record ReadyRoom(String name, boolean outdated, Instant createdAt) {
+    }
+
+    /**
+     * The recorded points per trigger type, oldest first, including the current tick's point. Each trigger
+     * reads the newest {@code size} points of its type.
+     *
+     * @param points type name → points
+     */
+    public record UsageWindows(Map<String, List<BigDecimal>> points) {
+
+        /** No points at all. */
+        public static final UsageWindows EMPTY = new UsageWindows(Map.of());
+
+        public UsageWindows {
+            points = points == null ? Map.of() : Map.copyOf(points);
+        }
+
+        /**
+         * The newest {@code size} points of {@code type} (fewer when fewer exist), oldest first.
+         */
+        public List<BigDecimal> latest(String type, int size) {
+            List<BigDecimal> all = points.getOrDefault(type, List.of());
+            return all.size() <= size ? all : all.subList(all.size() - size, all.size());
+        }
+    }
+
+    /**
+     * What the autoscaler decided for one scheduler at one tick.
+     *
+     * @param delta          rooms to add (positive) or remove (negative); 0 exactly when {@code reason} is NONE
+     * @param reason         why
+     * @param trigger        the trigger that fired (or was held back by cooldown), if any
+     * @param newState       the scheduler state once this decision is applied: {@code in-sync} after a scale (as in
+     *                       Maestro); {@code subdimensioned} / {@code overdimensioned} when a rule asks for a scale that
+     *                       is held back (cooldown, no READY room to remove)
+     * @param heldByCooldown whether a trigger fired but its direction was still cooling down
+     * @param roomsToRemove  for a scale-down, the READY rooms to remove in order (empty when the snapshot named none)
+     * @param explanation    one line for humans and logs
+     */
+    @JsonInclude(JsonInclude.Include.NON_ABSENT)
+    public record ScaleDecision(int delta, Reason reason, Optional<TriggerRef> trigger, SchedulerState newState,
+                                boolean heldByCooldown, List<String> roomsToRemove, String explanation) {
+
+        /** Why the room count changes (or not). */
+        public enum Reason {
+            /** Fewer rooms than min: scale up to min. */
+            BELOW_MIN,
+            /** More rooms than max: remove ready rooms down to max. */
+            ABOVE_MAX,
+            /** A trigger fired on its window of points. */
+            TRIGGER,
+            /** Current utilization reached an up trigger's limit (or a panic scale). */
+            LIMIT,
+            /** A Maestro 10 policy ({@code autoscaling.policy}) named another number of rooms. */
+            POLICY,
+            /** Nothing to do (see the explanation: in sync, cooldown, metrics unavailable, scheduler busy). */
+            NONE
+        }
+
+        /**
+         * Which trigger.
+         *
+         * @param direction up or down
+         * @param index     position in that direction's trigger list
+         * @param type      its type
+         */
+        public record TriggerRef(Direction direction, int index, String type) {
+            @Override
+            public String toString() {
+                return direction.wireName() + "[" + index + "] (" + type + ")";
+            }
+        }
+
+        public ScaleDecision {
+            trigger = trigger == null ? Optional.empty() : trigger;
+            roomsToRemove = roomsToRemove == null ? List.of() : List.copyOf(roomsToRemove);
+            if ((delta == 0) != (reason == Reason.NONE)) {
+                throw new IllegalArgumentException("delta " + delta + " does not fit reason " + reason);
+            }
+        }
+
+        /**
+         * Nothing to do.
+         *
+         * @param explanation one line for humans and logs
+         */
+        public static ScaleDecision none(SchedulerState state, String explanation) {
+            return new ScaleDecision(0, Reason.NONE, Optional.empty(), state, false, List.of(), explanation);
+        }
+
+        /**
+         * Whether the decision changes the room count.
+         */
+        public boolean scales() {
+            return delta != 0;
+        }
     }
 }

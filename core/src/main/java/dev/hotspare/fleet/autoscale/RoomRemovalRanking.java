@@ -1,5 +1,6 @@
 package dev.hotspare.fleet.autoscale;
 
+import dev.hotspare.fleet.autoscale.Autoscaler.ReadyRoom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,7 +1,8 @@
 package dev.hotspare.fleet.autoscale;
 
-import dev.hotspare.fleet.PolicyType;
 import dev.hotspare.fleet.PolicyTypes;
+import dev.hotspare.fleet.PolicyTypes.PolicyType;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.TargetPolicy;
 import dev.hotspare.fleet.autoscale.internal.CpuPolicy;
 import dev.hotspare.fleet.autoscale.internal.FixedBufferPolicy;
 import dev.hotspare.fleet.autoscale.internal.LegacyPolicy;

@@ -1,6 +1,7 @@
 package dev.hotspare.fleet.events;
 
 import tools.jackson.databind.JsonNode;
+import dev.hotspare.fleet.events.EventForwarderProvider.ForwarderContext;
 import dev.hotspare.json.Documents;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Problems;

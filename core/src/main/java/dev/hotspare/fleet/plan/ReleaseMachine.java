@@ -1,9 +1,10 @@
 package dev.hotspare.fleet.plan;
 
+import dev.hotspare.fleet.plan.ReleaseState.ReleasePhase;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -173,5 +174,165 @@ public final class ReleaseMachine {
     private static ReleaseState with(ReleaseState s, int chunkSize, List<String> chunk, int expectedNew) {
         return new ReleaseState(s.target(), s.previous(), s.phase(), s.maxSurge(), s.timeout(), s.deadline(), chunkSize,
                 chunk, expectedNew, s.failure(), s.rollbackOutcome());
+    }
+
+    /** What the runtime does, in order, once the {@link ReleaseMachine}'s new state is saved. */
+    public sealed interface ReleaseCommand {
+
+        /**
+         * Create rooms on a version (registered {@code creating}).
+         *
+         * @param version the version the rooms run
+         * @param count   how many, at least 1 and never more than one chunk
+         */
+        record CreateRooms(SchedulerVersion version, int count) implements ReleaseCommand {
+            /**
+             * Checks the count.
+             *
+             * @param version the version the rooms run
+             * @param count   how many
+             */
+            public CreateRooms {
+                Objects.requireNonNull(version, "version");
+                if (count < 1) {
+                    throw new IllegalArgumentException("count: bad value '" + count + "': must be at least 1");
+                }
+            }
+        }
+
+        /**
+         * Delete rooms (their statuses dropped).
+         *
+         * @param rooms the rooms, never more than one chunk
+         */
+        record RemoveRooms(List<String> rooms) implements ReleaseCommand {
+            /**
+             * Copies the rooms.
+             *
+             * @param rooms the old rooms to remove, by name
+             */
+            public RemoveRooms {
+                rooms = List.copyOf(Objects.requireNonNull(rooms, "rooms"));
+            }
+        }
+
+        /**
+         * Save the config of {@code rolledBackTo} again as {@code version}, a new major that says what it restored.
+         *
+         * @param version      the new version
+         * @param rolledBackTo the version whose config comes back
+         */
+        record SaveRollback(SchedulerVersion version, SchedulerVersion rolledBackTo) implements ReleaseCommand {
+            /**
+             * Checks the parts.
+             *
+             * @param version      the new version
+             * @param rolledBackTo the version whose config comes back
+             */
+            public SaveRollback {
+                Objects.requireNonNull(version, "version");
+                Objects.requireNonNull(rolledBackTo, "rolledBackTo");
+            }
+        }
+
+        /**
+         * Record the outcome of the operation that introduced {@code version}.
+         *
+         * @param version the release
+         * @param outcome a terminal phase
+         */
+        record SetReleaseStatus(SchedulerVersion version, ReleasePhase outcome) implements ReleaseCommand {
+            /**
+             * Checks the outcome is terminal.
+             *
+             * @param version the release
+             * @param outcome a terminal phase
+             */
+            public SetReleaseStatus {
+                Objects.requireNonNull(version, "version");
+                if (!Objects.requireNonNull(outcome, "outcome").terminal()) {
+                    throw new IllegalArgumentException("outcome: bad value '" + outcome + "': must be terminal");
+                }
+            }
+        }
+    }
+
+    /**
+     * What {@link ReleaseMachine#decide} returns: the state to save (with the expected version), then the commands to
+     * run, in order.
+     *
+     * @param state    the new state
+     * @param commands what to do once it is saved
+     */
+    public record ReleaseDecision(ReleaseState state, List<ReleaseCommand> commands) {
+        /**
+         * Copies the commands.
+         *
+         * @param state    the new state
+         * @param commands what to do once it is saved
+         */
+        public ReleaseDecision {
+            Objects.requireNonNull(state, "state");
+            commands = List.copyOf(Objects.requireNonNull(commands, "commands"));
+        }
+
+        /**
+         * Whether the state changed (a save is needed).
+         *
+         * @param before the state decided on
+         * @return true if {@link #state()} differs from {@code before}
+         */
+        public boolean changed(ReleaseState before) {
+            return !state.equals(before);
+        }
+    }
+
+    /** What a {@link ReleaseMachine} decides on. */
+    public sealed interface ReleaseEvent {
+
+        /**
+         * A poll: the scheduler's rooms as the driver lists them now.
+         *
+         * @param rooms every room the driver lists (deleting ones are ignored)
+         */
+        record Tick(List<Member> rooms) implements ReleaseEvent {
+            /**
+             * Copies the rooms.
+             *
+             * @param rooms every room the driver lists
+             */
+            public Tick {
+                rooms = List.copyOf(Objects.requireNonNull(rooms, "rooms"));
+            }
+        }
+
+        /**
+         * The first poll of an owner that took over a persisted release (after a crash, a shutdown or a lost lease):
+         * what the previous owner's last decision asked for may not have happened, so it is done again from what is
+         * observed — the chunk in flight completed, a rollback's version saved.
+         *
+         * @param rooms   every room the driver lists (deleting ones are ignored)
+         * @param current the scheduler's current version
+         */
+        record Resume(List<Member> rooms, SchedulerVersion current) implements ReleaseEvent {
+            /**
+             * Copies the rooms.
+             *
+             * @param rooms   every room the driver lists
+             * @param current the scheduler's current version
+             */
+            public Resume {
+                rooms = List.copyOf(Objects.requireNonNull(rooms, "rooms"));
+                Objects.requireNonNull(current, "current");
+            }
+        }
+
+        /** Cancel on request: a release still replacing rolls back; a rollback is not cancelled. */
+        record Cancel() implements ReleaseEvent {
+        }
+
+        /** The lease guarding the release (CONFIG or DOWNSCALE) was lost or could not be taken: the release fails. */
+        record LeaseLost() implements ReleaseEvent {
+        }
     }
 }

@@ -8,6 +8,9 @@ import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.LockStore;
+import dev.hotspare.fleet.runtime.internal.SchedulerQueries;
+import dev.hotspare.fleet.runtime.internal.SchedulerScaling;
+import dev.hotspare.fleet.runtime.internal.SchedulerUpdates;
 import dev.hotspare.fleet.runtime.internal.Worker;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerStore;
@@ -19,8 +22,8 @@ import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.memory.InMemorySchedulerStore;
 import dev.hotspare.memory.InMemoryUsageHistory;
-import dev.hotspare.ownership.runtime.OwnershipListener;
 import dev.hotspare.ownership.runtime.OwnershipMember;
+import dev.hotspare.ownership.runtime.OwnershipMember.OwnershipListener;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Problem;
@@ -40,7 +43,7 @@ import java.util.function.Function;
  *
  * <pre>{@code
  * Fleet fleet = Fleet.builder().scheduler(TaskScheduler.system(executor, Clock.systemUTC())).build().start();
- * fleet.updates().create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 2}\n");
+ * fleet.operations().create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 2}\n");
  * fleet.rooms().report("pong", room, "ready", Instant.now());
  * }</pre>
  *
@@ -533,13 +536,13 @@ public final class Fleet implements AutoCloseable {
 
         /**
          * {@link FleetSettings#limits()}: the bounds of every count, duration and quantity a config or a scaling
-         * request may ask for (default {@link dev.hotspare.fleet.FleetLimits#DEFAULT}); configs beyond them are
+         * request may ask for (default {@link dev.hotspare.fleet.SchedulerConfig.FleetLimits#DEFAULT}); configs beyond them are
          * invalid, scaling requests beyond them refused, and rooms are created in steps of at most the scale step.
          *
          * @param value the limits
          * @return this builder
          */
-        public Builder limits(dev.hotspare.fleet.FleetLimits value) {
+        public Builder limits(dev.hotspare.fleet.SchedulerConfig.FleetLimits value) {
             settings().limits(value);
             return this;
         }

@@ -3,8 +3,8 @@ package dev.hotspare.fleet.runtime;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockListener;
 import dev.hotspare.internal.Listeners;
-import dev.hotspare.ownership.runtime.OwnershipListener;
-import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.ownership.runtime.OwnershipMember.OwnershipListener;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
 
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.hotspare.fleet.runtime;
 
-import dev.hotspare.fleet.DeadRoomRules;
-import dev.hotspare.fleet.FleetLimits;
+import dev.hotspare.fleet.RoomProtocol.DeadRoomRules;
+import dev.hotspare.fleet.SchedulerConfig.FleetLimits;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.LockKeys;
 import dev.hotspare.validation.Problem;

@@ -4,30 +4,30 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.RoomProtocol;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.events.FleetEvent;
-import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockId.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
-import dev.hotspare.fleet.lock.LockScope;
-import dev.hotspare.fleet.plan.FleetPlan;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
+import dev.hotspare.fleet.lock.LockManager.LockScope;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan;
 import dev.hotspare.fleet.runtime.internal.RoomActions;
 import dev.hotspare.fleet.runtime.internal.Watcher;
 import dev.hotspare.fleet.spi.RoomStatusStore;
-import dev.hotspare.fleet.spi.SchedulerNotFoundException;
-import dev.hotspare.validation.Names;
-import dev.hotspare.validation.Problem;
-import dev.hotspare.validation.ValidationException;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.spi.SchedulerStore.SchedulerNotFoundException;
 import dev.hotspare.fleet.spi.VersionedScaleInputs;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Names;
+import dev.hotspare.validation.Problem;
+import dev.hotspare.validation.ValidationException;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -185,7 +185,7 @@ public final class RoomService {
      * its match running or the allocation times out. Atomic in the store: concurrent callers never get the same slot.
      *
      * @return the room, or empty when no room has a free slot
-     * @throws dev.hotspare.fleet.spi.SchedulerNotFoundException when the scheduler does not exist
+     * @throws dev.hotspare.fleet.spi.SchedulerStore.SchedulerNotFoundException when the scheduler does not exist
      */
     public Optional<String> allocate(String scheduler) {
         int slots = FleetPlanner.maxMatchesPerRoom(config(scheduler));
@@ -200,7 +200,7 @@ public final class RoomService {
      * them: partly used rooms (most used first) before empty ones, ties by name.
      *
      * @param limit     the most rooms, at least 1
-     * @throws dev.hotspare.fleet.spi.SchedulerNotFoundException when the scheduler does not exist
+     * @throws dev.hotspare.fleet.spi.SchedulerStore.SchedulerNotFoundException when the scheduler does not exist
      */
     public List<String> roomsWithFreeSlots(String scheduler, int limit) {
         return rooms.roomsWithFreeSlots(scheduler, FleetPlanner.maxMatchesPerRoom(config(scheduler)), limit);

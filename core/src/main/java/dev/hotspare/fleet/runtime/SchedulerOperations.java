@@ -4,22 +4,30 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
-import dev.hotspare.fleet.MaxSurge;
 import dev.hotspare.fleet.PolicyTypes;
+import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.MaxSurge;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.runtime.internal.FleetParts;
+import dev.hotspare.fleet.runtime.internal.OperationContext;
 import dev.hotspare.fleet.runtime.internal.RoomActions;
-import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.runtime.internal.SchedulerQueries;
+import dev.hotspare.fleet.runtime.internal.SchedulerScaling;
+import dev.hotspare.fleet.runtime.internal.SchedulerUpdates;
 import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
+import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
+import dev.hotspare.fleet.versions.ConfigDiff;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Problem;
@@ -384,6 +392,145 @@ public final class SchedulerOperations {
 
         public SchedulerOperations build() {
             return new SchedulerOperations(this);
+        }
+    }
+
+    /**
+     * A scheduler's status (Maestro's status route).
+     *
+     * @param name               scheduler name
+     * @param game               the config's {@code game}, if set
+     * @param version            current version
+     * @param state              scheduler state
+     * @param stateLastChangedAt when the state last changed
+     * @param lastScaleAt        last successful scale
+     * @param rooms              rooms per room status (Maestro's roomsAtCreating / Ready / Occupied / Terminating,
+     *                           and allocated) with the running matches and allocated slots; zero when the operations
+     *                           have no room status store
+     * @param roomsByPhase       rooms per observed member phase (every phase present, zero when none)
+     * @param rolledBackTo       when the current version was recorded by a rollback, the version it restored
+     */
+    public record SchedulerStatus(String name, Optional<String> game, SchedulerVersion version, String state,
+                                  Instant stateLastChangedAt, Optional<Instant> lastScaleAt, RoomStatusCounts rooms,
+                                  Map<MemberPhase, Integer> roomsByPhase, Optional<SchedulerVersion> rolledBackTo) {
+
+        /**
+         * Copies the phases.
+         *
+         * @param name scheduler name
+         * @param game the config's {@code game}, if set
+         * @param version current version
+         * @param state scheduler state
+         * @param stateLastChangedAt when the state last changed
+         * @param lastScaleAt last successful scale
+         * @param rooms rooms per room status (Maestro's roomsAtCreating / Ready / Occupied / Terminating, and allocated)
+         *         with the running matches and allocated slots; zero when the operations have no room status store
+         * @param roomsByPhase rooms per observed member phase (every phase present, zero when none)
+         * @param rolledBackTo when the current version was recorded by a rollback, the version it restored
+         */
+        public SchedulerStatus {
+            roomsByPhase = Map.copyOf(roomsByPhase);
+            rolledBackTo = rolledBackTo == null ? Optional.empty() : rolledBackTo;
+        }
+    }
+
+    /**
+     * What an update returns as soon as the new version is saved — before a rolling replace finishes.
+     *
+     * @param version the version now current (unchanged when the diff is empty)
+     * @param diff    what changed
+     * @param outcome completes with the final status of {@code version}: DEPLOYED, or CANCELED / ERROR /
+     *                TIMEDOUT after which the previous config was restored as a newer major version; it completes
+     *                after the update released its locks, so an operation started on completion is not refused
+     *                {@link ErrorCode#LOCKED} by this one
+     * @param control cancels a running rolling replace (which then rolls back)
+     */
+    public record UpdateHandle(SchedulerVersion version, ConfigDiff diff, CompletableFuture<OperationStatus> outcome,
+                               Runnable control) {
+
+        /** Asks a running rolling replace to stop and roll back; no effect once it finished. */
+        public void cancel() {
+            control.run();
+        }
+    }
+
+    /**
+     * The diff route's answer.
+     *
+     * @param version1 the newer version compared
+     * @param version2 the older version compared
+     * @param diff     from {@code version2} to {@code version1}
+     */
+    public record VersionDiff(SchedulerVersion version1, SchedulerVersion version2, ConfigDiff diff) {
+    }
+
+    /** A scheduler operation was refused; {@link #code()} says why, {@link #problems()} lists every input problem. */
+    public static final class SchedulerOperationException extends RuntimeException {
+
+        private final ErrorCode code;
+        private final List<Problem> problems;
+
+        public SchedulerOperationException(ErrorCode code, List<Problem> problems) {
+            super(code + ": " + String.join("; ", problems.stream().map(Problem::describe).toList()));
+            this.code = Objects.requireNonNull(code, "code");
+            if (problems.isEmpty()) {
+                throw new IllegalArgumentException("problems: a SchedulerOperationException needs at least one problem");
+            }
+            this.problems = List.copyOf(problems);
+        }
+
+        public SchedulerOperationException(ErrorCode code, Problem problem) {
+            this(code, List.of(problem));
+        }
+
+        /**
+         * The error code.
+         */
+        public ErrorCode code() {
+            return code;
+        }
+
+        /**
+         * What was wrong, each naming a field and the bad value.
+         */
+        public List<Problem> problems() {
+            return problems;
+        }
+    }
+
+    /**
+     * Error codes of scheduler operations, with the HTTP status Maestro's API answered for each, so a service
+     * exposing the operations over HTTP can map them one to one.
+     */
+    public enum ErrorCode {
+        /** No scheduler of that name (404). */
+        SCHEDULER_NOT_FOUND(404),
+        /** The scheduler has no release of the requested version, or it has no previous version to compare with (404). */
+        VERSION_NOT_FOUND(404),
+        /** The name in the path differs from the name in the config body (400). */
+        NAME_MISMATCH(400),
+        /** A required field was not sent, e.g. the image of an image update (422). */
+        MISSING_FIELD(422),
+        /** The config or a parameter is invalid; the exception lists every problem (422). */
+        INVALID_CONFIG(422),
+        /** A scheduler of that name already exists (409). */
+        ALREADY_EXISTS(409),
+        /** Another operation holds a lock this one needs and the wait policy gave up (409). */
+        LOCKED(409),
+        /** The store or driver could not answer; retry later (503). */
+        UNAVAILABLE(503);
+
+        private final int httpStatus;
+
+        ErrorCode(int httpStatus) {
+            this.httpStatus = httpStatus;
+        }
+
+        /**
+         * The HTTP status Maestro answered with for this error.
+         */
+        public int httpStatus() {
+            return httpStatus;
         }
     }
 }

@@ -2,11 +2,14 @@ package dev.hotspare.fleet.spi;
 
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.lock.Fence;
-import dev.hotspare.fleet.lock.StaleFenceException;
+import dev.hotspare.fleet.lock.Fence.StaleFenceException;
 import dev.hotspare.fleet.plan.ReleaseState;
 import dev.hotspare.fleet.plan.ScaleInputs;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.spi.StoreUnavailableException;
+import java.util.NoSuchElementException;
+import java.util.Objects;
 
 import java.time.Instant;
 import java.util.List;
@@ -185,4 +188,63 @@ public interface SchedulerStore {
      * @throws SchedulerNotFoundException when the scheduler does not exist
      */
     boolean saveScaleInputs(String name, ScaleInputs inputs, long expectedVersion);
+
+    /**
+     * A scheduler's persisted release and the store's version of it (for the next save's expected version).
+     *
+     * @param state   the release as the machine last decided it
+     * @param version the store's version, from 1, increased by every save
+     */
+    public record VersionedRelease(ReleaseState state, long version) {
+        /**
+         * Checks the parts.
+         *
+         * @param state   the release
+         * @param version the store's version of it
+         */
+        public VersionedRelease {
+            Objects.requireNonNull(state, "state");
+            if (version < 1) {
+                throw new IllegalArgumentException("version: bad value '" + version + "': must be at least 1");
+            }
+        }
+    }
+
+    /** No scheduler of this name exists (Maestro's 404 on scheduler routes). */
+    public static final class SchedulerNotFoundException extends NoSuchElementException {
+
+        private final String scheduler;
+
+        public SchedulerNotFoundException(String scheduler) {
+            super("scheduler: bad value '" + scheduler + "': no scheduler of this name exists");
+            this.scheduler = scheduler;
+        }
+
+        /**
+         * The name that was not found.
+         */
+        public String scheduler() {
+            return scheduler;
+        }
+    }
+
+    /**
+     * A release save whose expected version is not the stored one: another owner saved the release since this one
+     * read it. Nothing was changed; the caller stops driving the release (the other owner does).
+     */
+    public static final class StaleReleaseException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        /**
+         * Names the scheduler and both versions.
+         *
+         * @param scheduler whose release was saved concurrently
+         * @param expected  the version the caller read
+         * @param stored    the version stored (0: none)
+         */
+        public StaleReleaseException(String scheduler, long expected, long stored) {
+            super("release of scheduler " + scheduler + ": expected version " + expected + " but the store holds " + stored);
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.hotspare.fleet.versions;
 
+import dev.hotspare.fleet.versions.ConfigDiff.ChangeKind;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 

@@ -1,11 +1,11 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimService;
-import dev.hotspare.pool.ClaimStages;
+import dev.hotspare.pool.Claim.ClaimService;
+import dev.hotspare.pool.Claim.ClaimStages;
+import dev.hotspare.pool.Claim.WaitStage;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolPlan;
-import dev.hotspare.pool.WaitStage;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberDriver;
 

@@ -5,9 +5,9 @@ import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.internal.PlanOverrides;
-import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver;
-import dev.hotspare.pool.spi.MemberNotFoundException;
+import dev.hotspare.pool.spi.MemberDriver.MemberAlreadyClaimedException;
+import dev.hotspare.pool.spi.MemberDriver.MemberNotFoundException;
 import dev.hotspare.time.TaskScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -249,7 +249,7 @@ final class FastPath {
                 handOut.drop(d.memberId());
             }
             for (PoolPlan.PowerChange change : settled.powerChanges()) {
-                if (change.to() == dev.hotspare.pool.DesiredPower.HIBERNATING) {
+                if (change.to() == dev.hotspare.pool.Member.DesiredPower.HIBERNATING) {
                     handOut.drop(change.memberId());
                 }
             }

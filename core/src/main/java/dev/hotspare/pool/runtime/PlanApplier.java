@@ -1,16 +1,17 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimOutcome;
-import dev.hotspare.pool.ClaimService;
-import dev.hotspare.pool.ClaimStages;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimService;
+import dev.hotspare.pool.Claim.ClaimStages;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolPlan;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
 import dev.hotspare.pool.PoolPlanner;
-import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.internal.PlanOverrides;
 import dev.hotspare.pool.internal.PoolState;
 import dev.hotspare.pool.internal.RecordRepair;
+import dev.hotspare.pool.runtime.ClaimHandle.ClaimExpiredException;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberDriver;
 import org.slf4j.Logger;

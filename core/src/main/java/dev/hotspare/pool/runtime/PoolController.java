@@ -1,17 +1,24 @@
 package dev.hotspare.pool.runtime;
 
+import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.Claim.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimReason;
+import dev.hotspare.pool.Claim.ClaimStages;
+import dev.hotspare.pool.Claim.Reservation;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
+import dev.hotspare.pool.PoolPlanner.TypicalDurations;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.Reservation;
-import dev.hotspare.pool.TypicalDurations;
-import dev.hotspare.pool.sizing.SizingDecision;
+import dev.hotspare.pool.runtime.ClaimHandle.ClaimExpiredException;
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
+import java.time.Instant;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,7 +112,7 @@ public final class PoolController implements AutoCloseable {
      *
      * @param claimName a DNS-1123 label, unique among the pool's live claims
      * @return the handle; its future completes when a member is assigned
-     * @throws dev.hotspare.pool.spi.ClaimExistsException if a live claim of that name exists
+     * @throws dev.hotspare.pool.spi.ClaimStore.ClaimExistsException if a live claim of that name exists
      * @throws PoolDeletedException                        if the pool is being deleted
      */
     public ClaimHandle claim(String claimName) {
@@ -118,7 +125,7 @@ public final class PoolController implements AutoCloseable {
      *
      * @param claimName a DNS-1123 label, unique among the pool's live claims
      * @param lifetime  how long it wants its member (capped by the pool's maximum); empty for the pool's default
-     * @throws dev.hotspare.pool.spi.ClaimExistsException if a live claim of that name exists
+     * @throws dev.hotspare.pool.spi.ClaimStore.ClaimExistsException if a live claim of that name exists
      * @throws PoolDeletedException                        if the pool is being deleted
      */
     public ClaimHandle claim(String claimName, Optional<Duration> lifetime) {
@@ -134,7 +141,7 @@ public final class PoolController implements AutoCloseable {
      *
      * @param request name, lifetime, class and deadline
      * @return the handle; its future completes when a member is assigned
-     * @throws dev.hotspare.pool.spi.ClaimExistsException if a live claim of that name exists
+     * @throws dev.hotspare.pool.spi.ClaimStore.ClaimExistsException if a live claim of that name exists
      * @throws PoolDeletedException                        if the pool is being deleted
      * @throws UnsupportedOperationException               if the claim store keeps no class or deadline and one was asked for
      */
@@ -468,6 +475,98 @@ public final class PoolController implements AutoCloseable {
             if (value == null || value.isNegative() || value.isZero()) {
                 problems.add(Problem.of(field, value == null ? Problem.MISSING : value, "must be positive"));
             }
+        }
+    }
+
+    /**
+     * What {@link PoolController#explain} says about one live claim: the claim as stored (with its created, assigned
+     * and ready times, its class, deadline and served outcome), its one current reason, and how its wait so far splits
+     * into queue, resume and install.
+     *
+     * @param claim  the claim as the claim store has it
+     * @param reason why it is where it is: what it waits for, or the member it holds
+     * @param waited its wait by stage: so far while it waits, the whole wait once served (zero parts when this
+     *               controller did not see it wait)
+     */
+    public record ClaimExplanation(String pool, Claim claim, ClaimReason reason, ClaimStages waited) {
+
+        /**
+         * Checks the fields.
+         *
+         * @param claim the claim as the claim store has it
+         * @param reason why it is where it is: what it waits for, or the member it holds
+         * @param waited its wait by stage: so far while it waits, the whole wait once served (zero parts when this
+         * @throws NullPointerException if a field is null
+         */
+        public ClaimExplanation {
+            Objects.requireNonNull(pool, "pool");
+            Objects.requireNonNull(claim, "claim");
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(waited, "waited");
+        }
+
+        /**
+         * The claim's priority class.
+         */
+        public ClaimClass claimClass() {
+            return claim.claimClass();
+        }
+
+        /**
+         * The claim's deadline.
+         *
+         * @return when it must be served by, if it has one
+         */
+        public Optional<Instant> deadline() {
+            return claim.deadline();
+        }
+
+        /**
+         * How the claim was served, once it was (ended claims are not live, so explain has nothing to say about them).
+         *
+         * @return a served kind, or empty while pending or when the store kept none
+         */
+        public Optional<ClaimOutcome> outcome() {
+            return claim.outcome();
+        }
+    }
+
+    /** A claim was made on a pool that is being deleted; nothing was written. */
+    public static final class PoolDeletedException extends IllegalStateException {
+
+        /** The pool being deleted. */
+        private final String pool;
+        /** The claim refused. */
+        private final String claimName;
+
+        /**
+         * A refusal of claim {@code claimName} by pool {@code pool}.
+         *
+         * @param pool      the pool being deleted
+         * @param claimName the claim refused
+         */
+        public PoolDeletedException(String pool, String claimName) {
+            super("claimName: bad value '" + claimName + "': pool '" + pool + "' is being deleted and takes no new claims");
+            this.pool = pool;
+            this.claimName = claimName;
+        }
+
+        /**
+         * The pool being deleted.
+         *
+         * @return its name
+         */
+        public String pool() {
+            return pool;
+        }
+
+        /**
+         * The claim that was refused.
+         *
+         * @return its name
+         */
+        public String claimName() {
+            return claimName;
         }
     }
 }

@@ -1,14 +1,14 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.internal.Listeners;
-import dev.hotspare.pool.ClaimOutcome;
-import dev.hotspare.pool.ClaimService;
-import dev.hotspare.pool.ClaimStages;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimService;
+import dev.hotspare.pool.Claim.ClaimStages;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.Member.MemberState;
 import dev.hotspare.pool.PoolPlan;
-import dev.hotspare.pool.ScaleOperation;
-import dev.hotspare.pool.sizing.SizingDecision;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -2,12 +2,12 @@ package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.sizing.ClaimWait;
 import dev.hotspare.pool.sizing.HotSpareSizer;
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision;
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingInput;
 import dev.hotspare.pool.sizing.SizerSettings;
-import dev.hotspare.pool.sizing.SizingDecision;
 import dev.hotspare.pool.sizing.SizingHistory;
-import dev.hotspare.pool.sizing.SizingInput;
+import dev.hotspare.pool.sizing.SizingHistory.ClaimWait;
 import dev.hotspare.pool.spi.ClaimStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

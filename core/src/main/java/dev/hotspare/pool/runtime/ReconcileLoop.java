@@ -2,7 +2,7 @@ package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.Member.MemberState;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;

@@ -1,9 +1,9 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
-import dev.hotspare.pool.TypicalDurations;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
+import dev.hotspare.pool.PoolPlanner.TypicalDurations;
 
 import java.time.Duration;
 import java.util.ArrayDeque;

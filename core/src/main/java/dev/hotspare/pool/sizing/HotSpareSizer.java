@@ -1,5 +1,6 @@
 package dev.hotspare.pool.sizing;
 
+import dev.hotspare.pool.sizing.SizerSettings.ScheduledOverride;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -7,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -245,5 +247,164 @@ public final class HotSpareSizer {
 
     private static double seconds(Duration d) {
         return d.toMillis() / 1000.0;
+    }
+
+    /**
+     * What the sizer decided at one decision.
+     *
+     * @param runningCount     the running count to set (bounded, stepped, cooled down, overridden)
+     * @param modelled         what the queueing model asks for, before any bound (may exceed max)
+     * @param changed          whether {@code runningCount} differs from the current one
+     * @param recommendedSize  the pool size the same model asks for (unclaimed members, hot and hibernated), at least
+     *                         {@code runningCount}; a recommendation, applied only where the pool opts in
+     * @param demand           the arrival rate planned for
+     * @param resumeLeadTime   the resume time planned with
+     * @param installLeadTime  the install time planned with
+     * @param override         the scheduled override that set the count, if one did
+     * @param explanation      one line for people and logs
+     * @param basis            which part of the sizer set the count
+     */
+    public record SizingDecision(int runningCount, int modelled, boolean changed, int recommendedSize, DemandForecast demand,
+                                 Duration resumeLeadTime, Duration installLeadTime, Optional<ScheduledOverride> override,
+                                 String explanation, Basis basis) {
+
+        /** Which part of the sizer set the count. */
+        public enum Basis {
+            /** The queueing model on the forecast rate (recent windows, or the learned daily or weekly profile). */
+            FORECAST,
+            /** The error budget: the model priced against the waits the target still allows (or after misses). */
+            BUDGET,
+            /** Bursts: arrivals are over-dispersed, and the count the history's own bursts needed is held. */
+            BURST,
+            /** The lower bound {@code min}. */
+            FLOOR,
+            /** The upper bound {@code max}. */
+            CEILING,
+            /** The pace: {@code maxStep} or the cooldown held the count short of what was asked. */
+            PACE,
+            /** A scheduled override. */
+            OVERRIDE,
+            /** No lead time is known yet: the count is kept. */
+            NO_LEAD_TIME
+        }
+    }
+
+    /**
+     * The claim arrival rate the sizer plans for, from the arrivals of a short and a long recent window: the long
+     * window's rate smooths noise, the short window's sees a rise early, and a rising demand is extrapolated over the
+     * lead time (by the slope between the two windows' rates), because the members a rise needs must be started a
+     * lead time before the claims arrive — once the short window holds clearly more claims than the long window's rate
+     * explains (more than two standard deviations of a Poisson count, plus one), so that noise and a steady signal
+     * never look like a rise. Without a rise the long window's rate is planned for (falling demand is not
+     * extrapolated; the long window and the sizer's cooldown slow the way down), and a long window without any claim is
+     * planned as one claim per long window, not as no demand at all.
+     *
+     * @param shortRate    claims per second over the short window
+     * @param longRate     claims per second over the long window
+     * @param forecastRate claims per second planned for: on a rise {@code max(longRate, shortRate + slope × (lead time +
+     *                     short window / 2))}; otherwise {@code longRate}, or one claim per long window when it held none
+     */
+    public record DemandForecast(double shortRate, double longRate, double forecastRate) {
+
+        /**
+         * The forecast at {@code now}.
+         *
+         * @param arrivals    claim arrival instants (any order; those after {@code now} or before the long window are
+         *                    ignored)
+         * @param now         the decision's time
+         * @param shortWindow the short window, shorter than {@code longWindow}
+         * @param leadTime    how far ahead the members started now are needed
+         */
+        public static DemandForecast of(List<Instant> arrivals, Instant now, Duration shortWindow, Duration longWindow,
+                                        Duration leadTime) {
+            Instant shortStart = now.minus(shortWindow);
+            Instant longStart = now.minus(longWindow);
+            int inShort = 0;
+            int inLong = 0;
+            for (Instant at : arrivals) {
+                if (at.isAfter(now)) {
+                    continue;
+                }
+                if (at.isAfter(longStart)) {
+                    inLong++;
+                    if (at.isAfter(shortStart)) {
+                        inShort++;
+                    }
+                }
+            }
+            double s = seconds(shortWindow);
+            double l = seconds(longWindow);
+            double shortRate = inShort / s;
+            double longRate = inLong / l;
+            // A rise is only extrapolated when the short window holds clearly more claims than the long window's rate
+            // predicts (beyond two standard deviations of a Poisson count, plus one for where the window edges fall):
+            // a steady signal never trips it, so the forecast of a steady rate is the rate, and grows with it.
+            double expected = longRate * s;
+            boolean rising = inShort - expected > 2 * Math.sqrt(expected) + 1;
+            if (!rising) {
+                // A steady (or falling) signal is planned at the long window's rate: the short window's count is
+                // noisy, and planning for the larger of the two would size for every upward blip and then hold it
+                // through the cooldown. A long window without a single claim does not show that no claim comes: it
+                // is planned as if it held one, the rate at which seeing none is unremarkable, so a quiet night keeps
+                // the spare its next claim needs.
+                double planned = inLong == 0 ? 1 / l : longRate;
+                return new DemandForecast(shortRate, longRate, planned);
+            }
+            // The windows' centres are (l - s) / 2 apart.
+            double slope = (shortRate - longRate) / ((l - s) / 2);
+            double forecast = Math.max(longRate, shortRate + slope * (seconds(leadTime) + s / 2));
+            return new DemandForecast(shortRate, longRate, forecast);
+        }
+
+        /** Claims per hour planned for (for people and logs). */
+        public double forecastPerHour() {
+            return forecastRate * 3600;
+        }
+
+        private static double seconds(Duration d) {
+            return d.toMillis() / 1000.0;
+        }
+    }
+
+    /**
+     * What the sizer observes of a pool at one decision.
+     *
+     * @param arrivals            recent claim arrival instants (at least the long window's)
+     * @param resumeTimes         resume times measured on this pool's members (resume asked → running), newest last
+     * @param installTimes        install times measured on this pool's members (created → installed), newest last
+     * @param currentRunningCount the running count in force now
+     * @param lastChangeAt        when the sizer last changed it, if ever
+     * @param now                 the decision's time
+     * @param history             the days of arrivals and waits the sizer learns from ({@link SizingHistory#NONE}: none)
+     */
+    public record SizingInput(List<Instant> arrivals, List<Duration> resumeTimes, List<Duration> installTimes,
+                              int currentRunningCount, Optional<Instant> lastChangeAt, Instant now, SizingHistory history) {
+
+        /**
+         * An input without history: the sizer plans from the recent windows only.
+         *
+         * @param arrivals            recent claim arrival instants
+         * @param resumeTimes         measured resume times
+         * @param installTimes        measured install times
+         * @param currentRunningCount the running count in force now
+         * @param lastChangeAt        when the sizer last changed it
+         * @param now                 the decision's time
+         */
+        public SizingInput(List<Instant> arrivals, List<Duration> resumeTimes, List<Duration> installTimes,
+                           int currentRunningCount, Optional<Instant> lastChangeAt, Instant now) {
+            this(arrivals, resumeTimes, installTimes, currentRunningCount, lastChangeAt, now, SizingHistory.NONE);
+        }
+
+        public SizingInput {
+            arrivals = List.copyOf(arrivals);
+            resumeTimes = List.copyOf(resumeTimes);
+            installTimes = List.copyOf(installTimes);
+            lastChangeAt = Objects.requireNonNullElse(lastChangeAt, Optional.empty());
+            Objects.requireNonNull(now, "now");
+            history = Objects.requireNonNullElse(history, SizingHistory.NONE);
+            if (currentRunningCount < 0) {
+                throw new IllegalArgumentException("currentRunningCount: bad value '" + currentRunningCount + "': must not be negative");
+            }
+        }
     }
 }

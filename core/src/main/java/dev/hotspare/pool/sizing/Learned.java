@@ -1,5 +1,6 @@
 package dev.hotspare.pool.sizing;
 
+import dev.hotspare.pool.sizing.SizingHistory.ClaimWait;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;

@@ -38,4 +38,21 @@ public record SizingHistory(Optional<Instant> since, List<Instant> arrivals, Lis
     public Duration span(Instant now) {
         return since.map(s -> Duration.between(s, now)).filter(d -> !d.isNegative()).orElse(Duration.ZERO);
     }
+
+    /**
+     * One served claim as the sizer's error budget sees it: when it arrived and how long it waited for its member.
+     *
+     * @param arrivedAt when the claim was made
+     * @param waited    how long until it was served, not negative
+     */
+    public record ClaimWait(Instant arrivedAt, Duration waited) {
+
+        public ClaimWait {
+            Objects.requireNonNull(arrivedAt, "arrivedAt");
+            Objects.requireNonNull(waited, "waited");
+            if (waited.isNegative()) {
+                throw new IllegalArgumentException("waited: bad value '" + waited + "': must not be negative");
+            }
+        }
+    }
 }

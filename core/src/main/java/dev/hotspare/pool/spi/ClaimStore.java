@@ -1,11 +1,11 @@
 package dev.hotspare.pool.spi;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimClass;
-import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.Reservation;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.sizing.SizingHistory;
-import dev.hotspare.pool.Reservation;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -248,5 +248,20 @@ public interface ClaimStore {
         CLAIM_ALREADY_ASSIGNED,
         /** Another live claim holds the member. */
         MEMBER_TAKEN
+    }
+
+    /** A claim was submitted under a name a live claim of the same pool already has. */
+    public static final class ClaimExistsException extends RuntimeException {
+
+        private final String claimName;
+
+        public ClaimExistsException(String pool, String claimName) {
+            super("claimName: bad value '" + claimName + "': a live claim of that name exists in pool '" + pool + "'");
+            this.claimName = claimName;
+        }
+
+        public String claimName() {
+            return claimName;
+        }
     }
 }

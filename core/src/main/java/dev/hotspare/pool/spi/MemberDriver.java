@@ -1,7 +1,7 @@
 package dev.hotspare.pool.spi;
 
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.Member.DesiredPower;
 
 import java.time.Instant;
 import java.util.List;
@@ -111,6 +111,50 @@ public interface MemberDriver {
 
         /** A member is gone. */
         record Removed(String pool, String memberId) implements MemberEvent {
+        }
+    }
+
+    /** A member was about to be given to a claim while another claim holds it; nothing was written. */
+    public static final class MemberAlreadyClaimedException extends RuntimeException {
+
+        private final String memberId;
+        private final String heldBy;
+
+        public MemberAlreadyClaimedException(String pool, String memberId, String heldBy, String wanted) {
+            super("member '" + memberId + "' of pool '" + pool + "' is held by claim '" + heldBy
+                    + "'; refusing to give it to claim '" + wanted + "'");
+            this.memberId = memberId;
+            this.heldBy = heldBy;
+        }
+
+        public String memberId() {
+            return memberId;
+        }
+
+        /** The claim that holds the member. */
+        public String heldBy() {
+            return heldBy;
+        }
+    }
+
+    /** A {@link MemberDriver} call named a member that does not exist (any more). */
+    public static final class MemberNotFoundException extends RuntimeException {
+
+        private final String pool;
+        private final String memberId;
+
+        public MemberNotFoundException(String pool, String memberId) {
+            super("member '" + memberId + "' not found in pool '" + pool + "'");
+            this.pool = pool;
+            this.memberId = memberId;
+        }
+
+        public String pool() {
+            return pool;
+        }
+
+        public String memberId() {
+            return memberId;
         }
     }
 }

@@ -1,10 +1,10 @@
 package dev.hotspare.rollout.runtime;
 
-import dev.hotspare.rollout.OpStatus;
+import dev.hotspare.rollout.RolloutState.OpStatus;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.spi.AgentOp;
-import dev.hotspare.rollout.spi.OpReport;
 import dev.hotspare.rollout.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.AgentOp;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.OpReport;
 
 import java.util.Map;
 import java.util.Objects;

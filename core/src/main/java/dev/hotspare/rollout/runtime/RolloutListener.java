@@ -1,7 +1,7 @@
 package dev.hotspare.rollout.runtime;
 
 import dev.hotspare.internal.Listeners;
-import dev.hotspare.rollout.RolloutProgress;
+import dev.hotspare.rollout.RolloutState.RolloutProgress;
 
 /**
  * Observes a {@link RolloutController}: the progress of each rollout. {@code dev.hotspare.kpi.KpiListener} and

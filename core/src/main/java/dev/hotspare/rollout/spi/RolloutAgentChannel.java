@@ -1,7 +1,11 @@
 package dev.hotspare.rollout.spi;
 
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.OpStatus;
 import dev.hotspare.rollout.TargetRef;
 import dev.hotspare.spi.StoreUnavailableException;
+import java.util.Objects;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -92,5 +96,82 @@ public interface RolloutAgentChannel {
     interface Subscription extends AutoCloseable {
         @Override
         void close();
+    }
+
+    /**
+     * An op as an agent sees it on the {@link RolloutAgentChannel}.
+     *
+     * @param rollout the rollout's name
+     * @param target  the agent it is addressed to
+     * @param opId    its id; the same id sent twice is the same op
+     * @param kind    precheck or upgrade
+     * @param attempt attempt number, from 1
+     * @param version the version to move to (or check for)
+     */
+    public record AgentOp(String rollout, TargetRef target, String opId, OpKind kind, int attempt, String version) {
+        /**
+         * Validates and normalises the components.
+         *
+         * @param rollout the rollout's name
+         * @param target  the agent it is addressed to
+         * @param opId    its id; the same id sent twice is the same op
+         * @param kind    precheck or upgrade
+         * @param attempt attempt number, from 1
+         * @param version the version to move to (or check for)
+         */
+        public AgentOp {
+            Objects.requireNonNull(rollout, "rollout");
+            Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(opId, "opId");
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(version, "version");
+        }
+    }
+
+    /**
+     * An agent's report for an op.
+     *
+     * @param rollout the rollout's name
+     * @param target  the agent's address (as in the op)
+     * @param opId    the op's id
+     * @param attempt the op's attempt number
+     * @param status  how it ended
+     * @param message explanation, may be empty
+     */
+    public record OpReport(String rollout, TargetRef target, String opId, int attempt, OpStatus status, String message) {
+        /**
+         * Validates and normalises the components.
+         *
+         * @param rollout the rollout's name
+         * @param target  the agent's address (as in the op)
+         * @param opId    the op's id
+         * @param attempt the op's attempt number
+         * @param status  how it ended
+         * @param message explanation, may be empty
+         */
+        public OpReport {
+            Objects.requireNonNull(rollout, "rollout");
+            Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(opId, "opId");
+            Objects.requireNonNull(status, "status");
+            message = message == null ? "" : message;
+        }
+
+        /**
+         * The report of {@code op} with {@code status}.
+         *
+         * @param status  how it ended
+         * @param message the agent's explanation
+         */
+        public static OpReport of(AgentOp op, OpStatus status, String message) {
+            return new OpReport(op.rollout(), op.target(), op.opId(), op.attempt(), status, message);
+        }
+
+        /**
+         * This report as a machine event.
+         */
+        public RolloutEvent.AgentReported toEvent() {
+            return new RolloutEvent.AgentReported(target, opId, attempt, status, message);
+        }
     }
 }

@@ -1,7 +1,7 @@
 package dev.hotspare.sim.internal;
 
-import dev.hotspare.sim.ClaimArrival;
 import dev.hotspare.sim.ClaimTraces;
+import dev.hotspare.sim.ClaimTraces.ClaimArrival;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.Problems;
 import dev.hotspare.validation.ValidationException;

@@ -1,15 +1,23 @@
 package dev.hotspare.fleet.autoscale;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.MetricsTrigger;
-import dev.hotspare.fleet.Quantity;
-import dev.hotspare.fleet.Resources;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.Quantity;
+import dev.hotspare.fleet.SchedulerConfig.Resources;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.fleet.SchedulerState;
-import dev.hotspare.fleet.autoscale.ScaleDecision.Reason;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.ReadyRoom;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision.Reason;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Direction;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Utilization;
 import dev.hotspare.fleet.autoscale.internal.ResourcePolicy;
 import dev.hotspare.fleet.autoscale.internal.RoomPolicy;
 import dev.hotspare.fleet.runtime.internal.AutoscalerTicks;
@@ -139,9 +147,9 @@ class AutoscalerTest {
     void theOlderDeltaAndTriggerFormIsOneRoomTriggerWithTheRoomFormula() {
         // Maestro 9.6.1 reads {delta, trigger} as a room trigger: the delta is not used, the room formula is.
         ScalingSpec up = new ScalingSpec(List.of(), 300, Optional.of(10),
-                Optional.of(new dev.hotspare.fleet.LegacyTrigger(70, 600, 80, Optional.empty())));
+                Optional.of(new dev.hotspare.fleet.SchedulerConfig.LegacyTrigger(70, 600, 80, Optional.empty())));
         ScalingSpec down = new ScalingSpec(List.of(), 300, Optional.empty(),
-                Optional.of(new dev.hotspare.fleet.LegacyTrigger(50, 900, 80, Optional.empty())));
+                Optional.of(new dev.hotspare.fleet.SchedulerConfig.LegacyTrigger(50, 900, 80, Optional.empty())));
         SchedulerConfig c = config(100, 0, up, down);
         assertThat(c.autoscaling().up().triggers()).containsExactly(MetricsTrigger.of("room", 70, 80, 600));
         assertThat(c.autoscaling().down().triggers()).containsExactly(MetricsTrigger.of("room", 50, 80, 900));
@@ -390,7 +398,7 @@ class AutoscalerTest {
     void panicScaleWithTheOlderDeltaAndTriggerFormAddsTheBlocksDelta() {
         // Item 9 of issue 27, as Maestro: the panic scale-up is the up block's delta (10), not the room formula's.
         ScalingSpec up = new ScalingSpec(List.of(), 300, Optional.of(10),
-                Optional.of(new dev.hotspare.fleet.LegacyTrigger(70, 600, 80, Optional.of(80))));
+                Optional.of(new dev.hotspare.fleet.SchedulerConfig.LegacyTrigger(70, 600, 80, Optional.of(80))));
         SchedulerConfig on = config(0, 0, up, ScalingSpec.NONE)
                 .withAutoscaling(new Autoscaling(0, 0, up, ScalingSpec.NONE, true));
         RoomStatusCounts busy = RoomStatusCounts.of(0, 19, 81);

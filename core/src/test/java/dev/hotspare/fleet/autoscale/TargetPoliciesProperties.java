@@ -1,10 +1,16 @@
 package dev.hotspare.fleet.autoscale;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.PolicySpec;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.PolicySpec;
 import dev.hotspare.fleet.SchedulerState;
+import dev.hotspare.fleet.autoscale.Autoscaler.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Direction;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.TargetPolicy;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 
@@ -85,7 +91,7 @@ class TargetPoliciesProperties {
         forAll(policies(), fleets(), Gen.integers(1, 200)).check((p, f, more) -> {
             PolicySpec spec = p.config().autoscaling().policy().orElseThrow();
             TargetPolicy policy = (TargetPolicy) ScalingPolicies.builtIn().get(spec.type()).orElseThrow();
-            var parameters = dev.hotspare.fleet.PolicyParameters.of(policy.parameters(), spec.parameters());
+            var parameters = dev.hotspare.fleet.PolicyTypes.PolicyParameters.of(policy.parameters(), spec.parameters());
             PolicyContext context = new PolicyContext(p.config(), Direction.UP, Map.of(), NOW);
             // roomOccupancy reads matches; fixedBuffer reads the rooms they occupy.
             Fleet busier = spec.type().equals("roomOccupancy") ? f.withMatches(f.matches() + more) : f.withOccupied(f.occupied() + more);

@@ -1,13 +1,18 @@
 package dev.hotspare.fleet.autoscale;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.PolicyParameters;
-import dev.hotspare.fleet.PolicySpec;
 import dev.hotspare.fleet.PolicyTypes;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameters;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.PolicySpec;
 import dev.hotspare.fleet.SchedulerState;
-import dev.hotspare.fleet.autoscale.ScaleDecision.Reason;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.ReadyRoom;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision.Reason;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.fleet.autoscale.internal.RoomOccupancyPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

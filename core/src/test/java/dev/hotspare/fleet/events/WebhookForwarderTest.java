@@ -2,6 +2,7 @@ package dev.hotspare.fleet.events;
 
 import tools.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.hotspare.fleet.events.EventForwarderProvider.ForwarderContext;
 import dev.hotspare.fleet.events.internal.WebhookEventForwarder;
 import dev.hotspare.json.Documents;
 import dev.hotspare.time.VirtualTimeScheduler;

@@ -1,5 +1,9 @@
 package dev.hotspare.fleet.lock;
 
+import dev.hotspare.fleet.lock.LockId.LockKind;
+import dev.hotspare.fleet.lock.LockListener.LockOutcome;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
+import dev.hotspare.fleet.lock.LockManager.WaitPolicy;
 import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.kpi.RecordingKpis.LeaseLost;
 import dev.hotspare.kpi.RecordingKpis.LockWait;

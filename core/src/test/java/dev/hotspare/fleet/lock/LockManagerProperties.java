@@ -1,5 +1,10 @@
 package dev.hotspare.fleet.lock;
 
+import dev.hotspare.fleet.lock.LockId.LockKind;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
+import dev.hotspare.fleet.lock.LockManager.LockOrderException;
+import dev.hotspare.fleet.lock.LockManager.LockScope;
+import dev.hotspare.fleet.lock.LockManager.WaitPolicy;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.testkit.property.Gen;

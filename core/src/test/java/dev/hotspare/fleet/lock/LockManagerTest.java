@@ -1,5 +1,11 @@
 package dev.hotspare.fleet.lock;
 
+import dev.hotspare.fleet.lock.LockId.LockKind;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
+import dev.hotspare.fleet.lock.LockManager.LeaseLostException;
+import dev.hotspare.fleet.lock.LockManager.LockOrderException;
+import dev.hotspare.fleet.lock.LockManager.LockScope;
+import dev.hotspare.fleet.lock.LockManager.WaitPolicy;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.spi.StoreUnavailableException;
@@ -15,11 +21,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static dev.hotspare.fleet.lock.LockKind.CONFIG;
-import static dev.hotspare.fleet.lock.LockKind.DOWNSCALE;
-import static dev.hotspare.fleet.lock.LockKind.PANIC;
-import static dev.hotspare.fleet.lock.LockKind.SCALE;
-import static dev.hotspare.fleet.lock.LockKind.TERMINATION;
+import static dev.hotspare.fleet.lock.LockId.LockKind.CONFIG;
+import static dev.hotspare.fleet.lock.LockId.LockKind.DOWNSCALE;
+import static dev.hotspare.fleet.lock.LockId.LockKind.PANIC;
+import static dev.hotspare.fleet.lock.LockId.LockKind.SCALE;
+import static dev.hotspare.fleet.lock.LockId.LockKind.TERMINATION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

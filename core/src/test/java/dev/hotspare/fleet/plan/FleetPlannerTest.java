@@ -1,24 +1,26 @@
 package dev.hotspare.fleet.plan;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.MetricsTrigger;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.ReadyRoom;
+import dev.hotspare.fleet.autoscale.Autoscaler.ReadyRoom;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.fleet.autoscale.RoomRemovalRanking;
-import dev.hotspare.fleet.autoscale.UsageWindows;
-import dev.hotspare.fleet.plan.FleetPlan.ScaleDown;
-import dev.hotspare.fleet.plan.FleetPlan.ScaleReason;
-import dev.hotspare.fleet.plan.FleetPlan.ScaleUp;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetObservation;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan.ScaleDown;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan.ScaleReason;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan.ScaleUp;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -225,7 +227,7 @@ class FleetPlannerTest {
         assertThat(FleetPlanner.manualScaleDown(a, 12, 1)).as("12 rooms, max 8: scaledown 1 removes 4").isEqualTo(4);
         assertThat(FleetPlanner.manualScaleDown(a, 12, 5)).isEqualTo(5);
         assertThat(FleetPlanner.manualScaleDown(a, 12, 9)).as("still never below min").isEqualTo(7);
-        Autoscaler capped = Autoscaler.builder().settings(new dev.hotspare.fleet.autoscale.AutoscalerSettings(
+        Autoscaler capped = Autoscaler.builder().settings(new dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings(
                 Duration.ofSeconds(10), 2)).build();
         assertThat(new FleetPlanner(capped).manualScaleUp(a, 0, 1)).as("raised to min past maxScaleUpAmount, as BELOW_MIN")
                 .isEqualTo(5);
@@ -237,7 +239,7 @@ class FleetPlannerTest {
     void roomsHostOneMatchUnlessARoomOccupancyPolicySaysOtherwise() {
         assertThat(FleetPlanner.maxMatchesPerRoom(config(0, 0, ScalingSpec.NONE, ScalingSpec.NONE))).isEqualTo(1);
         SchedulerConfig occupancy = config(0, 0, ScalingSpec.NONE, ScalingSpec.NONE).withAutoscaling(Autoscaling.byPolicy(0, 0,
-                dev.hotspare.fleet.PolicySpec.of("roomOccupancy", Map.of("readyTarget", 0.5, "maxMatchesPerRoom", 4))));
+                dev.hotspare.fleet.SchedulerConfig.PolicySpec.of("roomOccupancy", Map.of("readyTarget", 0.5, "maxMatchesPerRoom", 4))));
         assertThat(FleetPlanner.maxMatchesPerRoom(occupancy)).isEqualTo(4);
         assertThat(FleetPlanner.allocationCutoff(Duration.ofSeconds(60), NOW)).isEqualTo(NOW.minusSeconds(60));
     }

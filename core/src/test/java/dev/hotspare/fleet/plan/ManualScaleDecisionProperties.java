@@ -1,11 +1,12 @@
 package dev.hotspare.fleet.plan;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.ScalingSpec;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 

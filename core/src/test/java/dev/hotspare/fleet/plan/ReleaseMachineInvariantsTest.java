@@ -1,6 +1,10 @@
 package dev.hotspare.fleet.plan;
 
-import dev.hotspare.fleet.MaxSurge;
+import dev.hotspare.fleet.SchedulerConfig.MaxSurge;
+import dev.hotspare.fleet.plan.ReleaseMachine.ReleaseCommand;
+import dev.hotspare.fleet.plan.ReleaseMachine.ReleaseDecision;
+import dev.hotspare.fleet.plan.ReleaseMachine.ReleaseEvent;
+import dev.hotspare.fleet.plan.ReleaseState.ReleasePhase;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import org.junit.jupiter.api.Test;
 

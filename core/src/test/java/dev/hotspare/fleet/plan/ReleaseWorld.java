@@ -1,10 +1,11 @@
 package dev.hotspare.fleet.plan;
 
+import dev.hotspare.fleet.plan.ReleaseMachine.ReleaseCommand;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 
 import java.time.Duration;
 import java.time.Instant;

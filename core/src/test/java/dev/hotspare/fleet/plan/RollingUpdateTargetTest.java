@@ -1,9 +1,10 @@
 package dev.hotspare.fleet.plan;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan;
 import org.junit.jupiter.api.Test;
 
 import static dev.hotspare.fleet.plan.FleetPlannerTest.config;

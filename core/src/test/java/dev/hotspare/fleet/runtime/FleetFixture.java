@@ -1,10 +1,11 @@
 package dev.hotspare.fleet.runtime;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerStatus;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.time.VirtualTimeScheduler;
 
@@ -91,7 +92,7 @@ public final class FleetFixture implements AutoCloseable {
      * @param yaml the config
      */
     public void create(String yaml) {
-        fleet.updates().create(yaml);
+        fleet.operations().create(yaml);
     }
 
     /**
@@ -103,7 +104,7 @@ public final class FleetFixture implements AutoCloseable {
     public void addRooms(int count) {
         String version = fleet.schedulerStore().get(SCHEDULER).orElseThrow().version().toString();
         for (int i = 0; i < count; i++) {
-            String room = driver.create(SCHEDULER, version, dev.hotspare.pool.DesiredPower.RUNNING).id();
+            String room = driver.create(SCHEDULER, version, dev.hotspare.pool.Member.DesiredPower.RUNNING).id();
             fleet.roomStatusStore().update(SCHEDULER, room, RoomStatus.CREATING, time.now());
         }
     }
@@ -154,7 +155,7 @@ public final class FleetFixture implements AutoCloseable {
 
     /** @return the scheduler's status */
     public SchedulerStatus status() {
-        return fleet.queries().status(SCHEDULER);
+        return fleet.operations().status(SCHEDULER);
     }
 
     @Override

@@ -1,15 +1,15 @@
 package dev.hotspare.fleet.runtime;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.ReadyRoom;
+import dev.hotspare.fleet.autoscale.Autoscaler.ReadyRoom;
 import dev.hotspare.fleet.autoscale.RoomRemovalRanking;
 import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.kpi.RecordingKpis.Scaled;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
@@ -38,12 +38,12 @@ class FleetTest {
     @Test
     void aFleetOnTheInMemoryDefaultBringsUpItsMinRooms() {
         Fleet fleet = Fleet.builder().scheduler(time).build().start();
-        fleet.updates().create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 2}\n");
+        fleet.operations().create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 2}\n");
         time.advanceBy(Duration.ofSeconds(30));
         allReady(fleet);
 
-        assertThat(fleet.queries().status("pong").rooms()).isEqualTo(new RoomStatusCounts(0, 2, 0, 0));
-        assertThat(fleet.queries().status("pong").state()).isEqualTo("in-sync");
+        assertThat(fleet.operations().status("pong").rooms()).isEqualTo(new RoomStatusCounts(0, 2, 0, 0));
+        assertThat(fleet.operations().status("pong").state()).isEqualTo("in-sync");
         fleet.close();
     }
 
@@ -53,13 +53,13 @@ class FleetTest {
         // The rooms report once: a long ping timeout keeps the watcher from removing them as dead meanwhile.
         Fleet fleet = Fleet.builder().scheduler(time).pingTimeout(Duration.ofHours(1))
                 .autoscaler(Autoscaler.builder().ranking(byName).build()).build().start();
-        fleet.updates().create("name: pong\ngame: pong\nimage: pong:1\n");
-        fleet.scaling().scaleUp("pong", 4);
+        fleet.operations().create("name: pong\ngame: pong\nimage: pong:1\n");
+        fleet.operations().scaleUp("pong", 4);
         time.advanceBy(Duration.ofSeconds(5));
         allReady(fleet);
         List<String> byNameFirst = rooms(fleet).stream().sorted().limit(2).toList();
 
-        CompletableFuture<Integer> removed = fleet.scaling().scaleDown("pong", 2);
+        CompletableFuture<Integer> removed = fleet.operations().scaleDown("pong", 2);
         time.advanceBy(Duration.ofMinutes(1));
 
         assertThat(removed).isCompletedWithValue(2);
@@ -70,7 +70,7 @@ class FleetTest {
     void aPanicScaleUpIsReportedLikeEveryOtherScale() {
         RecordingKpis kpis = new RecordingKpis();
         Fleet fleet = Fleet.builder().scheduler(time).listener(kpis).build().start();
-        fleet.updates().create("""
+        fleet.operations().create("""
                 name: pong
                 game: pong
                 image: pong:1
@@ -85,7 +85,7 @@ class FleetTest {
                         time: 60
                         limit: 60
                 """);
-        fleet.scaling().scaleUp("pong", 2);
+        fleet.operations().scaleUp("pong", 2);
         time.advanceBy(Duration.ofSeconds(5));
         allReady(fleet);
         kpis.clear();

@@ -2,13 +2,13 @@ package dev.hotspare.fleet.runtime;
 
 import dev.hotspare.fleet.runtime.internal.RollingReplace;
 import dev.hotspare.fleet.runtime.internal.RoomActions;
-import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 import dev.hotspare.time.VirtualTimeScheduler;
@@ -50,7 +50,7 @@ class RollingReplaceProperties {
             tasks.advanceBy(Duration.ofSeconds(installSeconds));
             int chunk = Math.max(1, (int) Math.ceil(rooms * maxSurge / 100.0));
 
-            CompletableFuture<OperationStatus> done = new RollingReplace("pong", new SchedulerVersion(2, 0), dev.hotspare.fleet.MaxSurge.percent(maxSurge),
+            CompletableFuture<OperationStatus> done = new RollingReplace("pong", new SchedulerVersion(2, 0), dev.hotspare.fleet.SchedulerConfig.MaxSurge.percent(maxSurge),
                     Duration.ofHours(10), Duration.ofSeconds(1), new RoomActions(driver, java.util.Optional.empty(),
                     dev.hotspare.fleet.events.EventDispatcher.builder().build(), FleetListener.NONE, tasks, Duration.ofSeconds(1)),
                     () -> false, () -> false).start();

@@ -95,7 +95,7 @@ class ScaleOutTest {
 
     private List<Instance> startInstances(int count) {
         for (String name : NAMES) {
-            roomsApi.updates().create("name: " + name + "\ngame: g\nimage: g:1\nautoscaling: {min: 2}\n");
+            roomsApi.operations().create("name: " + name + "\ngame: g\nimage: g:1\nautoscaling: {min: 2}\n");
         }
         List<Instance> instances = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -204,7 +204,7 @@ class ScaleOutTest {
 
     @Test
     void aReleaseInFlightMovesWithItsSchedulerAndTheNewOwnerFinishesIt() {
-        roomsApi.updates().create("name: pong\ngame: g\nimage: g:1\nmaxSurge: \"50%\"\nautoscaling: {min: 4, max: 4}\n");
+        roomsApi.operations().create("name: pong\ngame: g\nimage: g:1\nmaxSurge: \"50%\"\nautoscaling: {min: 4, max: 4}\n");
         List<Instance> instances = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             instances.add(instance("fleet-" + i));
@@ -218,7 +218,7 @@ class ScaleOutTest {
                 .findFirst().orElseThrow();
         Instance other = instances.stream().filter(i -> i != owner).findFirst().orElseThrow();
 
-        owner.fleet().updates().updateImage("pong", Optional.of("g:2"));
+        owner.fleet().operations().updateImage("pong", Optional.of("g:2"));
         for (int s = 0; s < 3; s++) {
             time.advanceBy(Duration.ofSeconds(1));              // the new rooms have not reported ready yet
         }
@@ -230,7 +230,7 @@ class ScaleOutTest {
         }
         assertThat(other.fleet().ownedSchedulers().orElseThrow().fence("pong")).as("the survivor owns pong").isPresent();
         assertThat(schedulers.loadRelease("pong")).map(r -> r.state().phase())
-                .contains(dev.hotspare.fleet.plan.ReleasePhase.DEPLOYED);
+                .contains(dev.hotspare.fleet.plan.ReleaseState.ReleasePhase.DEPLOYED);
         assertThat(FleetPlanner.liveRooms(driver.list("pong"))).extracting(dev.hotspare.pool.Member::templateVersion)
                 .containsExactly("v2.0", "v2.0", "v2.0", "v2.0");
     }
@@ -239,7 +239,7 @@ class ScaleOutTest {
     private void secondWithReadyPings(String scheduler) {
         time.advanceBy(Duration.ofSeconds(1));
         for (dev.hotspare.pool.Member room : FleetPlanner.liveRooms(driver.list(scheduler))) {
-            if (room.phase() == dev.hotspare.pool.MemberPhase.READY) {
+            if (room.phase() == dev.hotspare.pool.Member.MemberPhase.READY) {
                 roomsApi.rooms().report(scheduler, room.id(), "ready", time.now());
             }
         }

@@ -3,6 +3,8 @@ package dev.hotspare.fleet.versions;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.versions.ConfigDiff.ChangeKind;
+import dev.hotspare.fleet.versions.ConfigDiff.FieldChange;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 

@@ -1,6 +1,8 @@
 package dev.hotspare.fleet.versions;
 
 import dev.hotspare.fleet.ConfigDocument;
+import dev.hotspare.fleet.versions.ConfigDiff.ChangeKind;
+import dev.hotspare.fleet.versions.ConfigDiff.FieldChange;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,6 +1,7 @@
 package dev.hotspare.fleet.versions;
 
 
+import dev.hotspare.fleet.versions.ConfigDiff.ChangeKind;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 

@@ -4,6 +4,7 @@ import dev.hotspare.fleet.lock.ToggleableLockStore;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
+import dev.hotspare.ownership.runtime.OwnershipMember.OwnershipListener;
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolSpec;

@@ -1,7 +1,7 @@
 package dev.hotspare.pool.internal;
 
-import dev.hotspare.pool.ClaimReason;
-import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.Claim.ClaimReason;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.pool.PoolPlan;
 import org.junit.jupiter.api.Test;
 

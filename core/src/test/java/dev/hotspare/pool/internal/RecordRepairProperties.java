@@ -2,7 +2,7 @@ package dev.hotspare.pool.internal;
 
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.internal.RecordRepair.OnClaim;
 import dev.hotspare.pool.internal.RecordRepair.Ready;
 import dev.hotspare.pool.internal.RecordRepair.Repair;

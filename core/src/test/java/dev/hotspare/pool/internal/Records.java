@@ -1,10 +1,10 @@
 package dev.hotspare.pool.internal;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 
 import java.time.Duration;
 import java.time.Instant;

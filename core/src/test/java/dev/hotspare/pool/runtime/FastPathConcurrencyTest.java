@@ -2,9 +2,9 @@ package dev.hotspare.pool.runtime;
 
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;

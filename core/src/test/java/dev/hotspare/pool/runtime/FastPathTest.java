@@ -1,6 +1,6 @@
 package dev.hotspare.pool.runtime;
 
-import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimClass;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolSpec;

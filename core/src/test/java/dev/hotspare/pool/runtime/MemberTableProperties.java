@@ -1,7 +1,7 @@
 package dev.hotspare.pool.runtime;
 
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 

@@ -4,7 +4,7 @@ import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.MemberDriver;

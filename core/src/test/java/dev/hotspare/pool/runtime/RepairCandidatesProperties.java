@@ -1,10 +1,10 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.internal.RecordRepair;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;

@@ -1,6 +1,9 @@
 package dev.hotspare.pool.sizing;
 
 
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision;
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingInput;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
 

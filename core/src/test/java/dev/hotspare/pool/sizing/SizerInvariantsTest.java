@@ -1,5 +1,9 @@
 package dev.hotspare.pool.sizing;
 
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingDecision;
+import dev.hotspare.pool.sizing.HotSpareSizer.SizingInput;
+import dev.hotspare.pool.sizing.SizerSettings.WaitTarget;
+import dev.hotspare.pool.sizing.SizingHistory.ClaimWait;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

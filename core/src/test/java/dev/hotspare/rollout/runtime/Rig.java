@@ -4,7 +4,7 @@ import dev.hotspare.memory.MemoryLeaderElection;
 import dev.hotspare.memory.MemoryRolloutAgentChannel;
 import dev.hotspare.memory.MemoryRolloutStore;
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.Notice;
+import dev.hotspare.rollout.RolloutMachine.Notice;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
 import dev.hotspare.rollout.Target;

@@ -1,11 +1,11 @@
 package dev.hotspare.rollout.runtime;
 
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.OpKind;
+import dev.hotspare.rollout.RolloutState.OpKind;
 import dev.hotspare.rollout.Target;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.spi.AgentOp;
 import dev.hotspare.rollout.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.AgentOp;
 import dev.hotspare.time.TaskScheduler;
 
 import java.time.Duration;
@@ -64,8 +64,8 @@ public final class SimulatedFleet {
         Behaviour b = behaviour.apply(op);
         CompletableFuture<RolloutAgent.Result> done = new CompletableFuture<>();
         scheduler.schedule(b.duration(), () -> {
-            if (op.kind() == OpKind.UPGRADE && b.result().status() == dev.hotspare.rollout.OpStatus.SUCCEEDED
-                    && op.target().kind() != dev.hotspare.rollout.TargetKind.SERVICES) {
+            if (op.kind() == OpKind.UPGRADE && b.result().status() == dev.hotspare.rollout.RolloutState.OpStatus.SUCCEEDED
+                    && op.target().kind() != dev.hotspare.rollout.Target.TargetKind.SERVICES) {
                 versions.put(op.target(), op.version());
             }
             done.complete(b.result());

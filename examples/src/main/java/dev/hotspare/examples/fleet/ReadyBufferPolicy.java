@@ -1,11 +1,11 @@
 package dev.hotspare.examples.fleet;
 
-import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
-import dev.hotspare.fleet.autoscale.PolicyContext;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
 import dev.hotspare.fleet.autoscale.ScalingPolicy;
-import dev.hotspare.fleet.autoscale.Utilization;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Utilization;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,10 +1,10 @@
 package dev.hotspare.examples.poolservice;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimService;
-import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.Claim.ClaimService;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolListener;

@@ -1,19 +1,19 @@
 package dev.hotspare.examples.poolservice;
 
 import dev.hotspare.kpi.KpiListener;
-import dev.hotspare.pool.ClaimService;
+import dev.hotspare.pool.Claim.ClaimService;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.runtime.ClaimExplanation;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
-import dev.hotspare.pool.runtime.PoolDeletedException;
+import dev.hotspare.pool.runtime.PoolController.ClaimExplanation;
+import dev.hotspare.pool.runtime.PoolController.PoolDeletedException;
 import dev.hotspare.pool.runtime.PoolListener;
-import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimStore.ClaimExistsException;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 

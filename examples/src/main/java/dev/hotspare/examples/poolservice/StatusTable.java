@@ -1,13 +1,13 @@
 package dev.hotspare.examples.poolservice;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimReason;
-import dev.hotspare.pool.ClaimStages;
+import dev.hotspare.pool.Claim.ClaimReason;
+import dev.hotspare.pool.Claim.ClaimStages;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
+import dev.hotspare.pool.PoolPlanner.TypicalDurations;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.TypicalDurations;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,7 +69,7 @@ final class StatusTable {
             for (String id : s.deletionWaitsFor()) {
                 Member m = byId.get(id);
                 waits.add(id + (m != null && m.isClaimed() && !m.isReleased() ? " (claimed by " + m.claimName().get() + ")"
-                        : m != null && m.phase() == dev.hotspare.pool.MemberPhase.DELETING ? " (deleting)" : ""));
+                        : m != null && m.phase() == dev.hotspare.pool.Member.MemberPhase.DELETING ? " (deleting)" : ""));
             }
             lines.add("pool being deleted; waiting for " + (waits.isEmpty() ? "nothing: it is gone" : String.join(", ", waits)));
         }

@@ -1,16 +1,16 @@
 package dev.hotspare.examples.fleet;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.FleetSnapshot;
-import dev.hotspare.fleet.autoscale.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.fleet.autoscale.ScalingPolicies;
-import dev.hotspare.fleet.autoscale.UsageWindows;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;

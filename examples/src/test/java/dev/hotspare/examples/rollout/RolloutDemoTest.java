@@ -1,6 +1,6 @@
 package dev.hotspare.examples.rollout;
 
-import dev.hotspare.rollout.Phase;
+import dev.hotspare.rollout.RolloutState.Phase;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

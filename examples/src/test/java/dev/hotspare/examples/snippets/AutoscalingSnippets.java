@@ -1,17 +1,17 @@
 package dev.hotspare.examples.snippets;
 
 import dev.hotspare.examples.fleet.ReadyBufferPolicy;
-import dev.hotspare.fleet.MetricsTrigger;
-import dev.hotspare.fleet.PolicyParameter;
-import dev.hotspare.fleet.PolicyParameters;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameter;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameters;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
 import dev.hotspare.fleet.SchedulerConfigs;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.PolicyContext;
 import dev.hotspare.fleet.autoscale.ScalingPolicies;
 import dev.hotspare.fleet.autoscale.ScalingPolicy;
-import dev.hotspare.fleet.autoscale.Utilization;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Utilization;
 import dev.hotspare.json.Documents;
 import dev.hotspare.validation.Problem;
 

@@ -1,13 +1,13 @@
 package dev.hotspare.examples.snippets;
 
 import dev.hotspare.examples.fleet.ReadyBufferPolicy;
-import dev.hotspare.fleet.PolicyParameters;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameters;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfigs;
-import dev.hotspare.fleet.autoscale.Direction;
-import dev.hotspare.fleet.autoscale.PolicyContext;
 import dev.hotspare.fleet.autoscale.ScalingPolicies;
-import dev.hotspare.fleet.autoscale.TargetPolicy.Target;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Direction;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.TargetPolicy.Target;
 import dev.hotspare.json.Documents;
 import org.junit.jupiter.api.Test;
 

@@ -18,7 +18,7 @@ public final class FleetQuickLook {
         // snippet: README.md#1
         VirtualTimeScheduler time = TaskScheduler.virtual(Instant.parse("2026-01-01T00:00:00Z")); // or TaskScheduler.system(...)
         Fleet fleet = Fleet.builder().scheduler(time).build().start();            // stores, locks, worker: in memory
-        fleet.updates().create("""
+        fleet.operations().create("""
                 name: pong
                 game: pong
                 image: pong:1
@@ -28,7 +28,7 @@ public final class FleetQuickLook {
         for (Member room : fleet.memberDriver().list("pong")) {
             fleet.rooms().report("pong", room.id(), "ready", time.now()); // rooms ping as Maestro rooms do
         }
-        System.out.println(fleet.queries().status("pong").rooms());   // RoomStatusCounts[creating=0, ready=2, ...]
+        System.out.println(fleet.operations().status("pong").rooms());   // RoomStatusCounts[creating=0, ready=2, ...]
         // end snippet
         fleet.close();
     }

@@ -2,7 +2,7 @@ package dev.hotspare.examples.snippets;
 
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.ownership.runtime.OwnershipMember;
-import dev.hotspare.pool.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimClass;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolSpec;

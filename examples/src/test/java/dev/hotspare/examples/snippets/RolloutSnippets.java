@@ -1,7 +1,7 @@
 package dev.hotspare.examples.snippets;
 
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.RolloutEvent;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.TargetRef;
 import dev.hotspare.rollout.runtime.RolloutAgent;

@@ -1,9 +1,9 @@
 package dev.hotspare.examples.snippets;
 
-import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.autoscale.PolicyContext;
-import dev.hotspare.fleet.autoscale.Utilization;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Utilization;
 
 /**
  * The interface docs/autoscaling.md shows, as a copy (the real one's Javadoc and default methods are more than the

@@ -1,10 +1,10 @@
 package dev.hotspare.examples.snippets;
 
-import dev.hotspare.fleet.PolicyParameter;
-import dev.hotspare.fleet.PolicyParameters;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameter;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameters;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.autoscale.PolicyContext;
-import dev.hotspare.fleet.autoscale.TargetPolicy;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.TargetPolicy;
 
 import java.util.List;
 

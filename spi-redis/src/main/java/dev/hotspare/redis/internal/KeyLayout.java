@@ -1,6 +1,6 @@
 package dev.hotspare.redis.internal;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 
 import java.time.Instant;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.hotspare.redis.internal;
 
 import dev.hotspare.fleet.RoomProtocol;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.spi.RoomStatusStore.RoomUpdate;
 import io.lettuce.core.ScriptOutputType;

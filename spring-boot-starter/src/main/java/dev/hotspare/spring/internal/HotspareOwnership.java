@@ -35,7 +35,7 @@ public final class HotspareOwnership implements AutoCloseable {
      * @throws HotspareConfigurationException naming every bad {@code hotspare.ownership.*} property
      */
     public static HotspareOwnership of(Backend backend, HotspareProperties.Ownership settings, TaskScheduler tasks,
-                                       dev.hotspare.ownership.runtime.OwnershipListener listener) {
+                                       dev.hotspare.ownership.runtime.OwnershipMember.OwnershipListener listener) {
         if (!settings.isEnabled() || backend.sharedLockStore().isEmpty()) {
             return new HotspareOwnership(Optional.empty());
         }

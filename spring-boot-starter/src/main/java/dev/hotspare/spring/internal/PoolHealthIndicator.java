@@ -2,7 +2,7 @@ package dev.hotspare.spring.internal;
 
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.Member.MemberState;
 import dev.hotspare.pool.PoolSpec;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

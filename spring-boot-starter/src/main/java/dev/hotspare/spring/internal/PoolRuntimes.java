@@ -1,8 +1,8 @@
 package dev.hotspare.spring.internal;
 
 import dev.hotspare.kpi.KpiListener;
-import dev.hotspare.ownership.runtime.OwnershipListener;
 import dev.hotspare.ownership.runtime.OwnershipMember;
+import dev.hotspare.ownership.runtime.OwnershipMember.OwnershipListener;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.pool.spi.ClaimStore;

@@ -1,17 +1,17 @@
 package dev.hotspare.testkit.fleet;
 
-import dev.hotspare.fleet.Autoscaling;
-import dev.hotspare.fleet.MetricsTrigger;
-import dev.hotspare.fleet.Quantity;
-import dev.hotspare.fleet.Resources;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.ScalingSpec;
 import dev.hotspare.fleet.SchedulerConfig;
-import dev.hotspare.fleet.autoscale.FleetSnapshot;
-import dev.hotspare.fleet.autoscale.ReadyRoom;
+import dev.hotspare.fleet.SchedulerConfig.Autoscaling;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
+import dev.hotspare.fleet.SchedulerConfig.Quantity;
+import dev.hotspare.fleet.SchedulerConfig.Resources;
+import dev.hotspare.fleet.SchedulerConfig.ScalingSpec;
+import dev.hotspare.fleet.autoscale.Autoscaler.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.ReadyRoom;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.UsageReading;
-import dev.hotspare.fleet.autoscale.UsageWindows;
 import dev.hotspare.testkit.property.Gen;
 
 import java.math.BigDecimal;

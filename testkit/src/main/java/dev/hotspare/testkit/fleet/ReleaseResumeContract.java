@@ -1,19 +1,19 @@
 package dev.hotspare.testkit.fleet;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.lock.Fence;
 import dev.hotspare.fleet.plan.FleetPlanner;
-import dev.hotspare.fleet.plan.ReleasePhase;
+import dev.hotspare.fleet.plan.ReleaseState.ReleasePhase;
 import dev.hotspare.fleet.runtime.Fleet;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.spi.SchedulerStore;
-import dev.hotspare.fleet.spi.VersionedRelease;
+import dev.hotspare.fleet.spi.SchedulerStore.VersionedRelease;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
@@ -133,12 +133,12 @@ public abstract class ReleaseResumeContract {
     private Outcome run(int killAt, int failing) {
         World w = new World();
         Fleet first = w.start();
-        first.updates().create("name: " + w.name + "\ngame: pong\nimage: pong:1\nmaxSurge: \"50%\"\nautoscaling: {min: 4, max: 4}\n");
+        first.operations().create("name: " + w.name + "\ngame: pong\nimage: pong:1\nmaxSurge: \"50%\"\nautoscaling: {min: 4, max: 4}\n");
         for (int s = 0; s < 40; s++) {
             w.second(-1);
         }
         assertThat(FleetPlanner.liveRooms(w.driver.list(w.name))).hasSize(4);
-        first.updates().updateImage(w.name, Optional.of("pong:2"));
+        first.operations().updateImage(w.name, Optional.of("pong:2"));
         for (int s = 0; s < 400; s++) {
             if (s == killAt) {
                 if (killAt < 40 || killAt == 60) {

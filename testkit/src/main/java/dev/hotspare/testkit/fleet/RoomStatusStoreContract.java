@@ -2,15 +2,15 @@ package dev.hotspare.testkit.fleet;
 
 import java.util.Map;
 
-import dev.hotspare.fleet.spi.RoomObservation;
+import dev.hotspare.fleet.spi.RoomStatusStore.RoomObservation;
 
-import dev.hotspare.fleet.DeadRoomRules;
 import dev.hotspare.fleet.RoomProtocol;
+import dev.hotspare.fleet.RoomProtocol.DeadRoomRules;
 import dev.hotspare.fleet.RoomState;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.spi.RoomObservation;
 import dev.hotspare.fleet.spi.RoomStatusStore;
+import dev.hotspare.fleet.spi.RoomStatusStore.RoomObservation;
 import dev.hotspare.fleet.spi.RoomStatusStore.RoomUpdate;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.BeforeEach;

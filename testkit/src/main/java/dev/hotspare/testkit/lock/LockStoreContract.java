@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>Time: by default the suite lets real time pass ({@link #advanceStoreTime} waits with Awaitility) and
  * uses a short {@link #ttl()} of 400 ms, so a real server finishes the suite in seconds. A store on a
- * {@link dev.hotspare.time.VirtualClock} overrides {@link #advanceStoreTime} to move the clock instead. A
+ * {@link dev.hotspare.time.VirtualTimeScheduler.VirtualClock} overrides {@link #advanceStoreTime} to move the clock instead. A
  * backend whose TTL has a coarser granularity (Kubernetes Lease durations are whole seconds) overrides
  * {@link #ttl()}. No test depends on how fast the machine is: the short TTL is only ever waited <em>past</em>
  * (a slow machine waits longer, and the lease is only more expired), and a lease a test expects to be still held

@@ -1,13 +1,13 @@
 package dev.hotspare.testkit.pool;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimClass;
-import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimOutcome;
+import dev.hotspare.pool.Claim.Reservation;
 import dev.hotspare.pool.ClaimRequest;
-import dev.hotspare.pool.Reservation;
-import dev.hotspare.pool.spi.ClaimExistsException;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.ClaimStore.AssignOutcome;
+import dev.hotspare.pool.spi.ClaimStore.ClaimExistsException;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,11 @@
 package dev.hotspare.testkit.pool;
 
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.spi.MemberAlreadyClaimedException;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.spi.MemberDriver;
-import dev.hotspare.pool.spi.MemberNotFoundException;
+import dev.hotspare.pool.spi.MemberDriver.MemberAlreadyClaimedException;
+import dev.hotspare.pool.spi.MemberDriver.MemberNotFoundException;
 import dev.hotspare.validation.Names;
 import org.junit.jupiter.api.Test;
 

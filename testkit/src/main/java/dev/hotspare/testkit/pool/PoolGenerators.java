@@ -1,12 +1,12 @@
 package dev.hotspare.testkit.pool;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimLifetime;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.PoolSpec.ClaimLifetime;
 import dev.hotspare.testkit.property.Gen;
 
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.hotspare.testkit.rollout;
 
-import dev.hotspare.rollout.OpKind;
-import dev.hotspare.rollout.OpStatus;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.OpStatus;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.spi.AgentOp;
-import dev.hotspare.rollout.spi.OpReport;
 import dev.hotspare.rollout.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.AgentOp;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.OpReport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,13 +1,13 @@
 package dev.hotspare.testkit.rollout;
 
-import dev.hotspare.rollout.DeviceStrategy;
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.MaintenanceWindow;
-import dev.hotspare.rollout.MaxParallel;
-import dev.hotspare.rollout.OpTimeouts;
 import dev.hotspare.rollout.RolloutSpec;
+import dev.hotspare.rollout.RolloutSpec.DeviceStrategy;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
+import dev.hotspare.rollout.RolloutSpec.MaxParallel;
+import dev.hotspare.rollout.RolloutSpec.OpTimeouts;
+import dev.hotspare.rollout.RolloutSpec.UnmatchedDevices;
 import dev.hotspare.rollout.Target;
-import dev.hotspare.rollout.UnmatchedDevices;
 import dev.hotspare.testkit.property.Gen;
 
 import java.time.Duration;

@@ -1,20 +1,20 @@
 package dev.hotspare.testkit.rollout;
 
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.MaintenanceWindow;
-import dev.hotspare.rollout.OpStatus;
-import dev.hotspare.rollout.Phase;
-import dev.hotspare.rollout.RolloutEvent;
 import dev.hotspare.rollout.RolloutMachine;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
 import dev.hotspare.rollout.RolloutSpec;
+import dev.hotspare.rollout.RolloutSpec.MaintenanceWindow;
 import dev.hotspare.rollout.RolloutState;
+import dev.hotspare.rollout.RolloutState.OpStatus;
+import dev.hotspare.rollout.RolloutState.Phase;
 import dev.hotspare.rollout.Target;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.spi.RolloutConflictException;
-import dev.hotspare.rollout.spi.RolloutInProgressException;
 import dev.hotspare.rollout.spi.RolloutStore;
-import dev.hotspare.rollout.spi.StaleRolloutVersionException;
-import dev.hotspare.rollout.spi.VersionedRollout;
+import dev.hotspare.rollout.spi.RolloutStore.RolloutConflictException;
+import dev.hotspare.rollout.spi.RolloutStore.RolloutInProgressException;
+import dev.hotspare.rollout.spi.RolloutStore.StaleRolloutVersionException;
+import dev.hotspare.rollout.spi.RolloutStore.VersionedRollout;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

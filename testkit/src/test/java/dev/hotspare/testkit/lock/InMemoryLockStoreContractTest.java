@@ -2,7 +2,7 @@ package dev.hotspare.testkit.lock;
 
 import dev.hotspare.fleet.lock.spi.LockStore;
 import dev.hotspare.memory.InMemoryLockStore;
-import dev.hotspare.time.VirtualClock;
+import dev.hotspare.time.VirtualTimeScheduler.VirtualClock;
 
 import java.time.Duration;
 

@@ -8,8 +8,8 @@ import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
-import dev.hotspare.time.VirtualClock;
 import dev.hotspare.time.VirtualTimeScheduler;
+import dev.hotspare.time.VirtualTimeScheduler.VirtualClock;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -3,18 +3,18 @@ package dev.hotspare.testkit.pool;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlanner;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;
-import dev.hotspare.time.VirtualClock;
 import dev.hotspare.time.VirtualTimeScheduler;
+import dev.hotspare.time.VirtualTimeScheduler.VirtualClock;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,7 +101,7 @@ class PoolPlannerProperties {
             assertThat(plan.reasons()).extracting(PoolPlan.PendingClaim::claimName).containsExactlyElementsOf(waiting);
             assertThat(plan.status().pendingClaims()).isEqualTo(waiting.size());
             if (s.spec().deleted()) {
-                assertThat(plan.reasons()).allSatisfy(r -> assertThat(r.reason()).isEqualTo(new dev.hotspare.pool.ClaimReason.PoolDeleting()));
+                assertThat(plan.reasons()).allSatisfy(r -> assertThat(r.reason()).isEqualTo(new dev.hotspare.pool.Claim.ClaimReason.PoolDeleting()));
             }
         });
     }
@@ -189,7 +189,7 @@ class PoolPlannerProperties {
             InMemoryClaimStore claims = new InMemoryClaimStore();
             String pool = s.spec().name();
             // Claims with lifetimes would keep releasing; the fixpoint is about the pool, so claims live forever here.
-            PoolSpec spec = s.spec().toBuilder().claimLifetime(dev.hotspare.pool.ClaimLifetime.UNLIMITED).build();
+            PoolSpec spec = s.spec().toBuilder().claimLifetime(dev.hotspare.pool.PoolSpec.ClaimLifetime.UNLIMITED).build();
             for (Claim c : s.claims()) {
                 claims.submit(pool, c.name(), c.lifetime(), c.createdAt());
                 c.assignedMember().ifPresent(m -> claims.assign(pool, c.name(), m, c.assignedAt().orElseThrow()));

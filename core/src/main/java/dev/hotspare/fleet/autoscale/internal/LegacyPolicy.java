@@ -1,12 +1,12 @@
 package dev.hotspare.fleet.autoscale.internal;
 
-import dev.hotspare.fleet.MetricsTrigger;
+import dev.hotspare.fleet.PolicyTypes.TriggerTypes;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.TriggerTypes;
-import dev.hotspare.fleet.autoscale.Direction;
-import dev.hotspare.fleet.autoscale.PolicyContext;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
 import dev.hotspare.fleet.autoscale.ScalingPolicy;
-import dev.hotspare.fleet.autoscale.Utilization;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Direction;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Utilization;
 
 /**
  * {@code legacy}: utilization is room occupancy (as {@code room}); the delta is the configured fixed

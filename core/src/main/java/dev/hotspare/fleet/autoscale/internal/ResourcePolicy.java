@@ -1,12 +1,12 @@
 package dev.hotspare.fleet.autoscale.internal;
 
-import dev.hotspare.fleet.MetricsTrigger;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.autoscale.PolicyContext;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.ScalingPolicy;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.Utilization;
 import dev.hotspare.fleet.autoscale.UsageReading;
-import dev.hotspare.fleet.autoscale.Utilization;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

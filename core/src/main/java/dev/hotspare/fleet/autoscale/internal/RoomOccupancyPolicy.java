@@ -1,12 +1,12 @@
 package dev.hotspare.fleet.autoscale.internal;
 
-import dev.hotspare.fleet.PolicyParameter;
-import dev.hotspare.fleet.PolicyParameters;
 import dev.hotspare.fleet.PolicyTypes;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameter;
+import dev.hotspare.fleet.PolicyTypes.PolicyParameters;
+import dev.hotspare.fleet.PolicyTypes.TriggerTypes;
 import dev.hotspare.fleet.RoomStatusCounts;
-import dev.hotspare.fleet.TriggerTypes;
-import dev.hotspare.fleet.autoscale.PolicyContext;
-import dev.hotspare.fleet.autoscale.TargetPolicy;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.PolicyContext;
+import dev.hotspare.fleet.autoscale.ScalingPolicy.TargetPolicy;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;

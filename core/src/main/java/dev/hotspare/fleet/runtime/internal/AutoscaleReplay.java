@@ -4,13 +4,13 @@ import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
-import dev.hotspare.fleet.autoscale.ScaleDecision;
 import dev.hotspare.fleet.autoscale.UsageReading;
-import dev.hotspare.fleet.autoscale.UsageWindows;
-import dev.hotspare.fleet.plan.FleetObservation;
-import dev.hotspare.fleet.plan.FleetPlan;
 import dev.hotspare.fleet.plan.FleetPlanner;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetObservation;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.memory.InMemoryUsageHistory;
 

@@ -3,9 +3,9 @@ package dev.hotspare.fleet.runtime.internal;
 import dev.hotspare.fleet.SchedulerConfig;
 import dev.hotspare.fleet.SchedulerState;
 import dev.hotspare.fleet.autoscale.Autoscaler;
-import dev.hotspare.fleet.autoscale.FleetSnapshot;
-import dev.hotspare.fleet.autoscale.ScaleDecision;
-import dev.hotspare.fleet.autoscale.UsageWindows;
+import dev.hotspare.fleet.autoscale.Autoscaler.FleetSnapshot;
+import dev.hotspare.fleet.autoscale.Autoscaler.ScaleDecision;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.fleet.spi.UsageHistory;
 
 import java.math.BigDecimal;

@@ -1,14 +1,14 @@
 package dev.hotspare.fleet.runtime.internal;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.events.FleetEvent;
-import dev.hotspare.fleet.plan.FleetPlan.ScaleReason;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan.ScaleReason;
 import dev.hotspare.fleet.runtime.FleetListener;
 import dev.hotspare.fleet.spi.RoomStatusStore;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.pool.DesiredPower;
-import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 
@@ -51,7 +51,7 @@ public final class RoomActions {
 
     public RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,
                 TaskScheduler tasks, Duration pollInterval) {
-        this(driver, statuses, events, listener, tasks, pollInterval, dev.hotspare.fleet.FleetLimits.DEFAULT.maxScaleStep());
+        this(driver, statuses, events, listener, tasks, pollInterval, dev.hotspare.fleet.SchedulerConfig.FleetLimits.DEFAULT.maxScaleStep());
     }
 
     public RoomActions(MemberDriver driver, Optional<RoomStatusStore> statuses, EventDispatcher events, FleetListener listener,

@@ -1,34 +1,33 @@
 package dev.hotspare.fleet.runtime.internal;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import dev.hotspare.fleet.MaxSurge;
-import dev.hotspare.fleet.MetricsTrigger;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.PolicyTypes.TriggerTypes;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.SchedulerConfig;
+import dev.hotspare.fleet.SchedulerConfig.MaxSurge;
+import dev.hotspare.fleet.SchedulerConfig.MetricsTrigger;
 import dev.hotspare.fleet.SchedulerState;
-import dev.hotspare.fleet.TriggerTypes;
+import dev.hotspare.fleet.autoscale.Autoscaler.UsageWindows;
 import dev.hotspare.fleet.autoscale.ResourceMetric;
 import dev.hotspare.fleet.autoscale.UsageReading;
-import dev.hotspare.fleet.autoscale.UsageWindows;
-import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockKind;
-import dev.hotspare.fleet.lock.LockScope;
-import dev.hotspare.fleet.plan.FleetObservation;
-import dev.hotspare.fleet.plan.FleetPlan;
+import dev.hotspare.fleet.lock.LockId.LockKind;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
+import dev.hotspare.fleet.lock.LockManager.LockScope;
 import dev.hotspare.fleet.plan.FleetPlanner;
-import dev.hotspare.fleet.plan.ScaleInputs;
-import dev.hotspare.fleet.spi.VersionedScaleInputs;
-import dev.hotspare.fleet.runtime.FleetListener;
-import dev.hotspare.fleet.runtime.SchedulerUpdates;
-import dev.hotspare.fleet.spi.RoomObservation;
-import dev.hotspare.fleet.plan.ReleaseCommand;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetObservation;
+import dev.hotspare.fleet.plan.FleetPlanner.FleetPlan;
 import dev.hotspare.fleet.plan.ReleaseMachine;
-import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.plan.ReleaseMachine.ReleaseCommand;
+import dev.hotspare.fleet.plan.ScaleInputs;
+import dev.hotspare.fleet.runtime.FleetListener;
 import dev.hotspare.fleet.spi.Release;
-import dev.hotspare.fleet.spi.VersionedRelease;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
+import dev.hotspare.fleet.spi.RoomStatusStore.RoomObservation;
 import dev.hotspare.fleet.spi.SchedulerRecord;
+import dev.hotspare.fleet.spi.SchedulerStore.VersionedRelease;
+import dev.hotspare.fleet.spi.VersionedScaleInputs;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.pool.Member;
 import dev.hotspare.time.TaskScheduler;
@@ -495,7 +494,7 @@ public final class Watcher {
      * Looks after the releases another owner left (it crashed, shut down, or lost its lease), under CONFIG: holding
      * it means no live owner is running an operation on the scheduler. A persisted release in progress is
      * <b>resumed</b> here (under CONFIG and DOWNSCALE, through the same {@link RollingReplace} an update uses, its
-     * first decision a {@link dev.hotspare.fleet.plan.ReleaseEvent.Resume}); the statuses a finished release implies
+     * first decision a {@link dev.hotspare.fleet.plan.ReleaseMachine.ReleaseEvent.Resume}); the statuses a finished release implies
      * are recorded again in case its owner stopped before recording them; a release left IN_PROGRESS with no
      * persisted state is marked INTERRUPTED. A lock busy (an update runs, or a dead owner's lease has not run out yet)
      * means: look again next tick.

@@ -1,6 +1,6 @@
 package dev.hotspare.fleet.runtime.deadrooms;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.runtime.FleetFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

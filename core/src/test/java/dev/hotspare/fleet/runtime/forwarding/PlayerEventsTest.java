@@ -1,7 +1,7 @@
 package dev.hotspare.fleet.runtime.forwarding;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.events.EventDispatcher;
 import dev.hotspare.fleet.runtime.FleetFixture;
 import org.junit.jupiter.api.AfterEach;

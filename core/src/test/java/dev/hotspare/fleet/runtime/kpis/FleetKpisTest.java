@@ -2,22 +2,22 @@ package dev.hotspare.fleet.runtime.kpis;
 
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockId.LockKind;
+import dev.hotspare.fleet.lock.LockListener.LockOutcome;
 import dev.hotspare.fleet.lock.LockManager;
-import dev.hotspare.fleet.lock.LockOutcome;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
 import dev.hotspare.fleet.runtime.internal.FleetParts;
 import dev.hotspare.fleet.runtime.internal.Worker;
+import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.kpi.RecordingKpis.LockWait;
 import dev.hotspare.kpi.RecordingKpis.Rooms;
 import dev.hotspare.kpi.RecordingKpis.Scaled;
-import dev.hotspare.kpi.RecordingKpis;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.memory.InMemorySchedulerStore;
 import dev.hotspare.memory.InMemoryUsageHistory;
-import dev.hotspare.pool.ScaleOperation;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
 
@@ -62,7 +62,7 @@ class FleetKpisTest {
         // applies both requests, so their KPIs come from it.
         CompletableFuture<Integer> added = ops.scaleUp("pong", 2);
         tasks.advanceBy(Duration.ofSeconds(15));
-        dev.hotspare.fleet.plan.FleetPlanner.liveRooms(driver.list("pong")).forEach(m -> rooms.update("pong", m.id(), dev.hotspare.fleet.RoomStatus.READY, tasks.now()));
+        dev.hotspare.fleet.plan.FleetPlanner.liveRooms(driver.list("pong")).forEach(m -> rooms.update("pong", m.id(), dev.hotspare.fleet.RoomState.RoomStatus.READY, tasks.now()));
         CompletableFuture<Integer> removed = ops.scaleDown("pong", 3);
         tasks.advanceBy(Duration.ofSeconds(20));
 

@@ -1,6 +1,6 @@
 package dev.hotspare.fleet.runtime.locking;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockStore;
@@ -13,8 +13,8 @@ import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.memory.InMemorySchedulerStore;
 import dev.hotspare.memory.InMemoryUsageHistory;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
 

@@ -34,9 +34,9 @@ class CrashAnywhereScaleProperties {
 
     private static CompletableFuture<Integer> ask(Fleet fleet, ScaleInputs.Kind kind, int amount) {
         return switch (kind) {
-            case UP -> fleet.scaling().scaleUp("pong", amount);
-            case DOWN -> fleet.scaling().scaleDown("pong", amount);
-            case REPLICAS -> fleet.scaling().scaleTo("pong", amount);
+            case UP -> fleet.operations().scaleUp("pong", amount);
+            case DOWN -> fleet.operations().scaleDown("pong", amount);
+            case REPLICAS -> fleet.operations().scaleTo("pong", amount);
         };
     }
 

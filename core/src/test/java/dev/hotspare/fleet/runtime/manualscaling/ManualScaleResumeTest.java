@@ -20,7 +20,7 @@ class ManualScaleResumeTest {
     void aScaleUpWhoseWorkerDiedAfterSavingTheDecisionIsAppliedOnceByTheNextWorker() {
         ScaleWorld world = new ScaleWorld(0, 10, 2);
         Fleet first = world.crashingFleet(ScaleWorld.CrashPoint.AFTER_DECISION_SAVED, 0);
-        CompletableFuture<Integer> up = first.scaling().scaleUp("pong", 3);
+        CompletableFuture<Integer> up = first.operations().scaleUp("pong", 3);
         world.time.runDueTasks();
         first.close();
 
@@ -47,7 +47,7 @@ class ManualScaleResumeTest {
     void aScaleDownWhoseWorkerDiedMidwayRemovesOnlyTheSavedVictimsStillThere() {
         ScaleWorld world = new ScaleWorld(0, 10, 5);
         Fleet first = world.crashingFleet(ScaleWorld.CrashPoint.MID_APPLY, 1);
-        CompletableFuture<Integer> down = first.scaling().scaleDown("pong", 2);
+        CompletableFuture<Integer> down = first.operations().scaleDown("pong", 2);
         world.time.runDueTasks();
         first.close();
         List<String> victims = world.schedulers.loadScaleInputs("pong").inputs().applying().orElseThrow().victims();

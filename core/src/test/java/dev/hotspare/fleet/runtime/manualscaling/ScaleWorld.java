@@ -1,7 +1,7 @@
 package dev.hotspare.fleet.runtime.manualscaling;
 
 import dev.hotspare.fleet.ConfigDocument;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.plan.ScaleInputs;
 import dev.hotspare.fleet.runtime.Fleet;
@@ -10,8 +10,8 @@ import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemoryRoomStatusStore;
 import dev.hotspare.memory.InMemorySchedulerStore;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.time.VirtualTimeScheduler;

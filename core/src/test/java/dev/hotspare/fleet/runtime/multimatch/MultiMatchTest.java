@@ -1,6 +1,6 @@
 package dev.hotspare.fleet.runtime.multimatch;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.RoomStatusCounts;
 import dev.hotspare.fleet.runtime.FleetFixture;
 import org.junit.jupiter.api.AfterEach;

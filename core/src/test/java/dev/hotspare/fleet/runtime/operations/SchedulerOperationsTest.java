@@ -1,26 +1,26 @@
 package dev.hotspare.fleet.runtime.operations;
 
-import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockId.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
 import dev.hotspare.fleet.lock.spi.Lease;
 import dev.hotspare.fleet.lock.spi.LockStore;
-import dev.hotspare.fleet.runtime.ErrorCode;
-import dev.hotspare.fleet.runtime.SchedulerOperationException;
 import dev.hotspare.fleet.runtime.SchedulerOperations;
-import dev.hotspare.fleet.runtime.UpdateHandle;
-import dev.hotspare.fleet.runtime.VersionDiff;
+import dev.hotspare.fleet.runtime.SchedulerOperations.ErrorCode;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerOperationException;
+import dev.hotspare.fleet.runtime.SchedulerOperations.UpdateHandle;
+import dev.hotspare.fleet.runtime.SchedulerOperations.VersionDiff;
 import dev.hotspare.fleet.runtime.internal.FleetParts;
-import dev.hotspare.fleet.spi.OperationStatus;
 import dev.hotspare.fleet.spi.Release;
-import dev.hotspare.fleet.versions.ChangeKind;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
+import dev.hotspare.fleet.versions.ConfigDiff.ChangeKind;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.memory.InMemoryLockStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.memory.InMemorySchedulerStore;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,7 +100,7 @@ class SchedulerOperationsTest {
         ops.create(V1);
         // Manual scaling is the watcher's to apply (ManualScalingTest); these tests need only rooms to replace.
         for (int i = 0; i < 8; i++) {
-            driver.create("pong", "v1.0", dev.hotspare.pool.DesiredPower.RUNNING);
+            driver.create("pong", "v1.0", dev.hotspare.pool.Member.DesiredPower.RUNNING);
         }
         scheduler.advanceBy(Duration.ofMinutes(1));
         lockLog.clear();
@@ -157,7 +157,7 @@ class SchedulerOperationsTest {
         SchedulerOperations slowOps = FleetParts.operations(store, locks, slowDriver, scheduler)
                 .settings(dev.hotspare.fleet.runtime.FleetSettings.builder().replaceTimeout(Duration.ofMinutes(2)).build()).build();
         for (int i = 0; i < 4; i++) {
-            slowDriver.create("pong", "v1.0", dev.hotspare.pool.DesiredPower.RUNNING);
+            slowDriver.create("pong", "v1.0", dev.hotspare.pool.Member.DesiredPower.RUNNING);
         }
         scheduler.advanceBy(Duration.ofMinutes(5));
         lockLog.clear();
@@ -280,9 +280,9 @@ class SchedulerOperationsTest {
         SchedulerOperations withRooms = FleetParts.operations(store, locks, driver, scheduler).roomStatuses(statuses).build();
         List<Member> all = rooms();
         for (int i = 0; i < all.size(); i++) {
-            statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomStatus.READY, scheduler.now());
+            statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomState.RoomStatus.READY, scheduler.now());
             if (i < 5) {
-                statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomStatus.OCCUPIED, scheduler.now());
+                statuses.update("pong", all.get(i).id(), dev.hotspare.fleet.RoomState.RoomStatus.OCCUPIED, scheduler.now());
             }
         }
         assertThat(withRooms.status("pong").rooms()).isEqualTo(new dev.hotspare.fleet.RoomStatusCounts(0, 3, 5, 0));

@@ -1,19 +1,19 @@
 package dev.hotspare.fleet.runtime.rollingupdate;
 
 import dev.hotspare.fleet.ConfigDocument;
-import dev.hotspare.fleet.MaxSurge;
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
+import dev.hotspare.fleet.SchedulerConfig.MaxSurge;
 import dev.hotspare.fleet.lock.Fence;
-import dev.hotspare.fleet.plan.ReleasePhase;
 import dev.hotspare.fleet.plan.ReleaseState;
-import dev.hotspare.fleet.runtime.ErrorCode;
+import dev.hotspare.fleet.plan.ReleaseState.ReleasePhase;
 import dev.hotspare.fleet.runtime.FleetFixture;
-import dev.hotspare.fleet.runtime.SchedulerOperationException;
-import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.runtime.SchedulerOperations.ErrorCode;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerOperationException;
 import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.memory.InMemorySchedulerStore;
-import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.Member.DesiredPower;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +65,7 @@ class PersistedReleaseTest {
         f.advance(Duration.ofSeconds(10));
         leftBehind(ReleaseState.start(V2, Optional.of(SchedulerVersion.FIRST), MaxSurge.DEFAULT, Duration.ofMinutes(10), f.now()));
 
-        assertThatThrownBy(() -> f.fleet().updates().updateImage("pong", Optional.of("pong:3")))
+        assertThatThrownBy(() -> f.fleet().operations().updateImage("pong", Optional.of("pong:3")))
                 .isInstanceOf(SchedulerOperationException.class)
                 .satisfies(e -> assertThat(((SchedulerOperationException) e).code()).isEqualTo(ErrorCode.LOCKED));
         assertThat(store.releases("pong")).hasSize(2);
@@ -79,6 +79,6 @@ class PersistedReleaseTest {
         assertThat(store.loadRelease("pong").orElseThrow().state().phase()).isEqualTo(ReleasePhase.DEPLOYED);
         assertThat(store.releases("pong")).extracting(Release::status).containsExactly(OperationStatus.DEPLOYED, OperationStatus.DEPLOYED);
         assertThat(f.versions()).hasSize(2).containsOnly("v2.0");
-        assertThat(f.fleet().updates().updateImage("pong", Optional.of("pong:3")).version()).isEqualTo(new SchedulerVersion(3, 0));
+        assertThat(f.fleet().operations().updateImage("pong", Optional.of("pong:3")).version()).isEqualTo(new SchedulerVersion(3, 0));
     }
 }

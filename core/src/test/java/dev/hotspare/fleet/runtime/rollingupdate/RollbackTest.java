@@ -1,12 +1,12 @@
 package dev.hotspare.fleet.runtime.rollingupdate;
 
-import dev.hotspare.fleet.RoomStatus;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.runtime.FleetFixture;
-import dev.hotspare.fleet.runtime.UpdateHandle;
-import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.runtime.SchedulerOperations.UpdateHandle;
 import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,16 +38,16 @@ class RollbackTest {
     void aRollbackRecordsANewMajorVersionThatSaysWhichVersionItRestored() {
         f.create(V1);
         fourReadyRooms();
-        UpdateHandle image = f.fleet().updates().updateImage("pong", Optional.of("pong:2"));
+        UpdateHandle image = f.fleet().operations().updateImage("pong", Optional.of("pong:2"));
         f.advance(Duration.ofMinutes(1));
         assertThat(image.outcome()).isCompletedWithValue(OperationStatus.DEPLOYED);
 
-        UpdateHandle rollback = f.fleet().updates().rollback("pong", SchedulerVersion.FIRST);
+        UpdateHandle rollback = f.fleet().operations().rollback("pong", SchedulerVersion.FIRST);
         f.advance(Duration.ofMinutes(1));
 
         assertThat(rollback.version()).isEqualTo(new SchedulerVersion(3, 0));
         assertThat(rollback.outcome()).isCompletedWithValue(OperationStatus.DEPLOYED);
-        assertThat(f.fleet().queries().releases("pong")).extracting(Release::version, Release::rolledBackTo).containsExactly(
+        assertThat(f.fleet().operations().releases("pong")).extracting(Release::version, Release::rolledBackTo).containsExactly(
                 tuple(SchedulerVersion.FIRST, Optional.empty()),
                 tuple(new SchedulerVersion(2, 0), Optional.empty()),
                 tuple(new SchedulerVersion(3, 0), Optional.of(SchedulerVersion.FIRST)));
@@ -61,7 +61,7 @@ class RollbackTest {
         // and the next tick would remove live rooms to get under max.
         f.create("name: pong\ngame: pong\nimage: pong:1\nautoscaling: {min: 4, max: 6}\n");
         fourReadyRooms();
-        UpdateHandle image = f.fleet().updates().updateImage("pong", Optional.of("pong:2"));
+        UpdateHandle image = f.fleet().operations().updateImage("pong", Optional.of("pong:2"));
         for (int second = 0; second < 60; second++) {
             f.advance(Duration.ofSeconds(1));
             f.report(RoomStatus.READY);
@@ -78,16 +78,16 @@ class RollbackTest {
     void aRollbackIsAMajorVersionEvenWhenOnlyAMinorFieldDiffers() {
         f.create(V1);
         fourReadyRooms();
-        assertThat(f.fleet().updates().updateMin("pong", Optional.of(3)).version()).isEqualTo(new SchedulerVersion(1, 1));
+        assertThat(f.fleet().operations().updateMin("pong", Optional.of(3)).version()).isEqualTo(new SchedulerVersion(1, 1));
 
-        UpdateHandle rollback = f.fleet().updates().rollback("pong", SchedulerVersion.FIRST);
+        UpdateHandle rollback = f.fleet().operations().rollback("pong", SchedulerVersion.FIRST);
         f.advance(Duration.ofMinutes(1));
 
         assertThat(rollback.version()).as("v1.1 -> v2.0, not v1.2").isEqualTo(new SchedulerVersion(2, 0));
-        assertThat(f.fleet().queries().releases("pong").get(2).rolledBackTo()).contains(SchedulerVersion.FIRST);
+        assertThat(f.fleet().operations().releases("pong").get(2).rolledBackTo()).contains(SchedulerVersion.FIRST);
         assertThat(f.versions()).as("every room is on the new major").containsOnly("v2.0");
 
-        UpdateHandle again = f.fleet().updates().rollback("pong", SchedulerVersion.FIRST);
+        UpdateHandle again = f.fleet().operations().rollback("pong", SchedulerVersion.FIRST);
         assertThat(again.version()).as("the config is already v1.0's: nothing to roll back").isEqualTo(new SchedulerVersion(2, 0));
         assertThat(f.status().rolledBackTo()).contains(SchedulerVersion.FIRST);
     }
@@ -100,11 +100,11 @@ class RollbackTest {
         f.create(V1);
         f.addRooms(2);
 
-        UpdateHandle image = f.fleet().updates().updateImage("pong", Optional.of("pong:2"));
+        UpdateHandle image = f.fleet().operations().updateImage("pong", Optional.of("pong:2"));
         f.advance(Duration.ofMinutes(2));
 
         assertThat(image.outcome()).isCompletedWithValue(OperationStatus.TIMEDOUT);
-        java.util.List<Release> releases = f.fleet().queries().releases("pong");
+        java.util.List<Release> releases = f.fleet().operations().releases("pong");
         assertThat(releases).extracting(Release::version, Release::rolledBackTo).containsExactly(
                 tuple(SchedulerVersion.FIRST, Optional.empty()),
                 tuple(new SchedulerVersion(2, 0), Optional.empty()),
@@ -118,7 +118,7 @@ class RollbackTest {
         f.create(V1.replace("autoscaling", "maxSurge: \"3\"\nautoscaling"));
         fourReadyRooms();
         int[] mostStarting = new int[1];
-        UpdateHandle image = f.fleet().updates().updateImage("pong", Optional.of("pong:2"));
+        UpdateHandle image = f.fleet().operations().updateImage("pong", Optional.of("pong:2"));
         for (int second = 0; second < 60 && !image.outcome().isDone(); second++) {
             f.advance(Duration.ofSeconds(1));
             int starting = (int) f.driver().list("pong").stream()

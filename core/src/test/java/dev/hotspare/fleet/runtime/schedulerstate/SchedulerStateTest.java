@@ -1,10 +1,10 @@
 package dev.hotspare.fleet.runtime.schedulerstate;
 
-import dev.hotspare.fleet.RoomStatus;
-import dev.hotspare.fleet.lock.HeldLock;
+import dev.hotspare.fleet.RoomState.RoomStatus;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockKind;
-import dev.hotspare.fleet.lock.LockScope;
+import dev.hotspare.fleet.lock.LockId.LockKind;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
+import dev.hotspare.fleet.lock.LockManager.LockScope;
 import dev.hotspare.fleet.runtime.FleetFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -77,7 +77,7 @@ class SchedulerStateTest {
         f.fleet().start();
         f.advance(Duration.ofSeconds(10));
         f.report(RoomStatus.READY);
-        f.fleet().updates().update("pong", CONFIG.replace("MAX", "3").replace("COOLDOWN", "0"));
+        f.fleet().operations().update("pong", CONFIG.replace("MAX", "3").replace("COOLDOWN", "0"));
 
         try (LockScope other = f.fleet().locks().newScope()) {
             Optional<HeldLock> downscale = other.tryAcquire(LockId.of("pong", LockKind.DOWNSCALE));

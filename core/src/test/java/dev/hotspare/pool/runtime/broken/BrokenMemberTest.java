@@ -1,7 +1,7 @@
 package dev.hotspare.pool.runtime.broken;
 
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolRuntimeTest;
 import org.junit.jupiter.api.Test;

@@ -1,16 +1,16 @@
 package dev.hotspare.pool.runtime.classes;
 
-import dev.hotspare.kpi.RecordingKpis.Ended;
 import dev.hotspare.kpi.RecordingKpis;
+import dev.hotspare.kpi.RecordingKpis.Ended;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.ClaimClass;
-import dev.hotspare.pool.ClaimLifetime;
-import dev.hotspare.pool.ClaimOutcome;
+import dev.hotspare.pool.Claim.ClaimClass;
+import dev.hotspare.pool.Claim.ClaimOutcome;
 import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.runtime.ClaimExpiredException;
+import dev.hotspare.pool.PoolSpec.ClaimLifetime;
 import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.ClaimHandle.ClaimExpiredException;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.testkit.property.Gen;
 import dev.hotspare.testkit.property.Property;

@@ -1,11 +1,11 @@
 package dev.hotspare.pool.runtime.consistency;
 
 import dev.hotspare.pool.Claim;
-import dev.hotspare.pool.ClaimReason;
-import dev.hotspare.pool.DesiredPower;
+import dev.hotspare.pool.Claim.ClaimReason;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ControllableClaims;

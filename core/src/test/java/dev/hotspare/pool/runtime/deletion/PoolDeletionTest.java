@@ -1,13 +1,13 @@
 package dev.hotspare.pool.runtime.deletion;
 
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.ClaimReason;
+import dev.hotspare.pool.Claim.ClaimReason;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
-import dev.hotspare.pool.runtime.PoolDeletedException;
+import dev.hotspare.pool.runtime.PoolController.PoolDeletedException;
 import dev.hotspare.pool.runtime.PoolRuntimeTest;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;

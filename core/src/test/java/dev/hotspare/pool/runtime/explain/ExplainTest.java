@@ -1,11 +1,11 @@
 package dev.hotspare.pool.runtime.explain;
 
-import dev.hotspare.pool.ClaimReason;
-import dev.hotspare.pool.ClaimStages;
+import dev.hotspare.pool.Claim.ClaimReason;
+import dev.hotspare.pool.Claim.ClaimStages;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.runtime.ClaimExplanation;
 import dev.hotspare.pool.runtime.ClaimHandle;
+import dev.hotspare.pool.runtime.PoolController.ClaimExplanation;
 import dev.hotspare.pool.runtime.PoolRuntimeTest;
 import org.junit.jupiter.api.Test;
 

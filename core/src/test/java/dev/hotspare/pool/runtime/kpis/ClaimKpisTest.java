@@ -7,10 +7,10 @@ import dev.hotspare.kpi.RecordingKpis.Scaled;
 import dev.hotspare.kpi.RecordingKpis.Served;
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.ClaimService;
-import dev.hotspare.pool.MemberState;
+import dev.hotspare.pool.Claim.ClaimService;
+import dev.hotspare.pool.Member.MemberState;
+import dev.hotspare.pool.PoolPlan.ScaleOperation;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.ScaleOperation;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.time.VirtualTimeScheduler;
@@ -148,7 +148,7 @@ class ClaimKpisTest {
         assertThat(KpiListener.guarded(KpiListener.NONE)).isSameAs(KpiListener.NONE);
         assertThat(KpiListener.all()).isSameAs(KpiListener.NONE);
         assertThat(KpiListener.all(KpiListener.NONE, KpiListener.NONE)).isSameAs(KpiListener.NONE);
-        KpiListener.all(kpis, kpis).leaseLost(LockId.of("pong", dev.hotspare.fleet.lock.LockKind.CONFIG));
+        KpiListener.all(kpis, kpis).leaseLost(LockId.of("pong", dev.hotspare.fleet.lock.LockId.LockKind.CONFIG));
         assertThat(kpis.calls()).hasSize(2);
     }
 }

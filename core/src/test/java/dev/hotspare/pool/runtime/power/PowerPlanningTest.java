@@ -1,8 +1,8 @@
 package dev.hotspare.pool.runtime.power;
 
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.MemberPhase;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolRuntimeTest;

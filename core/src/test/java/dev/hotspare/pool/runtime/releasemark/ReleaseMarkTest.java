@@ -1,10 +1,10 @@
 package dev.hotspare.pool.runtime.releasemark;
 
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.ClaimLifetime;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.PoolSpec.ClaimLifetime;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.ControllableClaims;
 import dev.hotspare.pool.runtime.ControllableDriver;

@@ -1,8 +1,8 @@
 package dev.hotspare.pool.runtime.releasemark;
 
-import dev.hotspare.pool.ClaimLifetime;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolSpec;
+import dev.hotspare.pool.PoolSpec.ClaimLifetime;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolRuntimeTest;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,12 @@
 package dev.hotspare.pool.runtime.serving;
 
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.ObservedPower;
+import dev.hotspare.pool.Member.DesiredPower;
+import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolRuntimeTest;
-import dev.hotspare.pool.spi.ClaimExistsException;
+import dev.hotspare.pool.spi.ClaimStore.ClaimExistsException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.hotspare.pool.runtime.serving;
 
+import dev.hotspare.pool.Claim.Reservation;
 import dev.hotspare.pool.Member;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.Reservation;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolRuntimeTest;
 import dev.hotspare.validation.ValidationException;

@@ -2,8 +2,8 @@ package dev.hotspare.pool.runtime.shutdown;
 
 import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
-import dev.hotspare.pool.DesiredPower;
 import dev.hotspare.pool.Member;
+import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.CapturedLogs;

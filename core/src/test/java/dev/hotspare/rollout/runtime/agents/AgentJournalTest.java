@@ -1,13 +1,13 @@
 package dev.hotspare.rollout.runtime.agents;
 
 import dev.hotspare.memory.MemoryRolloutAgentChannel;
-import dev.hotspare.rollout.OpKind;
-import dev.hotspare.rollout.OpStatus;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.OpStatus;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.runtime.RolloutAgent;
 import dev.hotspare.rollout.runtime.Rig;
-import dev.hotspare.rollout.spi.AgentOp;
-import dev.hotspare.rollout.spi.OpReport;
+import dev.hotspare.rollout.runtime.RolloutAgent;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.AgentOp;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.OpReport;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -4,18 +4,18 @@ import dev.hotspare.memory.MemoryLeaderElection;
 import dev.hotspare.memory.MemoryRolloutAgentChannel;
 import dev.hotspare.memory.MemoryRolloutStore;
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.Phase;
-import dev.hotspare.rollout.RolloutEvent;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
+import dev.hotspare.rollout.RolloutState.Phase;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.runtime.RolloutController;
 import dev.hotspare.rollout.runtime.Rig;
+import dev.hotspare.rollout.runtime.RolloutController;
 import dev.hotspare.rollout.runtime.SimulatedFleet;
-import dev.hotspare.rollout.spi.AgentOp;
 import dev.hotspare.rollout.spi.LeaderElection;
-import dev.hotspare.rollout.spi.OpReport;
 import dev.hotspare.rollout.spi.RolloutAgentChannel;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.AgentOp;
+import dev.hotspare.rollout.spi.RolloutAgentChannel.OpReport;
 import dev.hotspare.time.VirtualTimeScheduler;
 import org.junit.jupiter.api.Test;
 
@@ -110,7 +110,7 @@ class CrashResumeTest {
         // b still caches version 1; its Suspend must land on top of a's Start, not replace it.
         b.submit(new RolloutEvent.Suspend());
         assertThat(stored().phase()).isEqualTo(Phase.DEVICES);
-        assertThat(stored().suspension()).isNotEqualTo(dev.hotspare.rollout.Suspension.NONE);
+        assertThat(stored().suspension()).isNotEqualTo(dev.hotspare.rollout.RolloutState.Suspension.NONE);
         assertThat(store.load("r1").orElseThrow().version()).isEqualTo(3);
     }
 
@@ -120,7 +120,7 @@ class CrashResumeTest {
         boolean[] down = {true};
         dev.hotspare.rollout.spi.RolloutStore flaky = new dev.hotspare.rollout.spi.RolloutStore() {
             @Override
-            public java.util.Optional<dev.hotspare.rollout.spi.VersionedRollout> load(String name) {
+            public java.util.Optional<dev.hotspare.rollout.spi.RolloutStore.VersionedRollout> load(String name) {
                 return store.load(name);
             }
 

@@ -3,14 +3,14 @@ package dev.hotspare.rollout.runtime.leader;
 import dev.hotspare.memory.MemoryRolloutAgentChannel;
 import dev.hotspare.memory.MemoryRolloutStore;
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.Phase;
-import dev.hotspare.rollout.RolloutEvent;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
+import dev.hotspare.rollout.RolloutState.Phase;
 import dev.hotspare.rollout.TargetRef;
+import dev.hotspare.rollout.runtime.Rig;
 import dev.hotspare.rollout.runtime.RolloutAgent;
 import dev.hotspare.rollout.runtime.RolloutController;
-import dev.hotspare.rollout.runtime.Rig;
 import dev.hotspare.rollout.runtime.SimulatedFleet;
 import dev.hotspare.rollout.spi.LeaderElection;
 import dev.hotspare.time.VirtualTimeScheduler;
@@ -53,7 +53,7 @@ class ServicesFollowTheLeaderTest {
     @Test
     void theServicesOpFollowsTheLeader() {
         SimulatedFleet fleet = new SimulatedFleet(channel, scheduler, INVENTORY, op -> new SimulatedFleet.Behaviour(
-                op.target().kind() == dev.hotspare.rollout.TargetKind.SERVICES ? Duration.ofMinutes(20) : Duration.ofMinutes(1),
+                op.target().kind() == dev.hotspare.rollout.Target.TargetKind.SERVICES ? Duration.ofMinutes(20) : Duration.ofMinutes(1),
                 RolloutAgent.Result.succeeded("ok")));
         LeaderElection.Candidacy node1 = candidate("node-1", fleet);
         candidate("node-2", fleet);

@@ -1,18 +1,18 @@
 package dev.hotspare.rollout.runtime.prechecks;
 
 import dev.hotspare.rollout.Inventory;
-import dev.hotspare.rollout.Notice;
-import dev.hotspare.rollout.OpKind;
-import dev.hotspare.rollout.Phase;
-import dev.hotspare.rollout.RolloutEvent;
+import dev.hotspare.rollout.RolloutMachine.Notice;
+import dev.hotspare.rollout.RolloutMachine.RolloutEvent;
 import dev.hotspare.rollout.RolloutSpec;
 import dev.hotspare.rollout.RolloutState;
+import dev.hotspare.rollout.RolloutState.OpKind;
+import dev.hotspare.rollout.RolloutState.Phase;
+import dev.hotspare.rollout.RolloutState.TargetStatus;
 import dev.hotspare.rollout.Target;
 import dev.hotspare.rollout.TargetRef;
-import dev.hotspare.rollout.TargetStatus;
+import dev.hotspare.rollout.runtime.Rig;
 import dev.hotspare.rollout.runtime.RolloutAgent;
 import dev.hotspare.rollout.runtime.RolloutController;
-import dev.hotspare.rollout.runtime.Rig;
 import dev.hotspare.rollout.runtime.SimulatedFleet;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,15 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
 import dev.hotspare.fleet.events.EventDispatcher;
-import dev.hotspare.fleet.lock.LockKind;
+import dev.hotspare.fleet.lock.LockId.LockKind;
 import dev.hotspare.fleet.lock.LockManager;
 import dev.hotspare.fleet.plan.FleetPlanner;
-import dev.hotspare.fleet.runtime.internal.RoomActions;
+import dev.hotspare.fleet.runtime.SchedulerOperations.ErrorCode;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerOperationException;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
 import dev.hotspare.fleet.versions.SchedulerVersion;
@@ -39,7 +40,7 @@ import java.util.function.Function;
  * What the scheduler operations share: the stores, locks and room actions they act through, their settings, and
  * the helpers that parse and validate configs and turn every failure into a {@link SchedulerOperationException}.
  */
-final class OperationContext {
+public final class OperationContext {
 
     final SchedulerStore store;
     final LockManager locks;
@@ -52,7 +53,7 @@ final class OperationContext {
     final Duration replaceTimeout;
     final Duration lockWait;
     final Duration pollInterval;
-    final dev.hotspare.fleet.FleetLimits limits;
+    final dev.hotspare.fleet.SchedulerConfig.FleetLimits limits;
     /** Wakes the scheduler's watcher when it runs in this process, so a recorded scale request is applied at once. */
     final java.util.function.Consumer<String> wake;
     /** Cancel flags of the rolling updates running now (a shutdown cancels them). */
@@ -65,10 +66,10 @@ final class OperationContext {
      */
     final java.util.Set<java.util.concurrent.CompletableFuture<?>> unreleasedUpdates = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
+    public OperationContext(SchedulerStore store, LockManager locks, RoomActions actions, FleetPlanner planner, TaskScheduler tasks,
                      EventDispatcher events, Function<ConfigDocument, List<Problem>> validator,
                      Function<ConfigDocument, dev.hotspare.fleet.SchedulerConfig> parser, Duration replaceTimeout,
-                     Duration lockWait, Duration pollInterval, dev.hotspare.fleet.FleetLimits limits,
+                     Duration lockWait, Duration pollInterval, dev.hotspare.fleet.SchedulerConfig.FleetLimits limits,
                      java.util.function.Consumer<String> wake) {
         this.limits = limits;
         this.wake = wake;
@@ -85,15 +86,15 @@ final class OperationContext {
         this.pollInterval = pollInterval;
     }
 
-    MemberDriver driver() {
+    public MemberDriver driver() {
         return actions.driver();
     }
 
-    SchedulerRecord existing(String name) {
+    public SchedulerRecord existing(String name) {
         return store.get(name).orElseThrow(() -> notFound(name));
     }
 
-    ConfigDocument parse(String submitted) {
+    public ConfigDocument parse(String submitted) {
         if (submitted == null || submitted.isBlank()) {
             throw new SchedulerOperationException(ErrorCode.MISSING_FIELD, Problem.of("", Problem.MISSING, "a config is required"));
         }
@@ -107,7 +108,7 @@ final class OperationContext {
         return config;
     }
 
-    void validate(ConfigDocument config) {
+    public void validate(ConfigDocument config) {
         List<Problem> problems = new ArrayList<>(validator.apply(config));
         JsonNode name = config.tree().path("name");
         if (name.isMissingNode() || name.isNull()) {
@@ -119,17 +120,17 @@ final class OperationContext {
         }
     }
 
-    static String nameOf(ConfigDocument config) {
+    public static String nameOf(ConfigDocument config) {
         return config.tree().path("name").asString("");
     }
 
-    static ConfigDocument withField(ConfigDocument current, String field, JsonNode value) {
+    public static ConfigDocument withField(ConfigDocument current, String field, JsonNode value) {
         ObjectNode tree = (ObjectNode) current.tree();
         tree.set(field, value);
         return render(tree);
     }
 
-    static ConfigDocument render(JsonNode tree) {
+    public static ConfigDocument render(JsonNode tree) {
         try {
             return ConfigDocument.of(Documents.yamlWriter().writeValueAsString(tree));
         } catch (JacksonException e) {
@@ -137,28 +138,28 @@ final class OperationContext {
         }
     }
 
-    static SchedulerOperationException notFound(String name) {
+    public static SchedulerOperationException notFound(String name) {
         return new SchedulerOperationException(ErrorCode.SCHEDULER_NOT_FOUND, Problem.of("scheduler", name, "no scheduler of this name exists"));
     }
 
-    static SchedulerOperationException notFound(String name, SchedulerVersion version) {
+    public static SchedulerOperationException notFound(String name, SchedulerVersion version) {
         return new SchedulerOperationException(ErrorCode.VERSION_NOT_FOUND,
                 Problem.of("version", version, "scheduler '" + name + "' has no such release"));
     }
 
-    static SchedulerOperationException locked(String name, LockKind kind) {
+    public static SchedulerOperationException locked(String name, LockKind kind) {
         return new SchedulerOperationException(ErrorCode.LOCKED,
                 Problem.of("scheduler", name, "its " + kind + " lock is held by another operation; try again later"));
     }
 
-    static RuntimeException translate(Throwable e) {
+    public static RuntimeException translate(Throwable e) {
         if (e instanceof java.util.concurrent.CompletionException && e.getCause() != null) {
             e = e.getCause();
         }
         if (e instanceof SchedulerOperationException op) {
             return op;
         }
-        if (e instanceof dev.hotspare.fleet.spi.SchedulerNotFoundException nf) {
+        if (e instanceof dev.hotspare.fleet.spi.SchedulerStore.SchedulerNotFoundException nf) {
             return notFound(nf.scheduler());
         }
         if (e instanceof StoreUnavailableException unavailable) {

@@ -1,27 +1,31 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 import dev.hotspare.fleet.ConfigDocument;
-import dev.hotspare.fleet.MaxSurge;
+import dev.hotspare.fleet.SchedulerConfig.MaxSurge;
 import dev.hotspare.fleet.events.FleetEvent;
-import dev.hotspare.fleet.lock.HeldLock;
 import dev.hotspare.fleet.lock.LockId;
-import dev.hotspare.fleet.lock.LockKind;
-import dev.hotspare.fleet.lock.LockScope;
-import dev.hotspare.fleet.lock.WaitPolicy;
-import dev.hotspare.fleet.runtime.internal.RollingReplace;
-import dev.hotspare.fleet.spi.OperationStatus;
+import dev.hotspare.fleet.lock.LockId.LockKind;
+import dev.hotspare.fleet.lock.LockManager.HeldLock;
+import dev.hotspare.fleet.lock.LockManager.LockScope;
+import dev.hotspare.fleet.lock.LockManager.WaitPolicy;
+import dev.hotspare.fleet.plan.ReleaseMachine;
+import dev.hotspare.fleet.plan.ReleaseMachine.ReleaseCommand;
+import dev.hotspare.fleet.plan.ReleaseState;
+import dev.hotspare.fleet.runtime.Fleet;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.SchedulerOperations.ErrorCode;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerOperationException;
+import dev.hotspare.fleet.runtime.SchedulerOperations.UpdateHandle;
 import dev.hotspare.fleet.spi.Release;
+import dev.hotspare.fleet.spi.Release.OperationStatus;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.spi.SchedulerStore;
-import dev.hotspare.fleet.spi.VersionedRelease;
-import dev.hotspare.fleet.plan.ReleaseCommand;
-import dev.hotspare.fleet.plan.ReleaseMachine;
-import dev.hotspare.fleet.plan.ReleaseState;
-import dev.hotspare.fleet.versions.ChangeKind;
+import dev.hotspare.fleet.spi.SchedulerStore.VersionedRelease;
 import dev.hotspare.fleet.versions.ConfigDiff;
+import dev.hotspare.fleet.versions.ConfigDiff.ChangeKind;
 import dev.hotspare.fleet.versions.SchedulerVersion;
 import dev.hotspare.json.Documents;
 import dev.hotspare.time.TaskScheduler;
@@ -57,7 +61,7 @@ public final class SchedulerUpdates {
 
     private final OperationContext c;
 
-    SchedulerUpdates(OperationContext context) {
+    public SchedulerUpdates(OperationContext context) {
         this.c = context;
     }
 

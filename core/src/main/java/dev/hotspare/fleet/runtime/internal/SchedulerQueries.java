@@ -1,13 +1,19 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
+import dev.hotspare.fleet.runtime.Fleet;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.SchedulerOperations.ErrorCode;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerOperationException;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerStatus;
+import dev.hotspare.fleet.runtime.SchedulerOperations.VersionDiff;
 import dev.hotspare.fleet.spi.Release;
 import dev.hotspare.fleet.spi.SchedulerRecord;
 import dev.hotspare.fleet.versions.ConfigDiff;
 import dev.hotspare.fleet.versions.SchedulerVersion;
-import dev.hotspare.pool.MemberPhase;
+import dev.hotspare.pool.Member.MemberPhase;
 import dev.hotspare.validation.Problem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +39,7 @@ public final class SchedulerQueries {
 
     private final OperationContext c;
 
-    SchedulerQueries(OperationContext context) {
+    public SchedulerQueries(OperationContext context) {
         this.c = context;
     }
 

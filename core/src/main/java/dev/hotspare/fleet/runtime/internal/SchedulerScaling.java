@@ -1,7 +1,11 @@
-package dev.hotspare.fleet.runtime;
+package dev.hotspare.fleet.runtime.internal;
 
 import dev.hotspare.fleet.plan.FleetPlanner;
 import dev.hotspare.fleet.plan.ScaleInputs;
+import dev.hotspare.fleet.runtime.Fleet;
+import dev.hotspare.fleet.runtime.SchedulerOperations;
+import dev.hotspare.fleet.runtime.SchedulerOperations.ErrorCode;
+import dev.hotspare.fleet.runtime.SchedulerOperations.SchedulerOperationException;
 import dev.hotspare.fleet.spi.VersionedScaleInputs;
 import dev.hotspare.validation.Problem;
 
@@ -34,7 +38,7 @@ public final class SchedulerScaling {
 
     private final OperationContext c;
 
-    SchedulerScaling(OperationContext context) {
+    public SchedulerScaling(OperationContext context) {
         this.c = context;
     }
 
