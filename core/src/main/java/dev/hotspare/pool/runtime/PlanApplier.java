@@ -301,31 +301,47 @@ final class PlanApplier {
             String claimName = assignment.claimName();
             Instant createdAt = claimCreatedAt.get(claimName);
             Optional<ClaimOutcome> servedAs = batch.get(i).outcome();
-            ClaimStore.AssignOutcome outcome = outcomes.get(i);
-            if (outcome == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
-                // The claim ended between the read and this write: the member now names a claim known to be gone.
-                // Mark it released at once instead of waiting out the orphan grace period.
-                attempt(pool, "mark " + assignment.memberId() + " released (its claim ended meanwhile)",
-                        () -> driver.markReleased(pool, assignment.memberId(), now));
-                continue;
+            if (took(pool, assignment, outcomes.get(i), now)) {
+                served(pool, assignment, before, createdAt, now, servedAs);
             }
-            if (outcome != ClaimStore.AssignOutcome.ASSIGNED && outcome != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
-                LOG.warn("pool {}: assigning {} to {}: the claim store answered {}; the next pass settles it", pool,
-                        assignment.memberId(), claimName, outcome);
-                continue;
-            }
-            listener.onClaimAssigned(pool, assignment, before);
-            tracking.reportServed(pool, claimName, before, createdAt, now);
-            ClaimHandle handle = handles.remove(claimName);
-            if (handle != null && handle.settle()) {
-                // The claimer gets the member as it now is: claimed by it, running.
-                handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
-            }
-            if (servedAs.isPresent()) {
-                listener.claimEnded(pool, claimName, servedAs.get());
-                if (handle != null) {
-                    handle.ended(servedAs.get());
-                }
+        }
+    }
+
+    /**
+     * Whether the claim store's answer means the claim now holds the member; a claim that ended meanwhile gets its
+     * member marked released at once, any other refusal is left to the next pass.
+     */
+    private boolean took(String pool, PoolPlan.Assignment assignment, ClaimStore.AssignOutcome outcome, Instant now) {
+        if (outcome == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
+            // The claim ended between the read and this write: the member now names a claim known to be gone.
+            // Mark it released at once instead of waiting out the orphan grace period.
+            attempt(pool, "mark " + assignment.memberId() + " released (its claim ended meanwhile)",
+                    () -> driver.markReleased(pool, assignment.memberId(), now));
+            return false;
+        }
+        if (outcome != ClaimStore.AssignOutcome.ASSIGNED && outcome != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
+            LOG.warn("pool {}: assigning {} to {}: the claim store answered {}; the next pass settles it", pool,
+                    assignment.memberId(), assignment.claimName(), outcome);
+            return false;
+        }
+        return true;
+    }
+
+    /** A claim that took its member: the listeners, the wait KPIs and the claimer's handle hear of it. */
+    private void served(String pool, PoolPlan.Assignment assignment, Member before, Instant createdAt, Instant now,
+                        Optional<ClaimOutcome> servedAs) {
+        String claimName = assignment.claimName();
+        listener.onClaimAssigned(pool, assignment, before);
+        tracking.reportServed(pool, claimName, before, createdAt, now);
+        ClaimHandle handle = handles.remove(claimName);
+        if (handle != null && handle.settle()) {
+            // The claimer gets the member as it now is: claimed by it, running.
+            handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
+        }
+        if (servedAs.isPresent()) {
+            listener.claimEnded(pool, claimName, servedAs.get());
+            if (handle != null) {
+                handle.ended(servedAs.get());
             }
         }
     }
@@ -347,35 +363,11 @@ final class PlanApplier {
             }
             outcome[0] = claims.assign(pool, claimName, assignment.memberId(), assignment.claimedAt(), servedAs);
         });
-        if (!written) {
-            return false;
-        }
-        if (outcome[0] == ClaimStore.AssignOutcome.CLAIM_NOT_FOUND) {
-            // The claim ended between the read and this write: the member now names a claim known to be gone.
-            // Mark it released at once instead of waiting out the orphan grace period.
-            attempt(pool, "mark " + assignment.memberId() + " released (its claim ended meanwhile)",
-                    () -> driver.markReleased(pool, assignment.memberId(), now));
-            return false;
-        }
-        if (outcome[0] != ClaimStore.AssignOutcome.ASSIGNED && outcome[0] != ClaimStore.AssignOutcome.ALREADY_ASSIGNED) {
-            LOG.warn("pool {}: assigning {} to {}: the claim store answered {}; the next pass settles it", pool,
-                    assignment.memberId(), claimName, outcome[0]);
+        if (!written || !took(pool, assignment, outcome[0], now)) {
             return false;
         }
         attempt(pool, "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
-        listener.onClaimAssigned(pool, assignment, before);
-        tracking.reportServed(pool, claimName, before, createdAt, now);
-        ClaimHandle handle = handles.remove(claimName);
-        if (handle != null && handle.settle()) {
-            // The claimer gets the member as it now is: claimed by it, running.
-            handle.serve(before.claimName().isPresent() ? before : before.assignedTo(claimName, assignment.claimedAt()));
-        }
-        if (servedAs.isPresent()) {
-            listener.claimEnded(pool, claimName, servedAs.get());
-            if (handle != null) {
-                handle.ended(servedAs.get());
-            }
-        }
+        served(pool, assignment, before, createdAt, now, servedAs);
         return true;
     }
 
