@@ -16,7 +16,7 @@ final class SchedulerSnippets {
     static RoomService operations(TaskScheduler tasks, SchedulerStore schedulers, MemberDriver driver, String yaml) {
         // snippet: docs/schedulers.md
         Fleet fleet = Fleet.builder().scheduler(tasks).schedulerStore(schedulers).memberDriver(driver).build().start();
-        SchedulerOperations operations = fleet.operations();   // or fleet.updates() / scaling() / queries()
+        SchedulerOperations operations = fleet.operations();
         operations.create(yaml);
         RoomService rooms = fleet.rooms();                     // the room side, below
         // end snippet
