@@ -10,10 +10,13 @@ import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocket;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -170,14 +173,9 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
      * @throws IllegalStateException if the mock server's internals changed (a fabric8 upgrade)
      */
     public int dropWatches() {
-        try {
-            var crudField = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
-            crudField.setAccessible(true);
-            Object crud = crudField.get(dispatcher);
-            var listenersField = crud.getClass().getDeclaredField("watchEventListeners");
-            listenersField.setAccessible(true);
-            int dropped = 0;
-            for (Object listener : List.copyOf((Set<?>) listenersField.get(crud))) {
+        int dropped = 0;
+        for (Object listener : List.copyOf(watchListeners())) {
+            try {
                 var socketField = listener.getClass().getDeclaredField("webSocketRef");
                 socketField.setAccessible(true);
                 var socket = (WebSocket) ((AtomicReference<?>) socketField.get(listener)).get();
@@ -185,18 +183,44 @@ public final class MockKubernetes implements AutoCloseable, AfterAllCallback {
                     socket.close(1000, "dropped by test");
                     dropped++;
                 }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("the mock server's internals changed", e);
             }
-            return dropped;
+        }
+        return dropped;
+    }
+
+    /** The mock's open watches (its CRUD dispatcher's listeners), live; the mock has no API for them. */
+    private Set<?> watchListeners() {
+        try {
+            var crudField = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
+            crudField.setAccessible(true);
+            Object crud = crudField.get(dispatcher);
+            var listenersField = crud.getClass().getDeclaredField("watchEventListeners");
+            listenersField.setAccessible(true);
+            return (Set<?>) listenersField.get(crud);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("the mock server's internals changed", e);
         }
     }
 
-    /** Closes both clients and stops the server. */
+    /**
+     * Closes both clients and stops the server once the clients' watches have left it.
+     *
+     * <p>When a watch closes, the mock's watch listener drains its executor on the server's event loop (for up to a
+     * minute); a server stop begun meanwhile waits a fixed 10 s for that loop and then fails ("Unable to close
+     * MockWebServer"), which a loaded machine reached. So the stop waits until the server holds no watch.
+     */
     @Override
     public void close() {
         client.close();
         fixture.close();
+        try {
+            Awaitility.await("the closed clients' watches to leave the mock server").atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> watchListeners().isEmpty());
+        } catch (ConditionTimeoutException stillOpen) {
+            // A watch the server never saw close: stop anyway; the stop itself says whether it could.
+        }
         server.destroy();
     }
 
