@@ -1,6 +1,6 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.testkit.architecture.PublicApi;
+import dev.hotspare.testkit.property.PublicApi;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

@@ -78,7 +78,7 @@ public record ScaleInputs(List<Request> pending, Optional<Applying> applying, Li
      * A request being applied: saved before any room changes, so an instance that resumes it after a crash applies
      * the same decision and no more.
      *
-     * @param request the request
+     * @param request the manual request this decision answers; it leaves the queue once its outcome is saved
      * @param target  the rooms the driver should list once a scale-up is applied (rooms listed when it was decided
      *                plus the rooms to create); a resumed scale-up creates only what is still missing
      * @param create  the rooms the decision creates (0 for a scale-down or a request that changes nothing)

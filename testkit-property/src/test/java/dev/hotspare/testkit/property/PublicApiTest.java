@@ -4,11 +4,11 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 
-/** The public types of hotspare-testkit-property are the ones listed in src/test/resources/public-api.txt (see PublicApiCheck). */
+/** The public types of hotspare-testkit-property are the ones listed in src/test/resources/public-api.txt (see PublicApi). */
 class PublicApiTest {
 
     @Test
     void publicTypesAreTheListedOnes() {
-        PublicApiCheck.check("testkit-property", Path.of("target", "classes"));
+        PublicApi.check("testkit-property", Path.of("target", "classes"));
     }
 }

@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -68,7 +69,7 @@ public final class Worker {
     private Worker(Builder b) {
         FleetListener listener = FleetListener.guarded(b.kpis);
         FleetSettings s = b.settings;
-        RoomActions actions = new RoomActions(b.driver, java.util.Optional.of(b.rooms), b.events, listener, b.tasks,
+        RoomActions actions = new RoomActions(b.driver, Optional.of(b.rooms), b.events, listener, b.tasks,
                 s.pollInterval(), s.limits().maxScaleStep());
         this.context = new WorkerContext(b.schedulers, b.rooms, b.usageHistory, b.usageMetrics, b.driver, b.locks, b.tasks,
                 new FleetPlanner(b.autoscaler), actions, b.events, b.parser, s.replaceTimeout(), s.pollInterval(),
@@ -172,12 +173,10 @@ public final class Worker {
      * A scale input of {@code scheduler} was recorded (a manual request, a panic input): its watcher, when this
      * started worker runs one (syncing first for a scheduler it has not seen yet), ticks for it soon, off the
      * caller's thread. Otherwise the owner's next tick reads it.
-     *
-     * @param scheduler the scheduler
      */
     public void wake(String scheduler) {
         context.tasks().execute(() -> {
-            java.util.Optional<Watcher> watcher = watcher(scheduler);
+            Optional<Watcher> watcher = watcher(scheduler);
             boolean started;
             synchronized (this) {
                 started = syncing != null && !shuttingDown;
@@ -200,8 +199,8 @@ public final class Worker {
     /**
      * The watcher of {@code scheduler}, if one runs.
      */
-    public synchronized java.util.Optional<Watcher> watcher(String scheduler) {
-        return java.util.Optional.ofNullable(watchers.get(scheduler));
+    public synchronized Optional<Watcher> watcher(String scheduler) {
+        return Optional.ofNullable(watchers.get(scheduler));
     }
 
     /**
@@ -219,13 +218,13 @@ public final class Worker {
      * @return a future of whether everything finished within the timeout
      */
     public CompletableFuture<Boolean> shutdown(Duration timeout) {
-        java.util.List<Watcher> stopping;
+        List<Watcher> stopping;
         synchronized (this) {
             shuttingDown = true;
             if (syncing != null) {
                 syncing.cancel();
             }
-            stopping = java.util.List.copyOf(watchers.values());
+            stopping = List.copyOf(watchers.values());
             stopping.forEach(Watcher::stop);
             watchers.clear();
         }

@@ -1,4 +1,4 @@
-package dev.hotspare.architecture;
+package dev.hotspare.testkit.property;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,12 +11,23 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The public-API check of hotspare-core: a copy of hotspare-testkit's {@code PublicApi}, which this module cannot use
- * (hotspare-testkit depends on hotspare-core). Keep the two alike.
+ * The build check on a module's public API: the module's public types outside {@code …internal} packages, top-level
+ * and nested (a public nested type of a public type is API as much as its owner), are listed in its
+ * {@code src/test/resources/public-api.txt}, and a test fails on a type that is public but not listed (an addition
+ * nobody decided on) or listed but gone (a removal that breaks users). Each library module of
+ * hotspare runs it in a {@code PublicApiTest}; a module built on hotspare can do the same. It lives in this module
+ * because this module depends on nothing of hotspare's, so hotspare-core's own tests can use it too:
+ *
+ * <pre>{@code
+ * @Test
+ * void publicApiIsListed() {
+ *     PublicApi.check("my-module", Path.of("target", "classes"));
+ * }
+ * }</pre>
  */
-final class PublicApiCheck {
+public final class PublicApi {
 
-    private PublicApiCheck() {
+    private PublicApi() {
     }
 
     /** {@code -Dhotspare.publicApi.write=true} rewrites the list instead of comparing against it. */
@@ -145,7 +156,7 @@ final class PublicApiCheck {
 
     private static List<String> listFile(List<String> types) {
         List<String> topLevel = types.stream().filter(t -> !isNested(t)).toList();
-        List<String> nested = types.stream().filter(PublicApiCheck::isNested).toList();
+        List<String> nested = types.stream().filter(PublicApi::isNested).toList();
         List<String> lines = new ArrayList<>();
         lines.add("# " + topLevel.size() + " top-level types, " + nested.size() + " nested");
         lines.addAll(HEADER);
