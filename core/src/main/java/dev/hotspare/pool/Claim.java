@@ -74,8 +74,11 @@ public record Claim(String name, Instant createdAt, Optional<Duration> lifetime,
         outcome.ifPresent(o -> problems.require(o.isServed() && assigned, "outcome", o,
                 "a live claim's outcome is a served kind, recorded with its assignment"));
         lifetime.ifPresent(l -> problems.require(l.compareTo(Duration.ZERO) > 0, "lifetime", l, "must be a positive duration"));
-        problems.require(assignedMember.isPresent() == assignedAt.isPresent(), "assignedAt",
-                assignedAt.map(Object::toString).orElse(Problem.MISSING), "assignedMember and assignedAt go together");
+        if (assignedMember.isPresent() != assignedAt.isPresent()) {
+            // Only on the failing path: a claim is built several times per hand-out, and the message costs a string.
+            problems.add("assignedAt", assignedAt.map(Object::toString).orElse(Problem.MISSING),
+                    "assignedMember and assignedAt go together");
+        }
         if (readyAt.isPresent()) {
             Instant ready = readyAt.get();
             problems.require(assignedAt.isPresent() && !ready.isBefore(assignedAt.get()), "readyAt", ready,

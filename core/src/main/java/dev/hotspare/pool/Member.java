@@ -380,12 +380,15 @@ public record Member(
          * bound to the map drops to zero instead of keeping its last value. Unmodifiable, in declaration order.
          */
         public static Map<MemberState, Integer> count(Collection<Member> members) {
-            Map<MemberState, Integer> counts = new EnumMap<>(MemberState.class);
-            for (MemberState state : values()) {
-                counts.put(state, 0);
-            }
+            // Counted in an array: this runs after every pass over the whole pool, and boxing each step was garbage.
+            MemberState[] states = values();
+            int[] tally = new int[states.length];
             for (Member member : members) {
-                counts.merge(of(member), 1, Integer::sum);
+                tally[of(member).ordinal()]++;
+            }
+            Map<MemberState, Integer> counts = new EnumMap<>(MemberState.class);
+            for (MemberState state : states) {
+                counts.put(state, tally[state.ordinal()]);
             }
             return Collections.unmodifiableMap(counts);
         }

@@ -1,7 +1,6 @@
 package dev.hotspare.validation;
 
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Checks for names that end up as Kubernetes object names, Redis key parts or SQL values.
@@ -12,8 +11,6 @@ public final class Names {
 
     /** Maximum length of a DNS-1123 label. */
     public static final int MAX_LABEL_LENGTH = 63;
-
-    private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
     private Names() {
     }
@@ -26,7 +23,7 @@ public final class Names {
      */
     public static boolean isDns1123Label(String name) {
         return name != null && !name.isEmpty() && name.length() <= MAX_LABEL_LENGTH
-                && DNS_1123_LABEL.matcher(name).matches();
+                && matchesLabelSyntax(name);
     }
 
     /**
@@ -39,10 +36,26 @@ public final class Names {
         if (name.length() > MAX_LABEL_LENGTH) {
             return Optional.of("must be at most " + MAX_LABEL_LENGTH + " characters (DNS-1123 label), has " + name.length());
         }
-        if (!DNS_1123_LABEL.matcher(name).matches()) {
+        if (!matchesLabelSyntax(name)) {
             return Optional.of("must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit");
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@code name} matches {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}, checked without a regex matcher: claim and
+     * member names are checked on every hand-out, and a matcher is an allocation each time.
+     */
+    private static boolean matchesLabelSyntax(String name) {
+        int last = name.length() - 1;
+        for (int i = 0; i <= last; i++) {
+            char c = name.charAt(i);
+            boolean alphanumeric = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+            if (!alphanumeric && (c != '-' || i == 0 || i == last)) {
+                return false;
+            }
+        }
+        return last >= 0;
     }
 
     /**

@@ -9,12 +9,16 @@ import java.util.List;
  */
 public final class Problems {
 
-    private final List<Problem> found = new ArrayList<>();
+    /** Made on the first problem: most inputs have none, and records validate on every construction. */
+    private List<Problem> found = List.of();
 
     /**
      * Records a problem at {@code path}.
      */
     public Problems add(String path, Object value, String message) {
+        if (found.isEmpty()) {
+            found = new ArrayList<>();
+        }
         found.add(Problem.of(path, value, message));
         return this;
     }
@@ -33,6 +37,12 @@ public final class Problems {
      * Records every problem in {@code others}.
      */
     public Problems addAll(List<Problem> others) {
+        if (others.isEmpty()) {
+            return this;
+        }
+        if (found.isEmpty()) {
+            found = new ArrayList<>();
+        }
         found.addAll(others);
         return this;
     }

@@ -180,7 +180,7 @@ final class PlanApplier {
         });
         int deleted = 0;
         for (PoolPlan.Delete delete : PoolPlanner.confirmedDeletes(plan, unmarked, liveAgain)) {
-            if (attempt(pool, "delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {
+            if (attempt(pool, () -> "delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {
                 deleted++;
             }
         }
@@ -277,7 +277,7 @@ final class PlanApplier {
             Instant createdAt = claimCreatedAt.get(claimName);
             Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
                     : Optional.of(ClaimOutcome.served(ClaimService.classify(before, createdAt)));
-            if (attempt(pool, "assign " + assignment.memberId() + " to " + claimName,
+            if (attempt(pool, () -> "assign " + assignment.memberId() + " to " + claimName,
                     () -> driver.assign(pool, assignment.memberId(), claimName, assignment.claimedAt()))) {
                 written.add(assignment);
                 batch.add(new ClaimStore.Assignment(claimName, assignment.memberId(), assignment.claimedAt(), servedAs));
@@ -357,7 +357,7 @@ final class PlanApplier {
         ClaimStore.AssignOutcome[] outcome = new ClaimStore.AssignOutcome[1];
         Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
                 : Optional.of(ClaimOutcome.served(ClaimService.classify(before, createdAt)));
-        boolean written = attempt(pool, "assign " + assignment.memberId() + " to " + claimName, () -> {
+        boolean written = attempt(pool, () -> "assign " + assignment.memberId() + " to " + claimName, () -> {
             if (writeMember) {
                 driver.assign(pool, assignment.memberId(), claimName, assignment.claimedAt());
             }
@@ -366,7 +366,7 @@ final class PlanApplier {
         if (!written || !took(pool, assignment, outcome[0], now)) {
             return false;
         }
-        attempt(pool, "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
+        attempt(pool, () -> "mark claim " + claimName + " ready", () -> claims.markReady(pool, claimName, now));
         served(pool, assignment, before, createdAt, now, servedAs);
         return true;
     }
