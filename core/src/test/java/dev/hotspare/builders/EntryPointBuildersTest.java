@@ -138,7 +138,7 @@ class EntryPointBuildersTest {
         PoolController pool = PoolController.builder(spec).scheduler(time).resyncPeriod(Duration.ofSeconds(20))
                 .closeTimeout(Duration.ZERO).build();
         assertThat(pool.settings()).isEqualTo(new PoolController.Settings("ci", Duration.ofSeconds(20), Duration.ZERO,
-                Duration.ofMinutes(1)));
+                Duration.ofMinutes(1), Duration.ZERO));
         pool.start();
         ClaimHandle claim = pool.claim("job-1");
         time.advanceBy(Duration.ofHours(1));

@@ -33,6 +33,8 @@ final class PoolContext {
     final TaskScheduler scheduler;
     final Duration resyncPeriod;
     final Duration closeTimeout;
+    /** The least time between the starts of two passes asked for by events (zero: none). */
+    final Duration passSpacing;
     /** The plan listener and the KPI listener in one, guarded. */
     final PoolListener listener;
     volatile PoolSpec spec;
@@ -60,8 +62,9 @@ final class PoolContext {
 
     PoolContext(PoolSpec spec, MemberDriver driver, ClaimStore claims, TaskScheduler scheduler, Duration resyncPeriod,
                 Duration closeTimeout, PoolListener listener, Duration sizingInterval,
-                java.util.function.BooleanSupplier owned) {
+                java.util.function.BooleanSupplier owned, Duration passSpacing) {
         this.spec = spec;
+        this.passSpacing = passSpacing;
         this.driver = driver;
         this.claims = claims;
         this.scheduler = scheduler;
@@ -101,11 +104,16 @@ final class PoolContext {
     }
 
     static boolean attempt(String pool, String what, Runnable action) {
+        return attempt(pool, () -> what, action);
+    }
+
+    /** As above, the description built only on failure: on the hand-out path it was a string per claim. */
+    static boolean attempt(String pool, java.util.function.Supplier<String> what, Runnable action) {
         try {
             action.run();
             return true;
         } catch (RuntimeException e) {
-            LOG.warn("pool {}: {} failed; the next pass retries: {}", pool, what, e.toString());
+            LOG.warn("pool {}: {} failed; the next pass retries: {}", pool, what.get(), e.toString());
             return false;
         }
     }

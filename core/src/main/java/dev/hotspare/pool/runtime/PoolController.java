@@ -51,7 +51,7 @@ public final class PoolController implements AutoCloseable {
 
     private PoolController(Builder b) {
         this.ctx = new PoolContext(b.spec, b.driver, b.claims, b.scheduler, b.resyncPeriod, b.closeTimeout, b.listener,
-                b.sizingInterval, b.owned);
+                b.sizingInterval, b.owned, b.passSpacing);
         ClaimTracking tracking = new ClaimTracking(ctx);
         PlanApplier applier = new PlanApplier(ctx, tracking);
         this.fastPath = new FastPath(ctx, applier);
@@ -309,7 +309,7 @@ public final class PoolController implements AutoCloseable {
      * The settings this controller was built with (its ports are not settings).
      */
     public Settings settings() {
-        return new Settings(ctx.spec.name(), ctx.resyncPeriod, ctx.closeTimeout, ctx.sizing.interval());
+        return new Settings(ctx.spec.name(), ctx.resyncPeriod, ctx.closeTimeout, ctx.sizing.interval(), ctx.passSpacing);
     }
 
     /**
@@ -319,8 +319,10 @@ public final class PoolController implements AutoCloseable {
      * @param resyncPeriod   how often it reconciles when nothing changes
      * @param closeTimeout   how long {@link #close()} waits for a pass already running
      * @param sizingInterval how often the auto-sizer decides
+     * @param passSpacing    the least time between the starts of two passes asked for by events
      */
-    public record Settings(String pool, Duration resyncPeriod, Duration closeTimeout, Duration sizingInterval) {
+    public record Settings(String pool, Duration resyncPeriod, Duration closeTimeout, Duration sizingInterval,
+                           Duration passSpacing) {
     }
 
     /**
@@ -337,6 +339,7 @@ public final class PoolController implements AutoCloseable {
         private Duration closeTimeout = Duration.ofSeconds(30);
         private PoolListener listener = PoolListener.NONE;
         private Duration sizingInterval = Duration.ofMinutes(1);
+        private Duration passSpacing = Duration.ZERO;
         private java.util.function.BooleanSupplier owned = () -> true;
 
         private Builder(PoolSpec spec) {
@@ -424,6 +427,22 @@ public final class PoolController implements AutoCloseable {
         }
 
         /**
+         * The least time between the starts of two passes asked for by events (default zero: a pass starts as soon
+         * as one is asked for and none runs). Claims never wait for a pass while a member is ready; passes replenish,
+         * hibernate, delete and serve claims that found no member. Under thousands of claims and releases a second,
+         * every release asks for a pass and passes would run back to back; spaced, each pass settles everything that
+         * changed since the one before, and the claimers keep the CPU. The periodic resync and
+         * {@link PoolController#reconcile()} are not spaced.
+         *
+         * @param value zero or more, e.g. 50 ms for a pool serving thousands of claims a second
+         * @return this builder
+         */
+        public Builder passSpacing(Duration value) {
+            this.passSpacing = value;
+            return this;
+        }
+
+        /**
          * Whether this instance owns the pool now (default: always). Instances that share a pool's stores give each
          * pool one owner, usually through {@code OwnershipMember.track("pool", ..)} and the pool's fenced lease:
          * {@code owned(() -> pools.fence(name).isPresent())}. Only the owner's passes plan and change members and
@@ -452,6 +471,9 @@ public final class PoolController implements AutoCloseable {
             positive("sizingInterval", sizingInterval, problems);
             if (closeTimeout == null || closeTimeout.isNegative()) {
                 problems.add(Problem.of("closeTimeout", closeTimeout == null ? Problem.MISSING : closeTimeout, "must not be negative"));
+            }
+            if (passSpacing == null || passSpacing.isNegative()) {
+                problems.add(Problem.of("passSpacing", passSpacing == null ? Problem.MISSING : passSpacing, "must not be negative"));
             }
             if (listener == null) {
                 problems.add(Problem.of("listener", Problem.MISSING, "must not be null"));

@@ -48,6 +48,8 @@ final class ReconcileLoop {
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
     private TaskScheduler.Cancellable periodic;
     private boolean emptyReadWarned;
+    /** When the last pass began: passes asked for by events start {@code passSpacing} apart. */
+    private volatile Instant lastPassStart;
 
     ReconcileLoop(PoolContext ctx, ClaimTracking tracking, FastPath fastPath, PlanApplier applier, ClaimsApi claimsApi) {
         this.ctx = ctx;
@@ -77,15 +79,37 @@ final class ReconcileLoop {
             requestReconcile();
         }));
         subscriptions.add(claims.watch(pool, ctx::requestReconcile));
-        periodic = scheduler.scheduleAtFixedRate(Duration.ZERO, resyncPeriod, this::reconcileQuietly);
+        periodic = scheduler.scheduleAtFixedRate(Duration.ZERO, resyncPeriod, this::periodicPass);
         ctx.started = true;
     }
 
     /** Asks for a pass soon; many requests before it runs collapse into one. Does nothing once closed. */
     void requestReconcile() {
         if (!ctx.closed && reconcileQueued.compareAndSet(false, true)) {
-            scheduler.execute(this::reconcileQuietly);
+            Duration wait = spacingLeft();
+            if (wait.isZero()) {
+                scheduler.execute(this::requestedPass);
+            } else {
+                scheduler.schedule(wait, this::requestedPass);
+            }
         }
+    }
+
+    /**
+     * How long a requested pass still waits so that passes asked for by events start at least {@code passSpacing}
+     * apart (issue 22: at thousands of claims a second, every release asked for a pass, and passes ran back to back,
+     * taking a core from the claimers; spaced, one pass settles everything that changed since the last one).
+     */
+    private Duration spacingLeft() {
+        Instant last = lastPassStart;
+        if (ctx.passSpacing.isZero() || last == null) {
+            return Duration.ZERO;
+        }
+        Duration since = Duration.between(last, scheduler.clock().instant());
+        if (since.isNegative() || since.compareTo(ctx.passSpacing) >= 0) {
+            return Duration.ZERO;
+        }
+        return ctx.passSpacing.minus(since);
     }
 
     PoolPlan reconcile() {
@@ -100,7 +124,16 @@ final class ReconcileLoop {
         }
     }
 
-    private void reconcileQuietly() {
+    /** The pass a {@link #requestReconcile()} queued: requests made from now on queue the next one. */
+    private void requestedPass() {
+        reconcileQuietly(true);
+    }
+
+    private void periodicPass() {
+        reconcileQuietly(false);
+    }
+
+    private void reconcileQuietly(boolean requested) {
         if (ctx.closed) {
             return;
         }
@@ -110,10 +143,14 @@ final class ReconcileLoop {
             if (ctx.closed) {
                 return;
             }
+            if (requested) {
+                // Only the queued run clears the flag: a periodic pass that cleared it while a spaced run was still
+                // waiting let a second run be queued beside it, and passes ran twice as often as spaced.
+                reconcileQueued.set(false);
+            }
             if (!owned.getAsBoolean()) {
                 // Another instance owns the pool and does its passes; here only the handles of claims made through
                 // this instance need an answer, so a quiet pool costs this instance no store call at all.
-                reconcileQueued.set(false);
                 if (!handles.isEmpty()) {
                     tracking.completeAssignedHandles(ctx.spec.name(), ctx.uniqueClaims(claims.live(ctx.spec.name())));
                 }
@@ -128,10 +165,10 @@ final class ReconcileLoop {
     }
 
     private PoolPlan pass() {
-        reconcileQueued.set(false);
         PoolSpec current = ctx.spec;
         String pool = current.name();
         Instant now = scheduler.clock().instant();
+        lastPassStart = now;
         boolean owner = owned.getAsBoolean();
         if (owner) {
             claimsApi.expireReservations(pool, now);
