@@ -15,7 +15,13 @@ import dev.hotspare.postgres.PostgresSchema;
 import dev.hotspare.time.TaskScheduler;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import dev.hotspare.pool.PoolPlan;
+import dev.hotspare.pool.runtime.PoolListener;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -53,7 +60,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PoolClaimLatencyBenchmark
  * [--members N] [--rate CLAIMS_PER_S] [--warmup S] [--seconds S] [--hold-ms MS] [--arrivals uniform|poisson|burst|all]
- * [--store memory|postgres|both]}
+ * [--store memory|postgres|both] [--pass-spacing-ms MS]}. Each phase also prints the passes per second and the
+ * collector's pauses while it was measured, so a tail can be laid at the door of the pass or of the collector.
  */
 public final class PoolClaimLatencyBenchmark {
 
@@ -64,7 +72,7 @@ public final class PoolClaimLatencyBenchmark {
 
     /** What one phase measured: latencies (ns) of the measured claims, by intended send time. */
     record Result(String store, String arrivals, int offered, double offeredPerSecond, int served, int unserved,
-                  long[] latenciesNanos, List<String> windows) {
+                  long[] latenciesNanos, List<String> windows, double passesPerSecond, long gcPauseMillis, int gcCount) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -75,6 +83,7 @@ public final class PoolClaimLatencyBenchmark {
         int holdMillis = 100;
         String arrivals = "all";
         String store = "memory";
+        long spacingMillis = 50;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--members" -> members = Integer.parseInt(args[i + 1]);
@@ -84,6 +93,7 @@ public final class PoolClaimLatencyBenchmark {
                 case "--hold-ms" -> holdMillis = Integer.parseInt(args[i + 1]);
                 case "--arrivals" -> arrivals = args[i + 1];
                 case "--store" -> store = args[i + 1];
+                case "--pass-spacing-ms" -> spacingMillis = Long.parseLong(args[i + 1]);
                 default -> throw new IllegalArgumentException(args[i] + ": unknown option");
             }
         }
@@ -91,7 +101,8 @@ public final class PoolClaimLatencyBenchmark {
         List<Result> results = new ArrayList<>();
         for (String process : processes) {
             if (!store.equals("postgres")) {
-                results.add(run("memory", new InMemoryClaimStore(), members, rate, warmup, seconds, holdMillis, process));
+                results.add(run("memory", new InMemoryClaimStore(), members, rate, warmup, seconds, holdMillis, process,
+                        Duration.ofMillis(spacingMillis)));
             }
             if (!store.equals("memory")) {
                 try (EmbeddedPostgres server = EmbeddedPostgres.builder().start()) {
@@ -101,21 +112,23 @@ public final class PoolClaimLatencyBenchmark {
                     try (HikariDataSource dataSource = new HikariDataSource(config)) {
                         PostgresSchema.migrate(dataSource, "bench");
                         results.add(run("postgres", new PostgresClaimStore(dataSource, "bench"), members, rate, warmup,
-                                seconds, holdMillis, process));
+                                seconds, holdMillis, process, Duration.ofMillis(spacingMillis)));
                     }
                 }
             }
         }
         System.out.printf(Locale.ROOT, "%nclaim -> member latency through PoolController, open loop from the intended send time: "
                         + "hot pool of %d members, %d claims/s offered, %d s warm-up discarded, %d s measured, claims released "
-                        + "%d ms after being served, %d cores%n", members, rate, warmup, seconds, holdMillis,
-                Runtime.getRuntime().availableProcessors());
-        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %9s %9s %9s %9s %9s %9s%n", "store", "arrivals", "offered/s", "p50 ms",
-                "p99 ms", "p99.9 ms", "max ms", "served", "unserved");
+                        + "%d ms after being served, passes asked for by events spaced %d ms, %d cores, %s%n", members, rate, warmup,
+                seconds, holdMillis, spacingMillis, Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList());
+        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %9s %9s %9s %9s %9s %9s %9s %12s%n", "store", "arrivals", "offered/s",
+                "p50 ms", "p99 ms", "p99.9 ms", "max ms", "served", "unserved", "passes/s", "GC pauses");
         for (Result r : results) {
-            System.out.printf(Locale.ROOT, "%-9s %-8s %10.1f %9.3f %9.3f %9.3f %9.3f %9d %9d%n", r.store(), r.arrivals(),
-                    r.offeredPerSecond(), percentile(r.latenciesNanos(), 50), percentile(r.latenciesNanos(), 99),
-                    percentile(r.latenciesNanos(), 99.9), percentile(r.latenciesNanos(), 100), r.served(), r.unserved());
+            System.out.printf(Locale.ROOT, "%-9s %-8s %10.1f %9.3f %9.3f %9.3f %9.3f %9d %9d %9.1f %12s%n", r.store(),
+                    r.arrivals(), r.offeredPerSecond(), percentile(r.latenciesNanos(), 50), percentile(r.latenciesNanos(), 99),
+                    percentile(r.latenciesNanos(), 99.9), percentile(r.latenciesNanos(), 100), r.served(), r.unserved(),
+                    r.passesPerSecond(), r.gcCount() + " / " + r.gcPauseMillis() + " ms");
             r.windows().forEach(w -> System.out.println("    " + w));
         }
     }
@@ -150,15 +163,22 @@ public final class PoolClaimLatencyBenchmark {
     }
 
     static Result run(String name, ClaimStore claims, int members, int rate, int warmup, int seconds, int holdMillis,
-                      String process) throws InterruptedException {
+                      String process, Duration passSpacing) throws InterruptedException {
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
         ScheduledExecutorService releaser = Executors.newSingleThreadScheduledExecutor();
         TaskScheduler time = TaskScheduler.system(executor, Clock.systemUTC());
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time).installTime(Duration.ZERO)
                 .resumeTime(Duration.ZERO).hibernateTime(Duration.ZERO).build();
         PoolSpec spec = PoolSpec.builder(POOL).size(members).runningCount(members).build();
+        AtomicLong passCount = new AtomicLong();
+        PoolListener passes = new PoolListener() {
+            @Override
+            public void onPlanApplied(String pool, PoolPlan plan, Instant now) {
+                passCount.incrementAndGet();
+            }
+        };
         try (PoolController controller = PoolController.builder(spec).memberDriver(driver).claimStore(claims).scheduler(time)
-                .resyncPeriod(Duration.ofSeconds(5)).build().start()) {
+                .resyncPeriod(Duration.ofSeconds(5)).passSpacing(passSpacing).listener(passes).build().start()) {
             // Filling the pool is not measured: wait (polling; a benchmark, not a test) until every member runs.
             long fillDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             while (running(driver.list(POOL)) < members && System.nanoTime() < fillDeadline) {
@@ -171,8 +191,15 @@ public final class PoolClaimLatencyBenchmark {
             Arrays.fill(latencies, -1);
             AtomicInteger served = new AtomicInteger();
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+            long measuredFrom = start + intended[warmupCount];
+            long passesAtMeasure = -1;
+            long[] gcAtMeasure = null;
             for (int i = 0; i < total; i++) {
                 long due = start + intended[i];
+                if (i == warmupCount) {
+                    passesAtMeasure = passCount.get();
+                    gcAtMeasure = gcTotals();
+                }
                 // parkNanos may return early: a claim sent before its time would get a latency below zero.
                 for (long wait; (wait = due - System.nanoTime()) > 0; ) {
                     LockSupport.parkNanos(wait);
@@ -193,6 +220,8 @@ public final class PoolClaimLatencyBenchmark {
                 });
             }
             long offeredEnd = System.nanoTime();
+            double passesPerSecond = (passCount.get() - passesAtMeasure) / ((offeredEnd - measuredFrom) / 1e9);
+            long[] gcAfter = gcTotals();
             long drainDeadline = offeredEnd + TimeUnit.SECONDS.toNanos(10);
             while (served.get() < total && System.nanoTime() < drainDeadline) {
                 Thread.sleep(50);
@@ -221,11 +250,23 @@ public final class PoolClaimLatencyBenchmark {
             }
             double offeredSeconds = (offeredEnd - start) / 1e9;
             return new Result(name, process, total - warmupCount, total / offeredSeconds, k, unserved,
-                    Arrays.copyOf(measured, k), windows);
+                    Arrays.copyOf(measured, k), windows, passesPerSecond, gcAfter[1] - gcAtMeasure[1],
+                    (int) (gcAfter[0] - gcAtMeasure[0]));
         } finally {
             releaser.shutdownNow();
             executor.shutdownNow();
         }
+    }
+
+    /** Collections and their accumulated time (ms) so far, over every collector. */
+    private static long[] gcTotals() {
+        long count = 0;
+        long millis = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return new long[] {count, millis};
     }
 
     private static long running(List<Member> members) {

@@ -43,7 +43,8 @@ import javax.sql.DataSource;
  * incrementally (schema version 8), so the ratio is that of the assignment path alone.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PostgresClaimBenchmark [--rate 3000]
- * [--warmup 10] [--seconds 60] [--burst 5] [--window 10] [--hold-ms 200] [--members 3000] [--batch 500]}
+ * [--warmup 10] [--seconds 60] [--burst 5] [--window 10] [--hold-ms 200] [--members 3000] [--batch 500]
+ * [--pass-spacing-ms 50]}
  */
 public final class PostgresClaimLoad {
 
@@ -52,17 +53,18 @@ public final class PostgresClaimLoad {
 
     /** Options, with the defaults: 10 s warm-up, 60 s per measured phase, 10 s windows. */
     record Options(int rate, int warmupSeconds, int seconds, int burstSeconds, int windowSeconds, int holdMillis,
-                   int members, int batch) {
+                   int members, int batch, int passSpacingMillis) {
         static Options parse(String[] args) {
-            int[] v = {3_000, 10, 60, 5, 10, 200, 3_000, PostgresClaimStore.DEFAULT_BATCH_SIZE};
-            List<String> names = List.of("--rate", "--warmup", "--seconds", "--burst", "--window", "--hold-ms", "--members", "--batch");
+            int[] v = {3_000, 10, 60, 5, 10, 200, 3_000, PostgresClaimStore.DEFAULT_BATCH_SIZE, 50};
+            List<String> names = List.of("--rate", "--warmup", "--seconds", "--burst", "--window", "--hold-ms", "--members", "--batch",
+                    "--pass-spacing-ms");
             for (int i = 0; i < args.length; i++) {
                 int at = names.indexOf(args[i]);
                 if (at >= 0 && i + 1 < args.length) {
                     v[at] = Integer.parseInt(args[++i]);
                 }
             }
-            return new Options(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+            return new Options(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
         }
     }
 
@@ -85,7 +87,8 @@ public final class PostgresClaimLoad {
             }
         }
         System.out.printf(Locale.ROOT, "%nPostgreSQL claims through one PoolController, open loop, %d claims/s offered, hold %d ms, "
-                + "%d members, %d cores%n", o.rate(), o.holdMillis(), o.members(), Runtime.getRuntime().availableProcessors());
+                + "%d members, passes asked for by events spaced %d ms, %d cores%n", o.rate(), o.holdMillis(), o.members(),
+                o.passSpacingMillis(), Runtime.getRuntime().availableProcessors());
         System.out.printf(Locale.ROOT, "%-9s %-8s %10s %10s %9s %8s %8s %8s %9s%n", "variant", "phase", "offered/s", "served/s",
                 "unserved", "p50 ms", "p99 ms", "p99.9 ms", "max ms");
         for (Phase p : phases) {
@@ -118,7 +121,7 @@ public final class PostgresClaimLoad {
         PostgresClaimStore store = new PostgresClaimStore(dataSource, "bench", batchSize);
         List<Phase> out = new ArrayList<>();
         try (PoolController controller = PoolController.builder(spec).memberDriver(driver).claimStore(store).scheduler(time)
-                .resyncPeriod(Duration.ofSeconds(5)).build().start()) {
+                .resyncPeriod(Duration.ofSeconds(5)).passSpacing(Duration.ofMillis(o.passSpacingMillis())).build().start()) {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             while (running(driver.list(pool)) < o.members() && System.nanoTime() < deadline) {
                 Thread.sleep(100); // a benchmark's warm-up poll, not a test
