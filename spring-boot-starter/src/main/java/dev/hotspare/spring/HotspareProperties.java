@@ -44,6 +44,12 @@ public class HotspareProperties {
     /** How often each pool reconciles when nothing changes (it also reconciles on every member or claim change). */
     private Duration resyncPeriod = Duration.ofSeconds(30);
 
+    /**
+     * Least time between the starts of two passes that events ask for, in each pool (zero: none). For pools serving
+     * hundreds of claims a second or more, e.g. 50ms: requests in between collapse into one pass.
+     */
+    private Duration passSpacing = Duration.ZERO;
+
     private final Memory memory = new Memory();
     private final Postgres postgres = new Postgres();
     private final Redis redis = new Redis();
@@ -120,6 +126,25 @@ public class HotspareProperties {
      */
     public void setResyncPeriod(Duration resyncPeriod) {
         this.resyncPeriod = resyncPeriod;
+    }
+
+    /**
+     * The least time between the starts of two passes that events ask for, in each pool
+     * ({@code PoolController.Builder.passSpacing}).
+     *
+     * @return zero by default: a pass starts as soon as one is asked for
+     */
+    public Duration getPassSpacing() {
+        return passSpacing;
+    }
+
+    /**
+     * Sets the least time between the starts of two passes that events ask for, in each pool.
+     *
+     * @param passSpacing zero or more
+     */
+    public void setPassSpacing(Duration passSpacing) {
+        this.passSpacing = passSpacing;
     }
 
     /**

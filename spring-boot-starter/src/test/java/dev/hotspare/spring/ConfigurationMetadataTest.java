@@ -36,7 +36,7 @@ class ConfigurationMetadataTest {
             names.add(property.get("name").asString());
             assertThat(property.path("description").asString()).as(property.get("name").asString()).isNotBlank();
         }
-        assertThat(names).contains("hotspare.store", "hotspare.pools", "hotspare.threads", "hotspare.resync-period",
+        assertThat(names).contains("hotspare.store", "hotspare.pools", "hotspare.threads", "hotspare.resync-period", "hotspare.pass-spacing",
                 "hotspare.fleet.enabled", "hotspare.postgres.schema", "hotspare.redis.key-prefix",
                 "hotspare.kubernetes.members.templates", "management.health.hotspare.enabled");
         List<String> stores = new ArrayList<>();

@@ -153,11 +153,20 @@ class HotspareAutoConfigurationTest {
     }
 
     @Test
+    void thePassSpacingReachesEveryPoolsController() {
+        Contexts.runner().withPropertyValues("hotspare.pools.ci.size=1", "hotspare.pass-spacing=50ms").run(context ->
+                assertThat(context.getBean(PoolRegistrar.RUNTIMES_BEAN, PoolRuntimes.class).entry("ci").controller().settings().passSpacing())
+                        .isEqualTo(java.time.Duration.ofMillis(50)));
+    }
+
+    @Test
     void settingsOutOfRangeNameTheirProperty() {
         Contexts.runner().withPropertyValues("hotspare.threads=0").run(context ->
                 assertThat(Contexts.problems(context)).containsExactly("hotspare.threads: bad value '0': must be at least 1"));
         Contexts.runner().withPropertyValues("hotspare.pools.ci.size=1", "hotspare.resync-period=0s").run(context ->
                 assertThat(Contexts.problems(context)).containsExactly("hotspare.resync-period: bad value 'PT0S': must be a positive duration"));
+        Contexts.runner().withPropertyValues("hotspare.pools.ci.size=1", "hotspare.pass-spacing=-1s").run(context ->
+                assertThat(Contexts.problems(context)).containsExactly("hotspare.pass-spacing: bad value 'PT-1S': must not be negative"));
         Contexts.runner().withPropertyValues("hotspare.memory.install-time=-1s", "hotspare.memory.delete-time=-2s").run(context ->
                 assertThat(Contexts.problems(context)).containsExactly(
                         "hotspare.memory.install-time: bad value 'PT-1S': must not be negative",

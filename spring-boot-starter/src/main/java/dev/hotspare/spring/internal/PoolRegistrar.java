@@ -67,7 +67,7 @@ public final class PoolRegistrar implements BeanRegistrar {
         return new PoolRuntimes(specs, context.bean(Backend.class),
                 Optional.ofNullable(context.beanProvider(ClaimStore.class).getIfUnique()),
                 Optional.ofNullable(context.beanProvider(MemberDriver.class).getIfUnique()),
-                context.bean(TaskScheduler.class), properties.getResyncPeriod(),
+                context.bean(TaskScheduler.class), properties.getResyncPeriod(), properties.getPassSpacing(),
                 kpis.isEmpty() ? KpiListener.NONE : KpiListener.all(kpis), customizers,
                 context.bean(HotspareOwnership.class).member());
     }

@@ -57,13 +57,14 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
      * @param driver      the application's own member driver, if it defines one
      * @param tasks       the runtime's scheduler
      * @param resync      {@code hotspare.resync-period}
+     * @param spacing     {@code hotspare.pass-spacing}
      * @param kpis        every KPI listener of the application (the Micrometer binder among them)
      * @param customizers the application's pool customizers, in order
      * @param ownership   this instance's membership, when instances divide the pools between them
      * @throws HotspareConfigurationException when the store cannot run pools or a setting is out of range
      */
     public PoolRuntimes(Map<String, PoolSpec> specs, Backend backend, Optional<ClaimStore> claims,
-                        Optional<MemberDriver> driver, TaskScheduler tasks, Duration resync, KpiListener kpis,
+                        Optional<MemberDriver> driver, TaskScheduler tasks, Duration resync, Duration spacing, KpiListener kpis,
                         List<HotsparePoolCustomizer> customizers, Optional<OwnershipMember> ownership) {
         Map<String, Entry> built = new LinkedHashMap<>();
         this.ownership = specs.isEmpty() ? Optional.empty() : ownership;
@@ -83,6 +84,10 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
                 throw new HotspareConfigurationException(HotspareProperties.PREFIX + ".resync-period", resync,
                         "must be a positive duration");
             }
+            if (spacing.isNegative()) {
+                throw new HotspareConfigurationException(HotspareProperties.PREFIX + ".pass-spacing", spacing,
+                        "must not be negative");
+            }
             ClaimStore claimStore = claims.orElseGet(backend::claimStore);
             MemberDriver memberDriver = driver.orElseGet(backend::memberDriver);
             if (driver.isEmpty()) {
@@ -91,7 +96,7 @@ public final class PoolRuntimes implements SmartLifecycle, AutoCloseable {
             warnAboutVolatileState(backend, claims.isPresent(), driver.isPresent(), specs.keySet());
             specs.forEach((name, spec) -> {
                 PoolController.Builder builder = PoolController.builder(spec).memberDriver(memberDriver).claimStore(claimStore)
-                        .scheduler(tasks).resyncPeriod(resync).listener(kpis);
+                        .scheduler(tasks).resyncPeriod(resync).passSpacing(spacing).listener(kpis);
                 owned.ifPresent(pools -> builder.owned(() -> pools.fence(name).isPresent()));
                 customizers.forEach(c -> c.customize(name, builder));
                 built.put(name, new Entry(spec, builder.build(), memberDriver, claimStore));
