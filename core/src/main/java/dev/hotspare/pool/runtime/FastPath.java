@@ -56,6 +56,11 @@ final class FastPath {
     private final Map<String, Claim> submittedSinceRead = new LinkedHashMap<>();
     /** Claims ended since the running pass's read began (hand-out lock): the read still lists them. */
     private final Set<String> goneSinceRead = new HashSet<>();
+    /**
+     * Member changes since the running pass's read began (hand-out lock): an index rebuilt from that read replays
+     * them, or it would keep the read's older record of a member that changed meanwhile until the member's next event.
+     */
+    private final List<MemberDriver.MemberEvent> eventsSinceRead = new ArrayList<>();
     /** When the index was last rebuilt from a whole read (hand-out lock); between rebuilds it follows deltas. */
     private Instant lastIndexRebuild;
 
@@ -148,15 +153,22 @@ final class FastPath {
     void memberEvent(MemberDriver.MemberEvent event) {
         handOutLock.lock();
         try {
-            if (event instanceof MemberDriver.MemberEvent.Added added) {
-                handOut.memberChanged(added.member());
-            } else if (event instanceof MemberDriver.MemberEvent.Updated updated) {
-                handOut.memberChanged(updated.member());
-            } else if (event instanceof MemberDriver.MemberEvent.Removed removed) {
-                handOut.memberRemoved(removed.memberId());
+            apply(handOut, event);
+            if (readInFlight) {
+                eventsSinceRead.add(event);
             }
         } finally {
             handOutLock.unlock();
+        }
+    }
+
+    private static void apply(HandOut index, MemberDriver.MemberEvent event) {
+        if (event instanceof MemberDriver.MemberEvent.Added added) {
+            index.memberChanged(added.member());
+        } else if (event instanceof MemberDriver.MemberEvent.Updated updated) {
+            index.memberChanged(updated.member());
+        } else if (event instanceof MemberDriver.MemberEvent.Removed removed) {
+            index.memberRemoved(removed.memberId());
         }
     }
 
@@ -182,6 +194,7 @@ final class FastPath {
             servedSinceRead.clear();
             submittedSinceRead.clear();
             goneSinceRead.clear();
+            eventsSinceRead.clear();
         } finally {
             handOutLock.unlock();
         }
@@ -229,6 +242,10 @@ final class FastPath {
                 for (String name : goneSinceRead) {
                     handOut.claimGone(name);
                 }
+                // Members that changed after the read: the read has them as they were, the events as they are.
+                for (MemberDriver.MemberEvent event : eventsSinceRead) {
+                    apply(handOut, event);
+                }
             } else {
                 Set<String> newer = new HashSet<>(goneSinceRead);
                 newer.addAll(submittedSinceRead.keySet());
@@ -238,6 +255,7 @@ final class FastPath {
             servedSinceRead.clear();
             submittedSinceRead.clear();
             goneSinceRead.clear();
+            eventsSinceRead.clear();
             for (PoolPlan.Assignment a : settled.assignments()) {
                 handOut.claimGone(a.claimName());
                 handOut.drop(a.memberId());
@@ -290,6 +308,7 @@ final class FastPath {
             servedSinceRead.clear();
             submittedSinceRead.clear();
             goneSinceRead.clear();
+            eventsSinceRead.clear();
         } finally {
             handOutLock.unlock();
         }
