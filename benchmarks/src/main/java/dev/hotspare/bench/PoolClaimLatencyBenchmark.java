@@ -6,23 +6,22 @@ import dev.hotspare.memory.InMemoryClaimStore;
 import dev.hotspare.memory.InMemoryMemberDriver;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.Member.ObservedPower;
+import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
+import dev.hotspare.pool.runtime.PoolListener;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.postgres.PostgresClaimStore;
 import dev.hotspare.postgres.PostgresSchema;
 import dev.hotspare.time.TaskScheduler;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
-import dev.hotspare.pool.PoolPlan;
-import dev.hotspare.pool.runtime.PoolListener;
-
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
-import java.time.Instant;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

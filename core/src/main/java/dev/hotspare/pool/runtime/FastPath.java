@@ -191,10 +191,7 @@ final class FastPath {
         handOutLock.lock();
         try {
             readInFlight = true;
-            servedSinceRead.clear();
-            submittedSinceRead.clear();
-            goneSinceRead.clear();
-            eventsSinceRead.clear();
+            clearSinceRead();
         } finally {
             handOutLock.unlock();
         }
@@ -252,10 +249,7 @@ final class FastPath {
                 servedSinceRead.forEach(p -> newer.add(p.claim().name()));
                 handOut.syncClaims(live, newer);
             }
-            servedSinceRead.clear();
-            submittedSinceRead.clear();
-            goneSinceRead.clear();
-            eventsSinceRead.clear();
+            clearSinceRead();
             for (PoolPlan.Assignment a : settled.assignments()) {
                 handOut.claimGone(a.claimName());
                 handOut.drop(a.memberId());
@@ -300,15 +294,20 @@ final class FastPath {
         }
     }
 
+    /** Forgets what the fast path noted since a read began (hand-out lock). */
+    private void clearSinceRead() {
+        servedSinceRead.clear();
+        submittedSinceRead.clear();
+        goneSinceRead.clear();
+        eventsSinceRead.clear();
+    }
+
     /** A read that plans nothing (not the owner, or the read failed): the fast path stops noting what it does. */
     void endReadWithoutPlan() {
         handOutLock.lock();
         try {
             readInFlight = false;
-            servedSinceRead.clear();
-            submittedSinceRead.clear();
-            goneSinceRead.clear();
-            eventsSinceRead.clear();
+            clearSinceRead();
         } finally {
             handOutLock.unlock();
         }

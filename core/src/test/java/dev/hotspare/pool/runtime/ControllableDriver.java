@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A member driver that fails or misbehaves on purpose: release marks that cannot be written, a list that names a
- * member twice, and a log of the calls that reached the real driver.
+ * member twice, a change made right after a list, and a log of the calls that reached the real driver.
  */
 public final class ControllableDriver implements MemberDriver {
 
@@ -22,6 +22,8 @@ public final class ControllableDriver implements MemberDriver {
     public volatile boolean failReleaseMarks;
     /** When set, {@code list} names every member twice. */
     public volatile boolean listTwice;
+    /** When set, runs once right after the next {@code list} has read the members (a change the read cannot see). */
+    public volatile Runnable afterNextList;
     /** Calls that reached the real driver, e.g. {@code markReleased m-1}. */
     public final List<String> calls = new CopyOnWriteArrayList<>();
 
@@ -71,6 +73,11 @@ public final class ControllableDriver implements MemberDriver {
     @Override
     public List<Member> list(String pool) {
         List<Member> members = delegate.list(pool);
+        Runnable hook = afterNextList;
+        if (hook != null) {
+            afterNextList = null;
+            hook.run();
+        }
         if (!listTwice) {
             return members;
         }

@@ -40,7 +40,7 @@ class HandOutProperties {
     @Property(tries = 60)
     void theFastPathAndThePlannerAssignTheSameMemberToTheSameClaim() {
         SERVED_AT_ONCE.set(0);
-        forAll(Gen.longs()).check(seed -> new Run(seed).go(150));
+        forAll(Gen.longs()).check(seed -> Run.rebuiltEveryFiveMinutes(seed).go(150));
         assertThat(SERVED_AT_ONCE.get()).as("claims served at once over all runs").isGreaterThan(50);
     }
 
@@ -52,7 +52,7 @@ class HandOutProperties {
      */
     @Property(tries = 40)
     void theIndexKeptBetweenPassesEqualsOneRebuiltFromScratch() {
-        forAll(Gen.longs()).check(seed -> new Run(seed, Duration.ofDays(1), true).go(150));
+        forAll(Gen.longs()).check(seed -> Run.keptADayBesideAnotherWriter(seed).go(150));
     }
 
     /** One random interleaving on a started controller, on virtual time. */
@@ -66,14 +66,23 @@ class HandOutProperties {
         private final PoolController controller;
         private final Map<String, ClaimHandle> handles = new HashMap<>();
         private int next;
-        private final boolean checkRebuild;
+        private final boolean withAnotherWriter;
 
-        Run(long seed) {
-            this(seed, Duration.ofMinutes(5), false);
+        /** A resync period of five minutes (the index is rebuilt from a whole read that often); no other writer. */
+        static Run rebuiltEveryFiveMinutes(long seed) {
+            return new Run(seed, Duration.ofMinutes(5), false);
         }
 
-        Run(long seed, Duration resyncPeriod, boolean checkRebuild) {
-            this.checkRebuild = checkRebuild;
+        /**
+         * A resync period of a day, so the index is never rebuilt in the run, while another writer submits and
+         * withdraws claims behind the controller's back; after every step the index is compared with a rebuild.
+         */
+        static Run keptADayBesideAnotherWriter(long seed) {
+            return new Run(seed, Duration.ofDays(1), true);
+        }
+
+        private Run(long seed, Duration resyncPeriod, boolean anotherWriter) {
+            this.withAnotherWriter = anotherWriter;
             this.seed = seed;
             this.random = new Random(seed);
             driver = InMemoryMemberDriver.builder(time).installTime(Duration.ofMinutes(random.nextInt(3)))
@@ -103,13 +112,13 @@ class HandOutProperties {
                         case 7 -> withdraw(step);
                         default -> time.advanceBy(Duration.ofSeconds(random.nextInt(20)));
                     }
-                    if (checkRebuild && random.nextInt(6) == 0) {
+                    if (withAnotherWriter && random.nextInt(6) == 0) {
                         anotherWriter();
                     }
                     assertThat(controller.wouldHandOut())
                             .as("seed %d, step %d: the index pairs as the planner assigns", seed, step)
                             .isEqualTo(HandOut.names(plan(null)));
-                    if (checkRebuild) {
+                    if (withAnotherWriter) {
                         assertThat(controller.handOutMatchesRebuild())
                                 .as("seed %d, step %d: the index kept between passes equals one rebuilt from scratch", seed, step)
                                 .isTrue();
