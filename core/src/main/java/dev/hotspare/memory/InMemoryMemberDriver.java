@@ -12,12 +12,13 @@ import dev.hotspare.validation.Names;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -37,8 +38,16 @@ public final class InMemoryMemberDriver implements MemberDriver {
     private final Duration hibernateTime;
     private final Duration deleteTime;
 
-    private final Map<String, Map<String, Slot>> pools = new HashMap<>();
-    private final Map<String, List<MemberListener>> listeners = new HashMap<>();
+    /**
+     * Written under this driver's monitor, read without it: a claim's {@code assign} never waits for a pass's
+     * {@code list} of the whole pool (issue 22), and a list sees every member as one of its written records.
+     */
+    private final Map<String, Map<String, Slot>> pools = new ConcurrentHashMap<>();
+    private final Map<String, List<MemberListener>> listeners = new ConcurrentHashMap<>();
+    /** Events not yet handed to the listeners, in the order of their changes (lock). */
+    private final ArrayDeque<MemberEvent> outbox = new ArrayDeque<>();
+    /** Whether a thread is handing events to the listeners now (lock). */
+    private boolean delivering;
     private long nextId;
     private long writes;
 
@@ -59,7 +68,7 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
     /** One member plus a generation number that invalidates timers of superseded transitions. */
     private static final class Slot {
-        private Member member;
+        private volatile Member member;
         private long generation;
 
         private Slot(Member member) {
@@ -81,8 +90,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             members(pool).put(id, slot);
             long generation = slot.generation;
             scheduler.schedule(installTime, () -> finishInstall(pool, id, generation));
+            enqueue(new MemberEvent.Added(pool, created));
         }
-        publish(new MemberEvent.Added(pool, created));
+        deliver();
         return created;
     }
 
@@ -100,8 +110,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             updated = slot.member;
             long generation = slot.generation;
             scheduler.schedule(deleteTime, () -> finishDelete(pool, memberId, generation));
+            enqueue(new MemberEvent.Updated(pool, updated));
         }
-        publish(new MemberEvent.Updated(pool, updated));
+        deliver();
     }
 
     @Override
@@ -113,8 +124,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             slot.member = slot.member.withDesiredPower(power);
             converge(pool, slot);
             updated = slot.member;
+            enqueue(new MemberEvent.Updated(pool, updated));
         }
-        publish(new MemberEvent.Updated(pool, updated));
+        deliver();
     }
 
     @Override
@@ -133,8 +145,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             slot.member = slot.member.assignedTo(claimName, claimedAt);
             converge(pool, slot);
             updated = slot.member;
+            enqueue(new MemberEvent.Updated(pool, updated));
         }
-        publish(new MemberEvent.Updated(pool, updated));
+        deliver();
     }
 
     @Override
@@ -161,12 +174,13 @@ public final class InMemoryMemberDriver implements MemberDriver {
             writes++;
             slot.member = next;
             updated = next;
+            enqueue(new MemberEvent.Updated(pool, updated));
         }
-        publish(new MemberEvent.Updated(pool, updated));
+        deliver();
     }
 
     @Override
-    public synchronized List<Member> list(String pool) {
+    public List<Member> list(String pool) {
         Map<String, Slot> slots = pools.get(pool);
         if (slots == null) {
             return List.of();
@@ -179,7 +193,7 @@ public final class InMemoryMemberDriver implements MemberDriver {
     }
 
     @Override
-    public synchronized Optional<Member> find(String pool, String memberId) {
+    public Optional<Member> find(String pool, String memberId) {
         Map<String, Slot> slots = pools.get(pool);
         Slot slot = slots == null ? null : slots.get(memberId);
         return slot == null ? Optional.empty() : Optional.of(slot.member);
@@ -187,10 +201,7 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
     @Override
     public AutoCloseable watch(String pool, MemberListener listener) {
-        List<MemberListener> forPool;
-        synchronized (this) {
-            forPool = listeners.computeIfAbsent(pool, p -> new CopyOnWriteArrayList<>());
-        }
+        List<MemberListener> forPool = listeners.computeIfAbsent(pool, p -> new CopyOnWriteArrayList<>());
         forPool.add(listener);
         return () -> forPool.remove(listener);
     }
@@ -226,8 +237,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
                     // stays failed until the pool deletes it
                 }
             }
+            enqueue(new MemberEvent.Added(pool, member));
         }
-        publish(new MemberEvent.Added(pool, member));
+        deliver();
     }
 
     /**
@@ -242,8 +254,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             slot.generation++;
             slot.member = slot.member.withPhase(MemberPhase.FAILED);
             updated = slot.member;
+            enqueue(new MemberEvent.Updated(pool, updated));
         }
-        publish(new MemberEvent.Updated(pool, updated));
+        deliver();
     }
 
     /**
@@ -264,8 +277,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             slot.member = slot.member.installed(now).withObservedPower(ObservedPower.RUNNING, now);
             converge(pool, slot);
             updated = slot.member;
+            enqueue(new MemberEvent.Updated(pool, updated));
         }
-        publish(new MemberEvent.Updated(pool, updated));
+        deliver();
     }
 
     private void finishTransition(String pool, String id, long generation, ObservedPower reached) {
@@ -278,8 +292,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             slot.member = slot.member.withObservedPower(reached, now());
             converge(pool, slot);
             updated = slot.member;
+            enqueue(new MemberEvent.Updated(pool, updated));
         }
-        publish(new MemberEvent.Updated(pool, updated));
+        deliver();
     }
 
     private void finishDelete(String pool, String id, long generation) {
@@ -288,8 +303,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
                 return;
             }
             members(pool).remove(id);
+            enqueue(new MemberEvent.Removed(pool, id));
         }
-        publish(new MemberEvent.Removed(pool, id));
+        deliver();
     }
 
     /** Starts the transition that moves observed power toward desired power, if one is needed. Caller holds the lock. */
@@ -330,17 +346,44 @@ public final class InMemoryMemberDriver implements MemberDriver {
     }
 
     private Map<String, Slot> members(String pool) {
-        return pools.computeIfAbsent(pool, p -> new HashMap<>());
+        return pools.computeIfAbsent(pool, p -> new ConcurrentHashMap<>());
     }
 
-    private void publish(MemberEvent event) {
-        List<MemberListener> forPool;
-        synchronized (this) {
-            forPool = listeners.get(event.pool());
-        }
-        if (forPool != null) {
-            for (MemberListener listener : forPool) {
-                listener.onChange(event);
+    /** Queues an event in the order of the change it reports (caller holds the lock). */
+    private void enqueue(MemberEvent event) {
+        outbox.addLast(event);
+    }
+
+    /**
+     * Hands the queued events to the listeners in the order of the changes, outside the lock: one thread at a time
+     * delivers, so the events of one member never overtake each other (a member installed by a timer thread while its
+     * creator was still publishing "added" was last seen provisioning by the controller, and not handed out until the
+     * next full read). A thread that finds another delivering leaves its event to it.
+     */
+    private void deliver() {
+        while (true) {
+            MemberEvent next;
+            synchronized (this) {
+                if (delivering) {
+                    return;
+                }
+                next = outbox.pollFirst();
+                if (next == null) {
+                    return;
+                }
+                delivering = true;
+            }
+            try {
+                List<MemberListener> forPool = listeners.get(next.pool());
+                if (forPool != null) {
+                    for (MemberListener listener : forPool) {
+                        listener.onChange(next);
+                    }
+                }
+            } finally {
+                synchronized (this) {
+                    delivering = false;
+                }
             }
         }
     }
