@@ -51,7 +51,11 @@ final class MemberTable {
         naming.clear();
         changed.clear();
         List<Slot> fresh = new ArrayList<>();
+        int looked = 0;
         for (Member m : members) {
+            if (++looked % PoolContext.READS_BETWEEN_YIELDS == 0) {
+                PoolContext.yieldToClaims();
+            }
             Slot slot = slots.get(m.id());
             if (slot == null) {
                 slot = new Slot();

@@ -163,9 +163,11 @@ final class PlanApplier {
         Set<String> unmarked = new HashSet<>();
         applyReleases(pool, plan, now, unmarked);
         applyAssignments(pool, plan, observed, live, now);
+        int writes = 0;
         for (PoolPlan.PowerChange change : plan.powerChanges()) {
             attempt(pool, "power " + change.memberId() + " " + change.to(),
                     () -> driver.setDesiredPower(pool, change.memberId(), change.to()));
+            writes = afterWrite(writes);
         }
         for (PoolPlan.OrphanMark mark : plan.orphanMarks()) {
             attempt(pool, (mark.since().isPresent() ? "mark " : "unmark ") + mark.memberId() + " orphaned",
@@ -183,12 +185,14 @@ final class PlanApplier {
             if (attempt(pool, () -> "delete " + delete.memberId(), () -> driver.delete(pool, delete.memberId()))) {
                 deleted++;
             }
+            writes = afterWrite(writes);
         }
         int created = 0;
         for (PoolPlan.Create create : plan.creates()) {
             if (attempt(pool, "create member", () -> driver.create(pool, create.templateVersion(), create.power()))) {
                 created++;
             }
+            writes = afterWrite(writes);
         }
         if (deleted > 0) {
             listener.scaled(pool, ScaleOperation.DELETE, deleted);
@@ -196,6 +200,14 @@ final class PlanApplier {
         if (created > 0) {
             listener.scaled(pool, ScaleOperation.CREATE, created);
         }
+    }
+
+    /** Counts one write and lets waiting claims run every {@link PoolContext#WRITES_BETWEEN_YIELDS} of them. */
+    private static int afterWrite(int writes) {
+        if ((writes + 1) % PoolContext.WRITES_BETWEEN_YIELDS == 0) {
+            PoolContext.yieldToClaims();
+        }
+        return writes + 1;
     }
 
     /**

@@ -178,9 +178,13 @@ final class ReconcileLoop {
         List<Claim> live;
         try {
             // Read into the table kept between passes (issue 22, pass cost): one record per id, in the planner's order.
-            members = ctx.table.read(driver.list(pool), (first, other) -> LOG.warn(
+            List<Member> listed = driver.list(pool);
+            PoolContext.yieldToClaims();
+            members = ctx.table.read(listed, (first, other) -> LOG.warn(
                     "pool {}: member {} listed twice with different records; using the first", pool, first.id()));
+            PoolContext.yieldToClaims();
             live = ctx.uniqueClaims(claims.live(pool));
+            PoolContext.yieldToClaims();
         } catch (RuntimeException e) {
             fastPath.endReadWithoutPlan();
             throw e;
