@@ -8,7 +8,6 @@ import dev.hotspare.pool.Member;
 import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolSpec;
-import dev.hotspare.pool.runtime.ClaimHandle;
 import dev.hotspare.pool.runtime.PoolController;
 import dev.hotspare.pool.runtime.PoolListener;
 import dev.hotspare.pool.spi.ClaimStore;
@@ -22,17 +21,23 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Claim → member latency through the real {@link PoolController} on a hot pool, on real time, measured so that it
@@ -100,6 +105,9 @@ public final class PoolClaimLatencyBenchmark {
         List<Result> results = new ArrayList<>();
         for (String process : processes) {
             if (!store.equals("postgres")) {
+                // The floor first, then the controller, per arrival process: the same harness, threads and machine
+                // in the same run, so the ratio says what the controller adds to what the harness alone costs.
+                results.add(runFloor(members, rate, warmup, seconds, holdMillis, process));
                 results.add(run("memory", new InMemoryClaimStore(), members, rate, warmup, seconds, holdMillis, process,
                         Duration.ofMillis(spacingMillis)));
             }
@@ -121,13 +129,18 @@ public final class PoolClaimLatencyBenchmark {
                         + "%d ms after being served, passes asked for by events spaced %d ms, %d cores, %s%n", members, rate, warmup,
                 seconds, holdMillis, spacingMillis, Runtime.getRuntime().availableProcessors(),
                 ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList());
-        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %9s %9s %9s %9s %9s %9s %9s %12s%n", "store", "arrivals", "offered/s",
-                "p50 ms", "p99 ms", "p99.9 ms", "max ms", "served", "unserved", "passes/s", "GC pauses");
+        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %9s %9s %9s %9s %9s %9s %9s %12s %14s%n", "store", "arrivals", "offered/s",
+                "p50 ms", "p99 ms", "p99.9 ms", "max ms", "served", "unserved", "passes/s", "GC pauses", "p99 / floor");
         for (Result r : results) {
-            System.out.printf(Locale.ROOT, "%-9s %-8s %10.1f %9.3f %9.3f %9.3f %9.3f %9d %9d %9.1f %12s%n", r.store(),
+            Optional<Result> floor = results.stream()
+                    .filter(f -> f.store().equals("floor") && f.arrivals().equals(r.arrivals())).findFirst();
+            String ratio = floor.filter(f -> !f.equals(r))
+                    .map(f -> String.format(Locale.ROOT, "%.2fx", percentile(r.latenciesNanos(), 99) / percentile(f.latenciesNanos(), 99)))
+                    .orElse("-");
+            System.out.printf(Locale.ROOT, "%-9s %-8s %10.1f %9.3f %9.3f %9.3f %9.3f %9d %9d %9.1f %12s %14s%n", r.store(),
                     r.arrivals(), r.offeredPerSecond(), percentile(r.latenciesNanos(), 50), percentile(r.latenciesNanos(), 99),
                     percentile(r.latenciesNanos(), 99.9), percentile(r.latenciesNanos(), 100), r.served(), r.unserved(),
-                    r.passesPerSecond(), r.gcCount() + " / " + r.gcPauseMillis() + " ms");
+                    r.passesPerSecond(), r.gcCount() + " / " + r.gcPauseMillis() + " ms", ratio);
             r.windows().forEach(w -> System.out.println("    " + w));
         }
     }
@@ -161,10 +174,19 @@ public final class PoolClaimLatencyBenchmark {
         return at;
     }
 
+    /** What the harness drives: the controller, or the floor. */
+    interface Target {
+        CompletableFuture<?> claim(String claimName);
+
+        void release(String claimName);
+
+        /** Passes applied so far (zero for the floor, which has none). */
+        long passes();
+    }
+
     static Result run(String name, ClaimStore claims, int members, int rate, int warmup, int seconds, int holdMillis,
                       String process, Duration passSpacing) throws InterruptedException {
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
-        ScheduledExecutorService releaser = Executors.newSingleThreadScheduledExecutor();
         TaskScheduler time = TaskScheduler.system(executor, Clock.systemUTC());
         InMemoryMemberDriver driver = InMemoryMemberDriver.builder(time).installTime(Duration.ZERO)
                 .resumeTime(Duration.ZERO).hibernateTime(Duration.ZERO).build();
@@ -183,6 +205,95 @@ public final class PoolClaimLatencyBenchmark {
             while (running(driver.list(POOL)) < members && System.nanoTime() < fillDeadline) {
                 Thread.sleep(100);
             }
+            Target target = new Target() {
+                @Override
+                public CompletableFuture<?> claim(String claimName) {
+                    return controller.claim(claimName).member();
+                }
+
+                @Override
+                public void release(String claimName) {
+                    controller.release(claimName);
+                }
+
+                @Override
+                public long passes() {
+                    return passCount.get();
+                }
+            };
+            return measure(name, target, rate, warmup, seconds, holdMillis, process);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /**
+     * The floor: the same harness (generator, futures, releaser thread) against the least a pool can be, a deque of
+     * running members under one lock. A claim takes the oldest, a release puts it back; no store, no driver, no pass.
+     * What the controller's p99 has above this is the controller's; what this has is the harness's and the machine's.
+     */
+    static Result runFloor(int members, int rate, int warmup, int seconds, int holdMillis, String process)
+            throws InterruptedException {
+        ReentrantLock lock = new ReentrantLock();
+        ArrayDeque<Integer> free = new ArrayDeque<>();
+        ArrayDeque<CompletableFuture<Integer>> waiting = new ArrayDeque<>();
+        Map<String, Integer> held = new HashMap<>();
+        for (int m = 0; m < members; m++) {
+            free.addLast(m);
+        }
+        Target floor = new Target() {
+            @Override
+            public CompletableFuture<?> claim(String claimName) {
+                CompletableFuture<Integer> member = new CompletableFuture<>();
+                Integer taken;
+                lock.lock();
+                try {
+                    taken = free.pollFirst();
+                    if (taken == null) {
+                        waiting.addLast(member);
+                        return member;
+                    }
+                    held.put(claimName, taken);
+                } finally {
+                    lock.unlock();
+                }
+                member.complete(taken);
+                return member;
+            }
+
+            @Override
+            public void release(String claimName) {
+                CompletableFuture<Integer> next;
+                Integer member;
+                lock.lock();
+                try {
+                    member = held.remove(claimName);
+                    if (member == null) {
+                        return;
+                    }
+                    next = waiting.pollFirst();
+                    if (next == null) {
+                        free.addLast(member);
+                        return;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                next.complete(member);
+            }
+
+            @Override
+            public long passes() {
+                return 0;
+            }
+        };
+        return measure("floor", floor, rate, warmup, seconds, holdMillis, process);
+    }
+
+    static Result measure(String name, Target target, int rate, int warmup, int seconds, int holdMillis, String process)
+            throws InterruptedException {
+        ScheduledExecutorService releaser = Executors.newSingleThreadScheduledExecutor();
+        try {
             int warmupCount = rate * warmup;
             int total = warmupCount + rate * seconds;
             long[] intended = schedule(process, rate, total, 42);
@@ -196,7 +307,7 @@ public final class PoolClaimLatencyBenchmark {
             for (int i = 0; i < total; i++) {
                 long due = start + intended[i];
                 if (i == warmupCount) {
-                    passesAtMeasure = passCount.get();
+                    passesAtMeasure = target.passes();
                     gcAtMeasure = gcTotals();
                 }
                 // parkNanos may return early: a claim sent before its time would get a latency below zero.
@@ -205,13 +316,12 @@ public final class PoolClaimLatencyBenchmark {
                 }
                 int index = i;
                 String claimName = name.charAt(0) + "-" + i;
-                ClaimHandle handle = controller.claim(claimName);
-                handle.member().thenAccept(member -> {
+                target.claim(claimName).thenAccept(member -> {
                     latencies[index] = Math.max(0, System.nanoTime() - due);
                     served.incrementAndGet();
                     releaser.schedule(() -> {
                         try {
-                            controller.release(claimName);
+                            target.release(claimName);
                         } catch (RuntimeException e) {
                             // the next pass settles it; the benchmark goes on
                         }
@@ -219,7 +329,7 @@ public final class PoolClaimLatencyBenchmark {
                 });
             }
             long offeredEnd = System.nanoTime();
-            double passesPerSecond = (passCount.get() - passesAtMeasure) / ((offeredEnd - measuredFrom) / 1e9);
+            double passesPerSecond = (target.passes() - passesAtMeasure) / ((offeredEnd - measuredFrom) / 1e9);
             long[] gcAfter = gcTotals();
             long drainDeadline = offeredEnd + TimeUnit.SECONDS.toNanos(10);
             while (served.get() < total && System.nanoTime() < drainDeadline) {
@@ -253,7 +363,6 @@ public final class PoolClaimLatencyBenchmark {
                     (int) (gcAfter[0] - gcAtMeasure[0]));
         } finally {
             releaser.shutdownNow();
-            executor.shutdownNow();
         }
     }
 
