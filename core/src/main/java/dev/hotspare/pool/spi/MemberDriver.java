@@ -83,7 +83,8 @@ public interface MemberDriver {
 
     /**
      * Calls {@code listener} whenever a member of {@code pool} is added, changes or disappears, from the
-     * driver's own thread. Listeners must be quick; the pool controller only schedules a reconcile.
+     * driver's own thread, one member's events in the order of its changes (the pool controller's hand-out index
+     * keeps the last record it was told of). Listeners must be quick.
      *
      * @return a handle that stops the notifications
      */
