@@ -25,6 +25,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -477,6 +478,14 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         private final String pool;
         private final Map<String, Entry<T>> byName = new HashMap<>();
         private final List<MemberListener> listeners = new CopyOnWriteArrayList<>();
+        /**
+         * Events not yet handed to the listeners, in the order the cache changed (this view's lock): a writer's thread
+         * and the informer's both observe, and a listener told "updated" with an older record after a newer one kept
+         * the older (the controller's hand-out index does).
+         */
+        private final ArrayDeque<MemberEvent> outbox = new ArrayDeque<>();
+        /** Whether a thread is handing events to the listeners now (this view's lock). */
+        private boolean delivering;
         private SharedIndexInformer<T> informer;
 
         private PoolView(String pool) {
@@ -563,7 +572,6 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
 
         /** Puts an object into the cache (unless older than what is there) and tells listeners what changed. */
         Member observe(T object) {
-            MemberEvent event;
             Member member;
             synchronized (this) {
                 String name = object.getMetadata().getName();
@@ -574,25 +582,22 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
                 member = toMember(object, existing == null ? null : existing.member());
                 byName.put(name, new Entry<>(object, member));
                 if (existing == null) {
-                    event = new MemberEvent.Added(pool, member);
+                    outbox.addLast(new MemberEvent.Added(pool, member));
                 } else if (!existing.member().equals(member)) {
-                    event = new MemberEvent.Updated(pool, member);
-                } else {
-                    event = null;
+                    outbox.addLast(new MemberEvent.Updated(pool, member));
                 }
             }
-            publish(event);
+            deliver();
             return member;
         }
 
         void forget(String name) {
-            boolean removed;
             synchronized (this) {
-                removed = byName.remove(name) != null;
+                if (byName.remove(name) != null) {
+                    outbox.addLast(new MemberEvent.Removed(pool, name));
+                }
             }
-            if (removed) {
-                publish(new MemberEvent.Removed(pool, name));
-            }
+            deliver();
         }
 
         synchronized Optional<T> object(String name) {
@@ -613,12 +618,32 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
             return out;
         }
 
-        private void publish(MemberEvent event) {
-            if (event == null) {
-                return;
-            }
-            for (MemberListener listener : listeners) {
-                listener.onChange(event);
+        /**
+         * Hands the queued events to the listeners in order, one thread at a time; a thread that finds another at it
+         * leaves its events to it.
+         */
+        private void deliver() {
+            while (true) {
+                MemberEvent next;
+                synchronized (this) {
+                    if (delivering) {
+                        return;
+                    }
+                    next = outbox.pollFirst();
+                    if (next == null) {
+                        return;
+                    }
+                    delivering = true;
+                }
+                try {
+                    for (MemberListener listener : listeners) {
+                        listener.onChange(next);
+                    }
+                } finally {
+                    synchronized (this) {
+                        delivering = false;
+                    }
+                }
             }
         }
     }
