@@ -8,11 +8,11 @@ import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.pool.spi.MemberDriver.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver.MemberNotFoundException;
 import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.pool.spi.OrderedDelivery;
 import dev.hotspare.validation.Names;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,10 +44,8 @@ public final class InMemoryMemberDriver implements MemberDriver {
      */
     private final Map<String, Map<String, Slot>> pools = new ConcurrentHashMap<>();
     private final Map<String, List<MemberListener>> listeners = new ConcurrentHashMap<>();
-    /** Events not yet handed to the listeners, in the order of their changes (lock). */
-    private final ArrayDeque<MemberEvent> outbox = new ArrayDeque<>();
-    /** Whether a thread is handing events to the listeners now (lock). */
-    private boolean delivering;
+    /** Events queued under this driver's lock in the order of the changes, handed to the listeners outside it. */
+    private final OrderedDelivery<MemberEvent> events = new OrderedDelivery<>(this::publish);
     private long nextId;
     private long writes;
 
@@ -351,39 +349,19 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
     /** Queues an event in the order of the change it reports (caller holds the lock). */
     private void enqueue(MemberEvent event) {
-        outbox.addLast(event);
+        events.add(event);
     }
 
-    /**
-     * Hands the queued events to the listeners in the order of the changes, outside the lock: one thread at a time
-     * delivers, so the events of one member never overtake each other (a member installed by a timer thread while its
-     * creator was still publishing "added" was last seen provisioning by the controller, and not handed out until the
-     * next full read). A thread that finds another delivering leaves its event to it.
-     */
+    /** Hands the queued events to the listeners (see {@link OrderedDelivery}); called without the lock. */
     private void deliver() {
-        while (true) {
-            MemberEvent next;
-            synchronized (this) {
-                if (delivering) {
-                    return;
-                }
-                next = outbox.pollFirst();
-                if (next == null) {
-                    return;
-                }
-                delivering = true;
-            }
-            try {
-                List<MemberListener> forPool = listeners.get(next.pool());
-                if (forPool != null) {
-                    for (MemberListener listener : forPool) {
-                        listener.onChange(next);
-                    }
-                }
-            } finally {
-                synchronized (this) {
-                    delivering = false;
-                }
+        events.deliver();
+    }
+
+    private void publish(MemberEvent event) {
+        List<MemberListener> forPool = listeners.get(event.pool());
+        if (forPool != null) {
+            for (MemberListener listener : forPool) {
+                listener.onChange(event);
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.hotspare.kubernetes;
 
+import dev.hotspare.pool.spi.OrderedDelivery;
 import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.Member.DesiredPower;
@@ -25,7 +26,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -479,13 +479,11 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         private final Map<String, Entry<T>> byName = new HashMap<>();
         private final List<MemberListener> listeners = new CopyOnWriteArrayList<>();
         /**
-         * Events not yet handed to the listeners, in the order the cache changed (this view's lock): a writer's thread
-         * and the informer's both observe, and a listener told "updated" with an older record after a newer one kept
-         * the older (the controller's hand-out index does).
+         * Events queued under this view's lock in the order the cache changed, handed to the listeners outside it: a
+         * writer's thread and the informer's both observe, and a listener told of an older record after a newer one
+         * kept the older (the controller's hand-out index does).
          */
-        private final ArrayDeque<MemberEvent> outbox = new ArrayDeque<>();
-        /** Whether a thread is handing events to the listeners now (this view's lock). */
-        private boolean delivering;
+        private final OrderedDelivery<MemberEvent> events = new OrderedDelivery<>(this::publish);
         private SharedIndexInformer<T> informer;
 
         private PoolView(String pool) {
@@ -582,22 +580,22 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
                 member = toMember(object, existing == null ? null : existing.member());
                 byName.put(name, new Entry<>(object, member));
                 if (existing == null) {
-                    outbox.addLast(new MemberEvent.Added(pool, member));
+                    events.add(new MemberEvent.Added(pool, member));
                 } else if (!existing.member().equals(member)) {
-                    outbox.addLast(new MemberEvent.Updated(pool, member));
+                    events.add(new MemberEvent.Updated(pool, member));
                 }
             }
-            deliver();
+            events.deliver();
             return member;
         }
 
         void forget(String name) {
             synchronized (this) {
                 if (byName.remove(name) != null) {
-                    outbox.addLast(new MemberEvent.Removed(pool, name));
+                    events.add(new MemberEvent.Removed(pool, name));
                 }
             }
-            deliver();
+            events.deliver();
         }
 
         synchronized Optional<T> object(String name) {
@@ -618,32 +616,9 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
             return out;
         }
 
-        /**
-         * Hands the queued events to the listeners in order, one thread at a time; a thread that finds another at it
-         * leaves its events to it.
-         */
-        private void deliver() {
-            while (true) {
-                MemberEvent next;
-                synchronized (this) {
-                    if (delivering) {
-                        return;
-                    }
-                    next = outbox.pollFirst();
-                    if (next == null) {
-                        return;
-                    }
-                    delivering = true;
-                }
-                try {
-                    for (MemberListener listener : listeners) {
-                        listener.onChange(next);
-                    }
-                } finally {
-                    synchronized (this) {
-                        delivering = false;
-                    }
-                }
+        private void publish(MemberEvent event) {
+            for (MemberListener listener : listeners) {
+                listener.onChange(event);
             }
         }
     }
