@@ -104,6 +104,7 @@ final class ClaimsApi {
         try {
             Instant now = scheduler.clock().instant();
             Claim claim = submit.apply(now);
+            ctx.yields.claimSubmitted();
             ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
             handles.put(claimName, handle);
             fastPath.claimPending(claim);
@@ -147,6 +148,7 @@ final class ClaimsApi {
         String pool = current.name();
         Instant now = scheduler.clock().instant();
         Reservation reservation = claims.reserve(pool, key, ClaimRequest.of(fresh), ttl, now);
+        ctx.yields.claimSubmitted();
         Claim claim = reservation.claim();
         ClaimHandle known = handles.get(claim.name());
         if (known != null && isHandleOf(known, claim)) {

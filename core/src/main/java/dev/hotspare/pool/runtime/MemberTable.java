@@ -31,6 +31,8 @@ final class MemberTable {
         long read;
     }
 
+    /** Called every {@link YieldToClaims#READS_BETWEEN} members a read looks at. */
+    private final Runnable yieldPoint;
     private final Map<String, Slot> slots = new HashMap<>();
     private long reads;
     /** The current read's slots in the planner's member order ({@link Member#TOTAL_ORDER}). */
@@ -39,6 +41,15 @@ final class MemberTable {
     private final List<Integer> naming = new ArrayList<>();
     /** The members of the current read that the previous read did not list, or listed with another record. */
     private final List<Member> changed = new ArrayList<>();
+
+    MemberTable(Runnable yieldPoint) {
+        this.yieldPoint = yieldPoint;
+    }
+
+    /** A table whose reads never yield (tests). */
+    MemberTable() {
+        this(() -> { });
+    }
 
     /**
      * Takes one read: returns the members with one record per id (the first of duplicates, each duplicate that
@@ -53,8 +64,8 @@ final class MemberTable {
         List<Slot> fresh = new ArrayList<>();
         int looked = 0;
         for (Member m : members) {
-            if (++looked % PoolContext.READS_BETWEEN_YIELDS == 0) {
-                PoolContext.yieldToClaims();
+            if (++looked % YieldToClaims.READS_BETWEEN == 0) {
+                yieldPoint.run();
             }
             Slot slot = slots.get(m.id());
             if (slot == null) {

@@ -202,10 +202,10 @@ final class PlanApplier {
         }
     }
 
-    /** Counts one write and lets waiting claims run every {@link PoolContext#WRITES_BETWEEN_YIELDS} of them. */
-    private static int afterWrite(int writes) {
-        if ((writes + 1) % PoolContext.WRITES_BETWEEN_YIELDS == 0) {
-            PoolContext.yieldToClaims();
+    /** Counts one write; every {@link YieldToClaims#WRITES_BETWEEN} of them is a yield point. */
+    private int afterWrite(int writes) {
+        if ((writes + 1) % YieldToClaims.WRITES_BETWEEN == 0) {
+            ctx.yields.point();
         }
         return writes + 1;
     }

@@ -28,22 +28,6 @@ final class PoolContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
 
-    /** How many writes a pass makes between two {@link #yieldToClaims()}; a write to memory costs about a microsecond. */
-    static final int WRITES_BETWEEN_YIELDS = 32;
-    /** How many members a pass reads between two {@link #yieldToClaims()}. */
-    static final int READS_BETWEEN_YIELDS = 2048;
-
-    /**
-     * Lets a thread waiting for a processor run before the pass goes on (issue 22). A pass at 10,000 members is
-     * several milliseconds of work; on a machine with few cores the kernel lets it finish its time slice while a
-     * claim's thread, woken meanwhile, waits (1–4 ms), and that wait was most of the claim latency's p99. The pass
-     * gives the processor up between its stages and every few dozen writes instead; with nobody waiting this costs
-     * one system call. Measured with {@code PoolClaimLatencyBenchmark} on 2 cores at 10,000 claims/s: p99 2.0–2.1 ms
-     * without, 0.9–1.0 ms with.
-     */
-    static void yieldToClaims() {
-        Thread.yield();
-    }
 
     final MemberDriver driver;
     final ClaimStore claims;
@@ -59,11 +43,13 @@ final class PoolContext {
     final java.util.function.BooleanSupplier owned;
     /** Held for a whole pass (and by close, to wait for one); releases and the fast path do not take it. */
     final ReentrantLock passLock = new ReentrantLock();
+    /** Where a pass lets claim threads run while it works (issue 22). */
+    final YieldToClaims yields = new YieldToClaims();
     /**
      * The members as the passes read them, kept between passes (pass lock): no whole-pool map per pass (issue 22).
      * The loop reads into it; record repair and the plan's assignments look members up in it.
      */
-    final MemberTable table = new MemberTable();
+    final MemberTable table = new MemberTable(yields::point);
     final TransitionTimes transitions = new TransitionTimes();
     final CompletableFuture<Void> deleted = new CompletableFuture<>();
     volatile PoolPlan lastPlan;

@@ -179,12 +179,12 @@ final class ReconcileLoop {
         try {
             // Read into the table kept between passes (issue 22, pass cost): one record per id, in the planner's order.
             List<Member> listed = driver.list(pool);
-            PoolContext.yieldToClaims();
+            ctx.yields.point();
             members = ctx.table.read(listed, (first, other) -> LOG.warn(
                     "pool {}: member {} listed twice with different records; using the first", pool, first.id()));
-            PoolContext.yieldToClaims();
+            ctx.yields.point();
             live = ctx.uniqueClaims(claims.live(pool));
-            PoolContext.yieldToClaims();
+            ctx.yields.point();
         } catch (RuntimeException e) {
             fastPath.endReadWithoutPlan();
             throw e;
