@@ -143,8 +143,6 @@ public final class Documents {
 
     /**
      * {@code value} (a tree, a map, a record) converted to {@code type} with hotspare's settings.
-     *
-     * @param <T> the t
      */
     public static <T> T convert(Object value, Class<T> type) {
         return JSON.convertValue(value, type);
@@ -170,7 +168,6 @@ public final class Documents {
      *
      * @throws ValidationException with one problem per thing wrong: a missing file, malformed syntax,
      *                             an unknown field (with a suggestion), a value of the wrong type
-     * @param <T> the t
      */
     public static <T> T read(Path file, Class<T> type) {
         return read(readText(file), formatOf(file), type);
@@ -213,7 +210,6 @@ public final class Documents {
     /**
      * Reads {@code text} in {@code format} as {@code type}; failures as in {@link #read(Path, Class)}.
      *
-     * @param <T> the t
      * @param format JSON or YAML
      */
     public static <T> T read(String text, Format format, Class<T> type) {

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * let two threads' events for one member overtake each other, and a listener that keeps the last record it was told
  * of (the pool controller's hand-out index) kept an older one. The in-memory and Kubernetes drivers use it.
  *
- * @param <E> the event type
+ * @param <E> what is delivered; a member driver delivers its {@code MemberEvent}s
  */
 public final class OrderedDelivery<E> {
 
