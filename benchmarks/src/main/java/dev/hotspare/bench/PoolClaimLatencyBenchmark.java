@@ -28,7 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -136,9 +135,8 @@ public final class PoolClaimLatencyBenchmark {
         System.out.printf(Locale.ROOT, "%-9s %-8s %10s %9s %9s %9s %9s %9s %9s %9s %12s %14s%n", "store", "arrivals", "offered/s",
                 "p50 ms", "p99 ms", "p99.9 ms", "max ms", "served", "unserved", "passes/s", "GC pauses", "p99 / floor");
         for (Result r : results) {
-            Optional<Result> floor = results.stream()
-                    .filter(f -> f.store().equals("floor") && f.arrivals().equals(r.arrivals())).findFirst();
-            String ratio = floor.filter(f -> !f.equals(r))
+            String ratio = r.store().equals("floor") ? "-" : results.stream()
+                    .filter(f -> f.store().equals("floor") && f.arrivals().equals(r.arrivals())).findFirst()
                     .map(f -> String.format(Locale.ROOT, "%.2fx", percentile(r.latenciesNanos(), 99) / percentile(f.latenciesNanos(), 99)))
                     .orElse("-");
             System.out.printf(Locale.ROOT, "%-9s %-8s %10.1f %9.3f %9.3f %9.3f %9.3f %9d %9d %9.1f %12s %14s%n", r.store(),
@@ -240,7 +238,8 @@ public final class PoolClaimLatencyBenchmark {
             throws InterruptedException {
         ReentrantLock lock = new ReentrantLock();
         ArrayDeque<Integer> free = new ArrayDeque<>();
-        ArrayDeque<CompletableFuture<Integer>> waiting = new ArrayDeque<>();
+        // A claim that found no member waits here, in order, with its name: a release hands it the member.
+        ArrayDeque<Map.Entry<String, CompletableFuture<Integer>>> waiting = new ArrayDeque<>();
         Map<String, Integer> held = new HashMap<>();
         for (int m = 0; m < members; m++) {
             free.addLast(m);
@@ -254,7 +253,7 @@ public final class PoolClaimLatencyBenchmark {
                 try {
                     taken = free.pollFirst();
                     if (taken == null) {
-                        waiting.addLast(member);
+                        waiting.addLast(Map.entry(claimName, member));
                         return member;
                     }
                     held.put(claimName, taken);
@@ -267,7 +266,7 @@ public final class PoolClaimLatencyBenchmark {
 
             @Override
             public void release(String claimName) {
-                CompletableFuture<Integer> next;
+                Map.Entry<String, CompletableFuture<Integer>> next;
                 Integer member;
                 lock.lock();
                 try {
@@ -280,10 +279,11 @@ public final class PoolClaimLatencyBenchmark {
                         free.addLast(member);
                         return;
                     }
+                    held.put(next.getKey(), member);
                 } finally {
                     lock.unlock();
                 }
-                next.complete(member);
+                next.getValue().complete(member);
             }
 
             @Override

@@ -7,8 +7,8 @@ import dev.hotspare.pool.Member.ObservedPower;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.pool.spi.MemberDriver.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver.MemberNotFoundException;
-import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.pool.spi.OrderedDelivery;
+import dev.hotspare.time.TaskScheduler;
 import dev.hotspare.validation.Names;
 
 import java.time.Duration;
@@ -88,15 +88,14 @@ public final class InMemoryMemberDriver implements MemberDriver {
             members(pool).put(id, slot);
             long generation = slot.generation;
             scheduler.schedule(installTime, () -> finishInstall(pool, id, generation));
-            enqueue(new MemberEvent.Added(pool, created));
+            events.add(new MemberEvent.Added(pool, created));
         }
-        deliver();
+        events.deliver();
         return created;
     }
 
     @Override
     public void delete(String pool, String memberId) {
-        Member updated;
         synchronized (this) {
             Slot slot = members(pool).get(memberId);
             if (slot == null || slot.member.phase() == MemberPhase.DELETING) {
@@ -105,31 +104,27 @@ public final class InMemoryMemberDriver implements MemberDriver {
             writes++;
             slot.generation++;
             slot.member = slot.member.withPhase(MemberPhase.DELETING);
-            updated = slot.member;
+            events.add(new MemberEvent.Updated(pool, slot.member));
             long generation = slot.generation;
             scheduler.schedule(deleteTime, () -> finishDelete(pool, memberId, generation));
-            enqueue(new MemberEvent.Updated(pool, updated));
         }
-        deliver();
+        events.deliver();
     }
 
     @Override
     public void setDesiredPower(String pool, String memberId, DesiredPower power) {
-        Member updated;
         synchronized (this) {
             Slot slot = require(pool, memberId);
             writes++;
             slot.member = slot.member.withDesiredPower(power);
             converge(pool, slot);
-            updated = slot.member;
-            enqueue(new MemberEvent.Updated(pool, updated));
+            events.add(new MemberEvent.Updated(pool, slot.member));
         }
-        deliver();
+        events.deliver();
     }
 
     @Override
     public void assign(String pool, String memberId, String claimName, Instant claimedAt) {
-        Member updated;
         synchronized (this) {
             Slot slot = require(pool, memberId);
             Optional<String> holder = slot.member.claimName();
@@ -142,10 +137,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             writes++;
             slot.member = slot.member.assignedTo(claimName, claimedAt);
             converge(pool, slot);
-            updated = slot.member;
-            enqueue(new MemberEvent.Updated(pool, updated));
+            events.add(new MemberEvent.Updated(pool, slot.member));
         }
-        deliver();
+        events.deliver();
     }
 
     @Override
@@ -162,7 +156,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
     /** One write that changes a member's record but not its lifecycle; no write when nothing changes. */
     private void update(String pool, String memberId, java.util.function.UnaryOperator<Member> change) {
-        Member updated;
         synchronized (this) {
             Slot slot = require(pool, memberId);
             Member next = change.apply(slot.member);
@@ -171,10 +164,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             }
             writes++;
             slot.member = next;
-            updated = next;
-            enqueue(new MemberEvent.Updated(pool, updated));
+            events.add(new MemberEvent.Updated(pool, next));
         }
-        deliver();
+        events.deliver();
     }
 
     @Override
@@ -235,9 +227,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
                     // stays failed until the pool deletes it
                 }
             }
-            enqueue(new MemberEvent.Added(pool, member));
+            events.add(new MemberEvent.Added(pool, member));
         }
-        deliver();
+        events.deliver();
     }
 
     /**
@@ -246,15 +238,13 @@ public final class InMemoryMemberDriver implements MemberDriver {
      * @param memberId the member
      */
     public void fail(String pool, String memberId) {
-        Member updated;
         synchronized (this) {
             Slot slot = require(pool, memberId);
             slot.generation++;
             slot.member = slot.member.withPhase(MemberPhase.FAILED);
-            updated = slot.member;
-            enqueue(new MemberEvent.Updated(pool, updated));
+            events.add(new MemberEvent.Updated(pool, slot.member));
         }
-        deliver();
+        events.deliver();
     }
 
     /**
@@ -265,7 +255,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
     }
 
     private void finishInstall(String pool, String id, long generation) {
-        Member updated;
         synchronized (this) {
             Slot slot = current(pool, id, generation);
             if (slot == null || slot.member.phase() != MemberPhase.PROVISIONING) {
@@ -274,14 +263,12 @@ public final class InMemoryMemberDriver implements MemberDriver {
             Instant now = now();
             slot.member = slot.member.installed(now).withObservedPower(ObservedPower.RUNNING, now);
             converge(pool, slot);
-            updated = slot.member;
-            enqueue(new MemberEvent.Updated(pool, updated));
+            events.add(new MemberEvent.Updated(pool, slot.member));
         }
-        deliver();
+        events.deliver();
     }
 
     private void finishTransition(String pool, String id, long generation, ObservedPower reached) {
-        Member updated;
         synchronized (this) {
             Slot slot = current(pool, id, generation);
             if (slot == null) {
@@ -289,10 +276,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
             }
             slot.member = slot.member.withObservedPower(reached, now());
             converge(pool, slot);
-            updated = slot.member;
-            enqueue(new MemberEvent.Updated(pool, updated));
+            events.add(new MemberEvent.Updated(pool, slot.member));
         }
-        deliver();
+        events.deliver();
     }
 
     private void finishDelete(String pool, String id, long generation) {
@@ -301,9 +287,9 @@ public final class InMemoryMemberDriver implements MemberDriver {
                 return;
             }
             members(pool).remove(id);
-            enqueue(new MemberEvent.Removed(pool, id));
+            events.add(new MemberEvent.Removed(pool, id));
         }
-        deliver();
+        events.deliver();
     }
 
     /** Starts the transition that moves observed power toward desired power, if one is needed. Caller holds the lock. */
@@ -345,16 +331,6 @@ public final class InMemoryMemberDriver implements MemberDriver {
 
     private Map<String, Slot> members(String pool) {
         return pools.computeIfAbsent(pool, p -> new ConcurrentHashMap<>());
-    }
-
-    /** Queues an event in the order of the change it reports (caller holds the lock). */
-    private void enqueue(MemberEvent event) {
-        events.add(event);
-    }
-
-    /** Hands the queued events to the listeners (see {@link OrderedDelivery}); called without the lock. */
-    private void deliver() {
-        events.deliver();
     }
 
     private void publish(MemberEvent event) {

@@ -1,12 +1,12 @@
 package dev.hotspare.kubernetes;
 
-import dev.hotspare.pool.spi.OrderedDelivery;
 import dev.hotspare.kubernetes.internal.Kube;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.Member.DesiredPower;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.pool.spi.MemberDriver.MemberAlreadyClaimedException;
 import dev.hotspare.pool.spi.MemberDriver.MemberNotFoundException;
+import dev.hotspare.pool.spi.OrderedDelivery;
 import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
@@ -481,7 +481,7 @@ abstract class AbstractKubernetesMemberDriver<T extends HasMetadata> implements 
         /**
          * Events queued under this view's lock in the order the cache changed, handed to the listeners outside it: a
          * writer's thread and the informer's both observe, and a listener told of an older record after a newer one
-         * kept the older (the controller's hand-out index does).
+         * kept the older (the pool controller does).
          */
         private final OrderedDelivery<MemberEvent> events = new OrderedDelivery<>(this::publish);
         private SharedIndexInformer<T> informer;

@@ -28,7 +28,6 @@ final class PoolContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
 
-
     final MemberDriver driver;
     final ClaimStore claims;
     final TaskScheduler scheduler;

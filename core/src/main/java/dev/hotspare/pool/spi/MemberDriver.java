@@ -83,8 +83,9 @@ public interface MemberDriver {
 
     /**
      * Calls {@code listener} whenever a member of {@code pool} is added, changes or disappears, from the
-     * driver's own thread, one member's events in the order of its changes (the pool controller's hand-out index
-     * keeps the last record it was told of). Listeners must be quick.
+     * driver's own thread, one member's events in the order of its changes: the pool controller keeps the last record
+     * it is told of to hand members to claims between passes (see {@link OrderedDelivery} for changes made on several
+     * threads). Listeners must be quick.
      *
      * @return a handle that stops the notifications
      */

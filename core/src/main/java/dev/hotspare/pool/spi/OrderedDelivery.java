@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * <p>For {@link MemberDriver} implementations whose changes are made on more than one thread: {@link
  * MemberDriver#watch} promises a member's events in the order of its changes. Publishing after the lock without this
  * let two threads' events for one member overtake each other, and a listener that keeps the last record it was told
- * of (the pool controller's hand-out index) kept an older one. The in-memory and Kubernetes drivers use it.
+ * of (the pool controller does, to hand members to claims without waiting for a pass) kept an older one, and so
+ * did not hand out a member that was in fact free. The in-memory and Kubernetes drivers use it.
  *
  * @param <E> what is delivered; a member driver delivers its {@code MemberEvent}s
  */
@@ -38,23 +39,29 @@ public final class OrderedDelivery<E> {
      * next call.
      */
     public void deliver() {
-        while (true) {
-            E next;
-            synchronized (this) {
-                if (delivering) {
-                    return;
-                }
-                next = queue.pollFirst();
-                if (next == null) {
-                    return;
-                }
-                delivering = true;
+        E next;
+        synchronized (this) {
+            if (delivering) {
+                return;
             }
+            next = queue.pollFirst();
+            if (next == null) {
+                return;
+            }
+            delivering = true;
+        }
+        while (next != null) {
+            boolean delivered = false;
             try {
                 consumer.accept(next);
+                delivered = true;
             } finally {
+                // One lock round per event: hand the next one over, or stop delivering (also on an exception).
                 synchronized (this) {
-                    delivering = false;
+                    next = delivered ? queue.pollFirst() : null;
+                    if (next == null) {
+                        delivering = false;
+                    }
                 }
             }
         }

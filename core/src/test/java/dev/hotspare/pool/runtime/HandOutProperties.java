@@ -40,7 +40,7 @@ class HandOutProperties {
     @Property(tries = 60)
     void theFastPathAndThePlannerAssignTheSameMemberToTheSameClaim() {
         SERVED_AT_ONCE.set(0);
-        forAll(Gen.longs()).check(seed -> Run.rebuiltEveryFiveMinutes(seed).go(150));
+        forAll(Gen.longs()).check(seed -> Run.indexRebuiltEveryFiveMinutes(seed).go(150));
         assertThat(SERVED_AT_ONCE.get()).as("claims served at once over all runs").isGreaterThan(50);
     }
 
@@ -52,7 +52,7 @@ class HandOutProperties {
      */
     @Property(tries = 40)
     void theIndexKeptBetweenPassesEqualsOneRebuiltFromScratch() {
-        forAll(Gen.longs()).check(seed -> Run.keptADayBesideAnotherWriter(seed).go(150));
+        forAll(Gen.longs()).check(seed -> Run.indexNeverRebuiltWithAnotherWriter(seed).go(150));
     }
 
     /** One random interleaving on a started controller, on virtual time. */
@@ -69,7 +69,7 @@ class HandOutProperties {
         private final boolean withAnotherWriter;
 
         /** A resync period of five minutes (the index is rebuilt from a whole read that often); no other writer. */
-        static Run rebuiltEveryFiveMinutes(long seed) {
+        static Run indexRebuiltEveryFiveMinutes(long seed) {
             return new Run(seed, Duration.ofMinutes(5), false);
         }
 
@@ -77,7 +77,7 @@ class HandOutProperties {
          * A resync period of a day, so the index is never rebuilt in the run, while another writer submits and
          * withdraws claims behind the controller's back; after every step the index is compared with a rebuild.
          */
-        static Run keptADayBesideAnotherWriter(long seed) {
+        static Run indexNeverRebuiltWithAnotherWriter(long seed) {
             return new Run(seed, Duration.ofDays(1), true);
         }
 
