@@ -87,7 +87,7 @@ public final class PostgresClaimStore implements ClaimStore {
                        String setMember, String takeMember, String notifyPool, String release, String assignOldest,
                        String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember,
                        String markReady, String releasePending, String liveFull, String liveDelta,
-                       String pruneTombstones, String assignAll, String lockReservation, String findReservation,
+                       String pruneTombstones, String assignAll, String assignOne, String lockReservation, String findReservation,
                        String insertReservation, String deleteClaim, String confirm, String expireReservations,
                        String historySince, String historyArrivals, String historyStart, String historyTrim) {
         static Sql in(String schema) {
@@ -148,6 +148,7 @@ public final class PostgresClaimStore implements ClaimStore {
                             + schema + ".claim_tombstones WHERE pool = ? AND change_txid >= ?) d ON true",
                     "DELETE FROM " + schema + ".claim_tombstones WHERE released_at < now() - CAST(? AS interval)",
                     assignAll(c, m, h),
+                    assignOne(c, m, h),
                     "SELECT claim_name, expires_at, confirmed_at FROM " + r + " WHERE pool = ? AND idem_key = ? FOR UPDATE",
                     "SELECT r.idem_key, r.expires_at, r.confirmed_at, " + prefixed("cl.", CLAIM_COLUMNS) + " FROM " + r + " r JOIN "
                             + c + " cl ON cl.pool = r.pool AND cl.name = r.claim_name WHERE r.pool = ? AND r.idem_key = ? "
@@ -226,6 +227,28 @@ public final class PostgresClaimStore implements ClaimStore {
                     + "SELECT req.ord, done.ord IS NOT NULL AS assigned, cl.name IS NOT NULL AS found, cl.member_id AS held, "
                     + "(SELECT count(*) FROM notified) AS notified FROM req LEFT JOIN done ON done.ord = req.ord "
                     + "LEFT JOIN " + c + " cl ON cl.pool = ? AND cl.name = req.claim_name ORDER BY req.ord";
+        }
+
+        /**
+         * The batch of one (a claim handed out at once): the same changes as {@link #assignAll} with plain
+         * parameters, so every lookup is by a unique index whatever the table's statistics say. The array form's
+         * generic plan, made while a pool's tables were young, joined the pair against every pending and every live
+         * claim of the pool: 1.7 ms for one pair beside 2,000 of each, against 0.2 ms for this one.
+         */
+        private static String assignOne(String c, String m, String h) {
+            return "WITH done AS (UPDATE " + c + " cl SET member_id = ?, assigned_at = ?, outcome = CAST(? AS text), "
+                    + "ready_at = GREATEST(CAST(? AS timestamptz), CAST(? AS timestamptz)) "
+                    + "WHERE cl.pool = ? AND cl.name = ? AND cl.member_id IS NULL "
+                    + "AND NOT EXISTS (SELECT 1 FROM " + c + " o WHERE o.pool = ? AND o.member_id = ?) "
+                    + "RETURNING cl.pool, cl.name, cl.created_at, cl.ready_at, cl.member_id), "
+                    + "waited AS (UPDATE " + h + " hs SET ready_at = done.ready_at FROM done WHERE hs.pool = done.pool "
+                    + "AND hs.name = done.name AND hs.created_at = done.created_at AND hs.ready_at IS NULL "
+                    + "AND done.ready_at >= done.created_at), "
+                    + "taken AS (DELETE FROM " + m + " pm USING done WHERE pm.pool = done.pool AND pm.member_id = done.member_id), "
+                    + "notified AS (SELECT pg_notify(?, ?) FROM done) "
+                    + "SELECT (SELECT count(*) FROM done) > 0 AS assigned, cl.name IS NOT NULL AS found, cl.member_id AS held, "
+                    + "(SELECT count(*) FROM notified) AS notified FROM (SELECT 1) one "
+                    + "LEFT JOIN " + c + " cl ON cl.pool = ? AND cl.name = ?";
         }
 
         private static String prefixed(String prefix, String columns) {
@@ -771,6 +794,10 @@ public final class PostgresClaimStore implements ClaimStore {
         if (batchSize == 1) {
             return ClaimStore.super.assignAll(pool, assignments, readyAt);
         }
+        if (assignments.size() == 1) {
+            AssignOutcome outcome = assignOneOnce(pool, assignments.get(0), readyAt);
+            return outcome == null ? ClaimStore.super.assignAll(pool, assignments, readyAt) : List.of(outcome);
+        }
         List<AssignOutcome> out = new ArrayList<>(assignments.size());
         for (int from = 0; from < assignments.size(); from += batchSize) {
             List<Assignment> batch = assignments.subList(from, Math.min(assignments.size(), from + batchSize));
@@ -778,6 +805,34 @@ public final class PostgresClaimStore implements ClaimStore {
             out.addAll(outcomes == null ? ClaimStore.super.assignAll(pool, batch, readyAt) : outcomes);
         }
         return List.copyOf(out);
+    }
+
+    /** A batch of one in one statement; null when the member collided and it must go as {@link #assign}. */
+    private AssignOutcome assignOneOnce(String pool, Assignment a, Instant readyAt) {
+        return Jdbc.autoCommit(dataSource, STORE, "assigning claim " + a.claimName() + " of pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOne()), a.memberId(), a.at(),
+                    a.outcome().map(Enum::name).orElse(null), readyAt, a.at(), pool, a.claimName(), pool, a.memberId(),
+                    channel, pool, pool, a.claimName());
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return outcome(a, rs);
+            } catch (SQLException e) {
+                if (Jdbc.isUniqueViolation(e) || DEADLOCK.equals(e.getSQLState())) {
+                    return null;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** What a batch's answer row (assigned, found, held) says of one assignment. */
+    private static AssignOutcome outcome(Assignment a, ResultSet rs) throws SQLException {
+        String held = rs.getString("held");
+        return rs.getBoolean("assigned") ? AssignOutcome.ASSIGNED
+                : !rs.getBoolean("found") ? AssignOutcome.CLAIM_NOT_FOUND
+                : a.memberId().equals(held) ? AssignOutcome.ALREADY_ASSIGNED
+                : held != null ? AssignOutcome.CLAIM_ALREADY_ASSIGNED
+                : AssignOutcome.MEMBER_TAKEN;
     }
 
     /** One batch in one statement; null when a member collided and the batch must go one by one. */
@@ -800,13 +855,7 @@ public final class PostgresClaimStore implements ClaimStore {
                  ResultSet rs = ps.executeQuery()) {
                 List<AssignOutcome> out = new ArrayList<>(batch.size());
                 while (rs.next()) {
-                    Assignment a = batch.get(out.size());
-                    String held = rs.getString("held");
-                    out.add(rs.getBoolean("assigned") ? AssignOutcome.ASSIGNED
-                            : !rs.getBoolean("found") ? AssignOutcome.CLAIM_NOT_FOUND
-                            : a.memberId().equals(held) ? AssignOutcome.ALREADY_ASSIGNED
-                            : held != null ? AssignOutcome.CLAIM_ALREADY_ASSIGNED
-                            : AssignOutcome.MEMBER_TAKEN);
+                    out.add(outcome(batch.get(out.size()), rs));
                 }
                 return List.copyOf(out);
             } catch (SQLException e) {

@@ -242,15 +242,24 @@ class PostgresClaimConcurrencyTest {
      */
     @Test
     void sixteenWritersOfOverlappingBatchesNeverDoubleAssign() throws Exception {
-        int claims = 2_000;
+        writersOfOverlappingBatches(2_000, BATCH);
+    }
+
+    /** The same with batches of one: the single-pair statement a claim served at once goes through. */
+    @Test
+    void sixteenWritersOfOverlappingSinglePairsNeverDoubleAssign() throws Exception {
+        writersOfOverlappingBatches(300, 1);
+    }
+
+    private void writersOfOverlappingBatches(int claims, int batchSize) throws Exception {
         for (int i = 0; i < claims; i++) {
             store.submit(pool, claimName(i), Optional.empty(), T0.plusMillis(i));
         }
         List<Map<String, String>> reported = inParallel(t -> {
             Map<String, String> mine = new HashMap<>();
-            for (int from = 0; from < claims; from += BATCH) {
+            for (int from = 0; from < claims; from += batchSize) {
                 List<dev.hotspare.pool.spi.ClaimStore.Assignment> batch = new ArrayList<>();
-                for (int i = from; i < Math.min(claims, from + BATCH); i++) {
+                for (int i = from; i < Math.min(claims, from + batchSize); i++) {
                     batch.add(new dev.hotspare.pool.spi.ClaimStore.Assignment(claimName(i), memberId((i + t) % claims),
                             T0.plusSeconds(1), Optional.empty()));
                 }

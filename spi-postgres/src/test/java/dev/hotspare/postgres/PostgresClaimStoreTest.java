@@ -195,6 +195,24 @@ class PostgresClaimStoreTest {
         }
     }
 
+    /** A claim handed out at once is a batch of one: it does in one statement all that a batch does. */
+    @Test
+    void aBatchOfOneTakesTheMemberOffTheFreeListRecordsTheWaitAndWakesWatchers() throws Exception {
+        store.recordSizingStart(pool, T0);
+        store.offerMember(pool, "m-1", T0);
+        store.offerMember(pool, "m-2", T0);
+        store.submit(pool, "job", Optional.empty(), T0);
+        AtomicInteger heard = new AtomicInteger();
+        try (AutoCloseable watch = store.watch(pool, heard::incrementAndGet)) {
+            assertThat(store.assignAll(pool, java.util.List.of(new dev.hotspare.pool.spi.ClaimStore.Assignment("job", "m-1",
+                    T0.plusSeconds(2), Optional.empty())), T0.plusSeconds(3))).containsExactly(AssignOutcome.ASSIGNED);
+            await().atMost(Duration.ofSeconds(60)).until(() -> heard.get() >= 1);
+        }
+        assertThat(store.freeMembers(pool)).containsExactly("m-2");
+        assertThat(store.sizingHistory(pool, T0).orElseThrow().waits())
+                .containsExactly(new dev.hotspare.pool.sizing.SizingHistory.ClaimWait(T0, Duration.ofSeconds(3)));
+    }
+
     private void execute(String sql, String parameter) throws SQLException {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, parameter);

@@ -133,7 +133,7 @@ final class FastPath {
         }
         PoolPlan.Assignment assignment = new PoolPlan.Assignment(claim.name(), member.id(), now,
                 "handed out at once: first claim in service order gets the oldest running member");
-        if (applier.writeAssignment(pool, assignment, member, claim.createdAt(), now, false) && ctx.spec.autoSizing().isPresent()) {
+        if (applier.writeAssignment(pool, assignment, member, claim.createdAt(), now) && ctx.spec.autoSizing().isPresent()) {
             sizing.servedAtOnce(claim);
         }
         return true;

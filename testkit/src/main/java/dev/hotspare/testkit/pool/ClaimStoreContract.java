@@ -305,6 +305,39 @@ public abstract class ClaimStoreContract {
     }
 
     @Test
+    void aBatchOfOneAnswersEveryOutcomeAsAssignDoes() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "one", Optional.empty(), T0);
+        store.submit(pool, "two", Optional.empty(), T0.plusSeconds(1));
+        Instant at = T0.plusSeconds(10);
+        assertThat(store.assignAll(pool, List.of(new ClaimStore.Assignment("one", "m-1", at,
+                Optional.of(ClaimOutcome.SERVED_HOT))), T0.plusSeconds(11))).containsExactly(AssignOutcome.ASSIGNED);
+        Claim one = store.find(pool, "one").orElseThrow();
+        assertThat(one.assignedMember()).contains("m-1");
+        assertThat(one.assignedAt()).contains(at);
+        assertThat(one.readyAt()).as("ready at the later of the ready time and the assignment").contains(T0.plusSeconds(11));
+        assertThat(one.outcome()).contains(ClaimOutcome.SERVED_HOT);
+        assertThat(store.assignAll(pool, List.of(new ClaimStore.Assignment("one", "m-1", at, Optional.empty())), at))
+                .containsExactly(AssignOutcome.ALREADY_ASSIGNED);
+        assertThat(store.assignAll(pool, List.of(new ClaimStore.Assignment("one", "m-2", at, Optional.empty())), at))
+                .containsExactly(AssignOutcome.CLAIM_ALREADY_ASSIGNED);
+        assertThat(store.assignAll(pool, List.of(new ClaimStore.Assignment("two", "m-1", at, Optional.empty())), at))
+                .containsExactly(AssignOutcome.MEMBER_TAKEN);
+        assertThat(store.assignAll(pool, List.of(new ClaimStore.Assignment("gone", "m-3", at, Optional.empty())), at))
+                .containsExactly(AssignOutcome.CLAIM_NOT_FOUND);
+        Claim two = store.find(pool, "two").orElseThrow();
+        assertThat(two.isAssigned()).isFalse();
+        assertThat(two.readyAt()).isEmpty();
+        assertThat(store.assignAll(pool, List.of(new ClaimStore.Assignment("two", "m-2", at.plusSeconds(5),
+                Optional.empty())), at)).containsExactly(AssignOutcome.ASSIGNED);
+        assertThat(store.find(pool, "two").orElseThrow().readyAt()).as("never ready before its assignment")
+                .contains(at.plusSeconds(5));
+        assertThat(store.find(pool, "one").orElseThrow().readyAt()).as("the first ready mark stays")
+                .contains(T0.plusSeconds(11));
+    }
+
+    @Test
     void theSameKeyAlwaysGivesTheSameReservationAndMember() {
         ClaimStore store = store();
         String pool = freshPool();
