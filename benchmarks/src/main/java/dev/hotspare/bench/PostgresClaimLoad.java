@@ -39,7 +39,8 @@ import javax.sql.DataSource;
  *
  * <p>Two variants run in the same JVM against the same server, one after the other: <b>batched</b> (the store's
  * default: the claim records of a whole pass in one statement, ready folded in) and <b>baseline</b> (batch size 1:
- * one transaction per assignment, then its own {@code markReady} — the path before batches). Both read live claims
+ * one transaction per assignment, then its own {@code markReady} — the path before batches, for a pass's assignments
+ * and for a claim served at once alike). Both read live claims
  * incrementally (schema version 8), so the ratio is that of the assignment path alone.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PostgresClaimBenchmark [--rate 3000]

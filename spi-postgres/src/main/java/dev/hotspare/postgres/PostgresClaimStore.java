@@ -783,8 +783,9 @@ public final class PostgresClaimStore implements ClaimStore {
      * store-side assignment leaves the free list; one {@code NOTIFY} per statement. If two pairs of a batch
      * collide with each other or with a concurrent writer on one member (the unique constraint), that batch is
      * applied one by one instead, each as {@link #assign}; so is a batch PostgreSQL aborts to break a deadlock with
-     * another writer. With batch size 1 every assignment is its own
-     * transaction, followed by its own {@link #markReady}.
+     * another writer. A batch of one (a claim the controller serves at once) has a statement of its own with plain
+     * parameters, so its every lookup is by a unique index whatever the tables' statistics say. With batch size 1
+     * every assignment is its own transaction, followed by its own {@link #markReady}.
      */
     @Override
     public List<AssignOutcome> assignAll(String pool, List<Assignment> assignments, Instant readyAt) {
