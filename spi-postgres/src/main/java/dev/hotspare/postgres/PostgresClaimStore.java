@@ -45,16 +45,17 @@ import javax.sql.DataSource;
  *       concurrently without waiting on each other's rows. Members take part once {@link #offerMember offered};
  *       an offered member's row is deleted when any path gives it a claim (a member serves one claim; offer it
  *       again if your pool reuses members after release).</li>
- *   <li><b>Wake-ups</b> — {@link #submit}, {@link #assign}, {@link #markReady}, {@link #release},
+ *   <li><b>Wake-ups</b> — {@link #submit}, {@link #submitAll}, {@link #assign}, {@link #markReady}, {@link #release},
  *       {@link #releaseExpired} and {@link #offerMember} send {@code NOTIFY} on channel {@code <schema>_claims} with the pool as payload,
  *       in the same transaction (so only committed changes are announced): a controller wakes when a claim
  *       arrives or a member becomes free. {@link #watch} LISTENs on one connection while any watch is open.
  *       {@link #assignAll} sends one per batch. {@link #assignOldest} does not notify: its caller has the result, and a transaction that notifies
  *       takes PostgreSQL's global notification-queue lock at commit, which would serialise the claimers
  *       (measured: about a quarter of FIFO throughput).</li>
- *   <li><b>Batches</b> (schema version 8) — {@link #assignAll} writes a pool controller's assignments of a pass in
- *       one statement per batch, ready at once, with one {@code NOTIFY}; {@link #assignOldest(String, Instant,
- *       Duration, int)} is the store-side FIFO for up to N claims in one statement (no {@code NOTIFY}, as above).</li>
+ *   <li><b>Batches</b> (schema version 8) — {@link #assignAll} writes a pool controller's assignments in one round
+ *       trip per batch, ready at once; {@link #submitAll} submits the claims that arrived together in one statement;
+ *       {@link #assignOldest(String, Instant, Duration, int)} is the store-side FIFO for up to N claims in one
+ *       statement (no {@code NOTIFY}, as above).</li>
  *   <li><b>Incremental reads</b> — {@link #live} reads only what changed since this object's previous read of the
  *       pool (transaction ids on rows, tombstones for deleted claims).</li>
  *   <li><b>Two-phase claims</b> — {@link #reserve}, {@link #confirm}, {@link #findReservation} and
@@ -83,7 +84,7 @@ public final class PostgresClaimStore implements ClaimStore {
     private static final int ASSIGN_ATTEMPTS = 5;
 
     /** Every statement this store runs, over one schema. */
-    private record Sql(String submit, String find, String live, String pending, String lockClaim, String lockMember,
+    private record Sql(String submit, String submitAll, String find, String live, String pending, String lockClaim, String lockMember,
                        String setMember, String takeMember, String notifyPool, String release, String assignOldest,
                        String offer, String withdraw, String freeMembers, String releaseExpired, String repairMember,
                        String markReady, String releasePending, String liveFull, String liveDelta,
@@ -106,6 +107,7 @@ public final class PostgresClaimStore implements ClaimStore {
                             + "kept AS (INSERT INTO " + h + " (pool, name, created_at) SELECT pool, name, created_at FROM inserted "
                             + "ON CONFLICT DO NOTHING) "
                             + "SELECT pg_notify(?, pool) FROM inserted",
+                    submitAll(c, h),
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND name = ?",
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ?" + fifo,
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND member_id IS NULL" + fifo,
@@ -202,6 +204,25 @@ public final class PostgresClaimStore implements ClaimStore {
                     + "UPDATE " + c + " cl SET member_id = p.member_id, assigned_at = ? FROM pairs p "
                     + "WHERE cl.ctid = p.claim_row AND p.member_id IN (SELECT member_id FROM taken) "
                     + "RETURNING " + prefixed("cl.", CLAIM_COLUMNS);
+        }
+
+        /**
+         * Claims that arrived together: the requests come as arrays, all created at one time; a name already live
+         * (or given twice) is skipped. Answers the names inserted. An insert looks rows up only through the unique
+         * index its conflict clause names, so unlike a join its plan cannot scan a pool's claims.
+         */
+        private static String submitAll(String c, String h) {
+            return "WITH inserted AS (INSERT INTO " + c + " (pool, name, created_at, lifetime_seconds, lifetime_nanos, "
+                    + "class_name, class_priority, deadline) "
+                    + "SELECT CAST(? AS text), r.name, CAST(? AS timestamptz), r.lifetime_seconds, r.lifetime_nanos, "
+                    + "r.class_name, r.class_priority, CAST(r.deadline AS timestamptz) "
+                    + "FROM unnest(CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]), CAST(? AS text[]), "
+                    + "CAST(? AS int[]), CAST(? AS text[])) WITH ORDINALITY "
+                    + "AS r(name, lifetime_seconds, lifetime_nanos, class_name, class_priority, deadline, ord) ORDER BY r.ord "
+                    + "ON CONFLICT (pool, name) DO NOTHING RETURNING pool, name, created_at), "
+                    + "kept AS (INSERT INTO " + h + " (pool, name, created_at) SELECT pool, name, created_at FROM inserted "
+                    + "ON CONFLICT DO NOTHING) "
+                    + "SELECT name, pg_notify(?, pool) FROM inserted";
         }
 
         /**
@@ -357,6 +378,61 @@ public final class PostgresClaimStore implements ClaimStore {
             throw new ClaimExistsException(pool, claimName);
         }
         return claim;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement for all of them: the claims, the sizer's history rows and one notification; it commits or
+     * fails as a whole.
+     */
+    @Override
+    public List<Optional<Claim>> submitAll(String pool, List<ClaimRequest> requests, Instant now) {
+        Names.requireDns1123Label("pool", pool);
+        Objects.requireNonNull(requests, "requests");
+        Objects.requireNonNull(now, "now");
+        if (requests.isEmpty()) {
+            return List.of();
+        }
+        int n = requests.size();
+        String[] names = new String[n];
+        Long[] seconds = new Long[n];
+        Integer[] nanos = new Integer[n];
+        String[] classes = new String[n];
+        Integer[] priorities = new Integer[n];
+        String[] deadlines = new String[n];
+        for (int i = 0; i < n; i++) {
+            ClaimRequest r = Objects.requireNonNull(requests.get(i), "requests[" + i + "]");
+            names[i] = r.name();
+            seconds[i] = r.lifetime().map(Duration::getSeconds).orElse(null);
+            nanos[i] = r.lifetime().map(Duration::getNano).orElse(null);
+            classes[i] = r.claimClass().name();
+            priorities[i] = r.claimClass().priority();
+            deadlines[i] = r.deadline().map(d -> Jdbc.toDb(d).toString()).orElse(null);
+        }
+        java.util.Set<String> inserted = Jdbc.autoCommit(dataSource, STORE, "submitting " + n + " claims of pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.submitAll()), pool, now,
+                    c.createArrayOf("text", names), c.createArrayOf("int8", seconds), c.createArrayOf("int4", nanos),
+                    c.createArrayOf("text", classes), c.createArrayOf("int4", priorities), c.createArrayOf("text", deadlines),
+                    channel);
+                 ResultSet rs = ps.executeQuery()) {
+                java.util.Set<String> out = new java.util.HashSet<>();
+                while (rs.next()) {
+                    out.add(rs.getString("name"));
+                }
+                return out;
+            }
+        });
+        long before = submits.getAndAdd(inserted.size());
+        if (before / HISTORY_TRIM_EVERY != (before + inserted.size()) / HISTORY_TRIM_EVERY) {
+            trimHistory(pool, now.minus(SizingHistory.KEPT));
+        }
+        List<Optional<Claim>> out = new ArrayList<>(n);
+        for (ClaimRequest r : requests) {
+            // A name given twice was inserted once, for its first request.
+            out.add(inserted.remove(r.name()) ? Optional.of(r.toClaim(now)) : Optional.empty());
+        }
+        return List.copyOf(out);
     }
 
     @Override
@@ -797,29 +873,71 @@ public final class PostgresClaimStore implements ClaimStore {
         if (batchSize == 1) {
             return ClaimStore.super.assignAll(pool, assignments, readyAt);
         }
-        if (assignments.size() == 1) {
-            AssignOutcome outcome = assignOneOnce(pool, assignments.get(0), readyAt);
-            return outcome == null ? ClaimStore.super.assignAll(pool, assignments, readyAt) : List.of(outcome);
-        }
         List<AssignOutcome> out = new ArrayList<>(assignments.size());
         for (int from = 0; from < assignments.size(); from += batchSize) {
             List<Assignment> batch = assignments.subList(from, Math.min(assignments.size(), from + batchSize));
-            List<AssignOutcome> outcomes = assignBatchOnce(pool, batch, readyAt);
+            List<AssignOutcome> outcomes = batch.size() <= SMALL_BATCH ? assignSmallBatchOnce(pool, batch, readyAt)
+                    : assignBatchOnce(pool, batch, readyAt);
             out.addAll(outcomes == null ? ClaimStore.super.assignAll(pool, batch, readyAt) : outcomes);
         }
         return List.copyOf(out);
     }
 
-    /** A batch of one in one statement; null when the member collided and it must go as {@link #assign}. */
-    private AssignOutcome assignOneOnce(String pool, Assignment a, Instant readyAt) {
-        return Jdbc.autoCommit(dataSource, STORE, "assigning claim " + a.claimName() + " of pool " + pool, c -> {
-            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignOne()), a.memberId(), a.at(),
-                    a.outcome().map(Enum::name).orElse(null), readyAt, a.at(), pool, a.claimName(), pool, a.memberId(),
-                    channel, pool, pool, a.claimName());
-                 ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return outcome(a, rs);
+    /**
+     * Most pairs written as {@link Sql#assignOne} statements, one per pair, sent together; larger batches take the
+     * array statement. A claim handed out at once and a pass on a steady pool write a few pairs at a time.
+     */
+    static final int SMALL_BATCH = 32;
+
+    /** The text of {@code k} single-pair statements sent together, by {@code k} (built when first used). */
+    private final String[] smallBatches = new String[SMALL_BATCH + 1];
+
+    /**
+     * A small batch as one single-pair statement per pair, all sent in one round trip between {@code BEGIN} and
+     * {@code COMMIT}: each pair's every lookup is by a unique index, whatever the tables' statistics say (the array
+     * statement's generic plan, made while a pool's tables were young, joined each pair against every pending and
+     * every live claim of the pool). Each statement sees the ones before it, so a member named twice is answered as
+     * {@link #assign} would answer the second claim. Null when a member collided with another writer: the
+     * transaction is rolled back and the batch must go one by one.
+     */
+    private List<AssignOutcome> assignSmallBatchOnce(String pool, List<Assignment> batch, Instant readyAt) {
+        int k = batch.size();
+        String text = smallBatches[k];
+        if (text == null) {
+            // A benign race: two threads may build the same immutable string. In auto-commit mode PostgreSQL would
+            // commit each statement on its own; BEGIN and COMMIT in the same round trip make the batch all or nothing.
+            text = "BEGIN;\n" + String.join(";\n", java.util.Collections.nCopies(k, sql.assignOne())) + ";\nCOMMIT";
+            smallBatches[k] = text;
+        }
+        String statement = text;
+        return Jdbc.autoCommit(dataSource, STORE, "assigning " + k + " claims of pool " + pool, c -> {
+            try (PreparedStatement ps = c.prepareStatement(statement)) {
+                int p = 0;
+                for (Assignment a : batch) {
+                    for (Object value : new Object[] {a.memberId(), a.at(), a.outcome().map(Enum::name).orElse(null), readyAt,
+                            a.at(), pool, a.claimName(), pool, a.memberId(), channel, pool, pool, a.claimName()}) {
+                        ps.setObject(++p, value instanceof Instant instant ? Jdbc.toDb(instant) : value);
+                    }
+                }
+                List<AssignOutcome> out = new ArrayList<>(k);
+                // BEGIN and COMMIT answer update counts; each pair's statement answers one row.
+                for (boolean isRows = ps.execute(); isRows || ps.getUpdateCount() != -1; isRows = ps.getMoreResults()) {
+                    if (isRows) {
+                        try (ResultSet rs = ps.getResultSet()) {
+                            rs.next();
+                            out.add(outcome(batch.get(out.size()), rs));
+                        }
+                    }
+                }
+                if (out.size() != k) {
+                    throw new SQLException(k + " single-pair statements answered " + out.size() + " rows");
+                }
+                return List.copyOf(out);
             } catch (SQLException e) {
+                // The failed statement left the transaction aborted, on a connection the pool expects idle.
+                try (java.sql.Statement rollback = c.createStatement()) {
+                    rollback.execute("ROLLBACK");
+                }
                 if (Jdbc.isUniqueViolation(e) || DEADLOCK.equals(e.getSQLState())) {
                     return null;
                 }

@@ -50,6 +50,34 @@ public interface ClaimStore {
         return submit(pool, request.name(), request.lifetime(), now);
     }
 
+    /**
+     * Records new pending claims, each as {@link #submit(String, ClaimRequest, Instant)} would, all created at
+     * {@code now}: a pool controller submits the claims that arrived while it was busy in one call. The default
+     * submits them one by one and stops at the first that fails; PostgreSQL writes them all in one statement.
+     *
+     * @param requests the claims, in the order to date them (they share {@code now}; equal times are served by name)
+     * @return one entry per request, in the same order: the claim as stored, or empty if a live claim of that name
+     *         exists (a name given twice is submitted once, for its first request). It may stop early, even before
+     *         the first: the requests after its last entry were not submitted (the caller submits them one by one,
+     *         and so learns each one's own error)
+     * @throws RuntimeException if the store failed; PostgreSQL then submitted none of them
+     */
+    default List<Optional<Claim>> submitAll(String pool, List<ClaimRequest> requests, Instant now) {
+        Objects.requireNonNull(requests, "requests");
+        Objects.requireNonNull(now, "now");
+        List<Optional<Claim>> out = new ArrayList<>(requests.size());
+        for (ClaimRequest request : requests) {
+            try {
+                out.add(Optional.of(submit(pool, request, now)));
+            } catch (ClaimExistsException taken) {
+                out.add(Optional.empty());
+            } catch (RuntimeException e) {
+                break;
+            }
+        }
+        return List.copyOf(out);
+    }
+
     /** A live claim by name. */
     Optional<Claim> find(String pool, String claimName);
 

@@ -305,6 +305,50 @@ public abstract class ClaimStoreContract {
     }
 
     @Test
+    void submitAllAnswersEachRequestAsSubmitDoes() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "taken", Optional.empty(), T0);
+        Instant now = T0.plusSeconds(5);
+        List<Optional<Claim>> out = store.submitAll(pool, List.of(
+                ClaimRequest.of("b").withLifetime(Duration.ofMinutes(90)),
+                ClaimRequest.of("taken"),
+                ClaimRequest.of("a").withClass(new ClaimClass("batch", 0)).withDeadline(T0.plusSeconds(60)),
+                ClaimRequest.of("b")), now);
+        assertThat(out).hasSize(4);
+        assertThat(out.get(0)).map(Claim::name).contains("b");
+        assertThat(out.get(1)).as("a live name is not submitted again").isEmpty();
+        assertThat(out.get(2)).map(Claim::createdAt).contains(now);
+        assertThat(out.get(3)).as("a name given twice is submitted for its first request").isEmpty();
+        assertThat(store.live(pool)).extracting(Claim::name).containsExactly("taken", "a", "b");
+        Claim a = store.find(pool, "a").orElseThrow();
+        assertThat(a).isEqualTo(out.get(2).orElseThrow());
+        assertThat(a.claimClass()).isEqualTo(new ClaimClass("batch", 0));
+        assertThat(a.deadline()).contains(T0.plusSeconds(60));
+        assertThat(store.find(pool, "b").orElseThrow().lifetime()).contains(Duration.ofMinutes(90));
+        assertThat(store.find(pool, "taken").orElseThrow().createdAt()).as("the live claim is unchanged").isEqualTo(T0);
+        assertThat(store.submitAll(pool, List.of(), now)).isEmpty();
+    }
+
+    @Test
+    void aBatchAnswersAMemberGivenTwiceAsTakenForItsSecondClaim() {
+        ClaimStore store = store();
+        String pool = freshPool();
+        store.submit(pool, "one", Optional.empty(), T0);
+        store.submit(pool, "two", Optional.empty(), T0.plusSeconds(1));
+        store.submit(pool, "three", Optional.empty(), T0.plusSeconds(2));
+        Instant at = T0.plusSeconds(10);
+        assertThat(store.assignAll(pool, List.of(
+                new ClaimStore.Assignment("one", "m-1", at, Optional.empty()),
+                new ClaimStore.Assignment("two", "m-1", at, Optional.empty()),
+                new ClaimStore.Assignment("three", "m-3", at, Optional.empty())), at))
+                .containsExactly(AssignOutcome.ASSIGNED, AssignOutcome.MEMBER_TAKEN, AssignOutcome.ASSIGNED);
+        assertThat(store.find(pool, "one").orElseThrow().assignedMember()).contains("m-1");
+        assertThat(store.find(pool, "two").orElseThrow().isAssigned()).isFalse();
+        assertThat(store.find(pool, "three").orElseThrow().readyAt()).contains(at);
+    }
+
+    @Test
     void aBatchOfOneAnswersEveryOutcomeAsAssignDoes() {
         ClaimStore store = store();
         String pool = freshPool();
