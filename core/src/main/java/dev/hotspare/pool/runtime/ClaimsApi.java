@@ -1,6 +1,7 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.Claim.ClaimClass;
 import dev.hotspare.pool.Claim.ClaimOutcome;
 import dev.hotspare.pool.Claim.ClaimReason;
 import dev.hotspare.pool.Claim.ClaimStages;
@@ -15,9 +16,11 @@ import dev.hotspare.pool.PoolSpec;
 import dev.hotspare.pool.runtime.PoolController.ClaimExplanation;
 import dev.hotspare.pool.runtime.PoolController.PoolDeletedException;
 import dev.hotspare.pool.spi.ClaimStore;
+import dev.hotspare.pool.spi.ClaimStore.ClaimExistsException;
 import dev.hotspare.pool.spi.MemberDriver;
 import dev.hotspare.pool.spi.MemberDriver.MemberNotFoundException;
 import dev.hotspare.time.TaskScheduler;
+import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
 import org.slf4j.Logger;
@@ -54,6 +57,8 @@ final class ClaimsApi {
     private final Map<String, ClaimHandle> handles;
     private final Map<String, ClaimTracking.Waiting> waiting;
     private final Map<String, ClaimStages> served;
+    /** Claims whose threads wait for the hand-out lock: its next holder submits them all at once. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Arrival> arrivals = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     ClaimsApi(PoolContext ctx, ClaimTracking tracking, FastPath fastPath) {
         this.ctx = ctx;
@@ -79,8 +84,10 @@ final class ClaimsApi {
         if (current.deleted()) {
             throw new PoolDeletedException(current.name(), claimName);
         }
-        return submitAndHandOut(current, claimName, Optional.empty(),
-                now -> claims.submit(current.name(), claimName, lifetime, now));
+        Names.requireDns1123Label("claimName", claimName);
+        Objects.requireNonNull(lifetime, "lifetime");
+        return submitAndHandOut(new Arrival(new ClaimRequest(claimName, lifetime, ClaimClass.DEFAULT, Optional.empty()),
+                now -> claims.submit(current.name(), claimName, lifetime, now)));
     }
 
     ClaimHandle claim(ClaimRequest request) {
@@ -89,37 +96,147 @@ final class ClaimsApi {
         if (current.deleted()) {
             throw new PoolDeletedException(current.name(), request.name());
         }
-        return submitAndHandOut(current, request.name(), request.deadline(), now -> claims.submit(current.name(), request, now));
+        return submitAndHandOut(new Arrival(request, now -> claims.submit(current.name(), request, now)));
     }
 
     /**
-     * The fast path. Submits the claim and, under the hand-out lock, gives it (and any claim waiting before it) the
-     * member {@link PoolPlanner#plan} would give it on this state, at once: the submit is under the same lock, so
-     * claims are handed out in the order the store dates them. A claim that gets no member here waits for a pass,
-     * which is requested.
+     * A claim on its way in: what to submit, and what came of it. Written by whichever claim thread holds the hand-out
+     * lock, read by the claim's own thread once it holds the lock (so the lock orders the two).
      */
-    private ClaimHandle submitAndHandOut(PoolSpec current, String claimName, Optional<Instant> deadline,
-                                         java.util.function.Function<Instant, Claim> submit) {
+    private static final class Arrival {
+        final ClaimRequest request;
+        /** How a batch of one is submitted: through the store method the caller's API maps to, as before batches. */
+        final java.util.function.Function<Instant, Claim> submitAlone;
+        boolean done;
+        ClaimHandle handle;
+        RuntimeException failure;
+
+        Arrival(ClaimRequest request, java.util.function.Function<Instant, Claim> submitAlone) {
+            this.request = request;
+            this.submitAlone = submitAlone;
+        }
+    }
+
+    /**
+     * The fast path. The claim joins the arrivals; the thread that then holds the hand-out lock submits every arrival
+     * waiting (one store call for all of them: on PostgreSQL one round trip, however many claim threads arrived while
+     * the previous holder waited on the database) and gives each claim (and any claim waiting before it) the member
+     * {@link PoolPlanner#plan} would give it on this state, at once. The submit is under the lock, so claims are
+     * handed out in the order the store dates them. A claim that gets no member here waits for a pass, which is
+     * requested.
+     */
+    private ClaimHandle submitAndHandOut(Arrival mine) {
+        arrivals.add(mine);
         fastPath.handOutLock.lock();
         try {
-            Instant now = scheduler.clock().instant();
-            Claim claim = submit.apply(now);
-            ctx.yields.claimSubmitted();
-            ClaimHandle handle = new ClaimHandle(current.name(), claimName, claim.createdAt(), this::withdraw);
-            handles.put(claimName, handle);
-            fastPath.claimPending(claim);
-            // A pass at the deadline expires the claim on time, whatever the resync period.
-            deadline.ifPresent(at -> scheduler.schedule(
-                    Duration.between(now, at).isNegative() ? Duration.ZERO : Duration.between(now, at),
-                    ctx::requestReconcile));
-            fastPath.handOutNow(current, now);
-            if (handles.containsKey(claimName)) {
-                ctx.requestReconcile();
+            if (!mine.done) {
+                List<Arrival> batch = new ArrayList<>();
+                for (Arrival next; (next = arrivals.poll()) != null; ) {
+                    batch.add(next);
+                }
+                submitAndHandOut(ctx.spec, batch);
             }
-            return handle;
         } finally {
             fastPath.handOutLock.unlock();
         }
+        if (mine.failure != null) {
+            throw mine.failure;
+        }
+        return mine.handle;
+    }
+
+    /** Submits the arrivals (hand-out lock) and hands out what can be handed out now; each arrival is done after. */
+    private void submitAndHandOut(PoolSpec current, List<Arrival> batch) {
+        try {
+            Instant now = scheduler.clock().instant();
+            List<Optional<Claim>> submitted = submit(current.name(), batch, now);
+            boolean anySubmitted = false;
+            for (int i = 0; i < batch.size(); i++) {
+                Arrival arrival = batch.get(i);
+                Optional<Claim> claim = submitted.get(i);
+                if (claim.isEmpty()) {
+                    if (arrival.failure == null) {
+                        arrival.failure = new ClaimExistsException(current.name(), arrival.request.name());
+                    }
+                    continue;
+                }
+                anySubmitted = true;
+                arrival.handle = new ClaimHandle(current.name(), claim.get().name(), claim.get().createdAt(), this::withdraw);
+                handles.put(claim.get().name(), arrival.handle);
+                fastPath.claimPending(claim.get());
+                // A pass at the deadline expires the claim on time, whatever the resync period.
+                arrival.request.deadline().ifPresent(at -> scheduler.schedule(
+                        Duration.between(now, at).isNegative() ? Duration.ZERO : Duration.between(now, at),
+                        ctx::requestReconcile));
+            }
+            if (!anySubmitted) {
+                return;
+            }
+            ctx.yields.claimSubmitted();
+            fastPath.handOutNow(current, now);
+            for (Arrival arrival : batch) {
+                if (arrival.handle != null && handles.containsKey(arrival.request.name())) {
+                    ctx.requestReconcile();
+                    return;
+                }
+            }
+        } catch (RuntimeException e) {
+            // A claim not submitted fails with the store's error; a submitted one is live and keeps its handle.
+            boolean anyLive = false;
+            for (Arrival arrival : batch) {
+                if (arrival.handle != null) {
+                    anyLive = true;
+                } else if (arrival.failure == null) {
+                    arrival.failure = e;
+                }
+            }
+            if (anyLive) {
+                LOG.warn("pool {}: handing out claims at once failed; the next pass serves them: {}", current.name(), e.toString());
+                ctx.requestReconcile();
+            }
+        } finally {
+            batch.forEach(a -> a.done = true);
+        }
+    }
+
+    /**
+     * One store call for the batch: a batch of one through the method its API maps to (so a store's own checks and
+     * errors are as before batches), more through {@link ClaimStore#submitAll}. Empty where the name was taken.
+     */
+    private List<Optional<Claim>> submit(String pool, List<Arrival> batch, Instant now) {
+        if (batch.size() == 1) {
+            Arrival alone = batch.get(0);
+            try {
+                return List.of(Optional.of(alone.submitAlone.apply(now)));
+            } catch (ClaimExistsException taken) {
+                alone.failure = taken;
+                return List.of(Optional.empty());
+            }
+        }
+        List<ClaimRequest> requests = new ArrayList<>(batch.size());
+        batch.forEach(a -> requests.add(a.request));
+        List<Optional<Claim>> out = new ArrayList<>(batch.size());
+        try {
+            out.addAll(claims.submitAll(pool, requests, now));
+        } catch (RuntimeException e) {
+            LOG.debug("pool {}: submitting {} claims at once failed; submitting them one by one: {}", pool, batch.size(),
+                    e.toString());
+        }
+        // The store stopped early or failed: the rest go one by one, so each caller hears its own claim's answer.
+        for (Arrival rest : batch.subList(out.size(), batch.size())) {
+            try {
+                out.add(Optional.of(rest.submitAlone.apply(now)));
+            } catch (RuntimeException e) {
+                rest.failure = e;
+                out.add(Optional.empty());
+            }
+        }
+        return out;
+    }
+
+    /** Claims whose threads are waiting to be submitted; for tests. */
+    int waitingToSubmit() {
+        return arrivals.size();
     }
 
     ClaimHandle reserve(String key, Duration ttl) {

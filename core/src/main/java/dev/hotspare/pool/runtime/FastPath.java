@@ -81,7 +81,11 @@ final class FastPath {
         }
     }
 
-    /** Serves what the index says can be served now; a member another writer took is dropped and the next tried. */
+    /**
+     * Serves what the index says can be served now; a member another writer took is dropped and the next tried. The
+     * members' records are written one by one, the claims' records of a round in one store call (one round trip on
+     * PostgreSQL).
+     */
     void handOutNow(PoolSpec current, Instant now) {
         if (ctx.closed || !ctx.started || current.deleted() || !owned.getAsBoolean()) {
             return;
@@ -93,11 +97,21 @@ final class FastPath {
             if (pairs.isEmpty()) {
                 return;
             }
+            List<PlanApplier.HandedOver> handedOver = new ArrayList<>(pairs.size());
             boolean conflict = false;
             for (HandOut.Pair pair : pairs) {
-                if (!serveNow(pool, pair, now)) {
+                if (!takeMember(pool, pair, now, handedOver)) {
+                    // Later claims wait for the next round, so none gets a member before an older one does.
                     conflict = true;
                     break;
+                }
+            }
+            List<Boolean> written = applier.writeAssignments(pool, handedOver, now);
+            if (ctx.spec.autoSizing().isPresent()) {
+                for (int i = 0; i < handedOver.size(); i++) {
+                    if (written.get(i)) {
+                        sizing.servedAtOnce(handedOver.get(i).claim());
+                    }
                 }
             }
             if (!conflict) {
@@ -107,10 +121,11 @@ final class FastPath {
     }
 
     /**
-     * Writes one hand-out through the same two writes a pass makes (member, then claim record). Returns false when
-     * the member turned out taken or gone, so the caller tries the next; every other failure is left to the pass.
+     * Writes the member's record of one hand-out (the first of the two writes a pass makes) and adds the claim's to
+     * {@code handedOver}. Returns false when the member turned out taken or gone, so the caller tries the next; every
+     * other failure is left to the pass.
      */
-    private boolean serveNow(String pool, HandOut.Pair pair, Instant now) {
+    private boolean takeMember(String pool, HandOut.Pair pair, Instant now, List<PlanApplier.HandedOver> handedOver) {
         Claim claim = pair.claim();
         Member member = pair.member();
         try {
@@ -133,9 +148,7 @@ final class FastPath {
         }
         PoolPlan.Assignment assignment = new PoolPlan.Assignment(claim.name(), member.id(), now,
                 "handed out at once: first claim in service order gets the oldest running member");
-        if (applier.writeAssignment(pool, assignment, member, claim.createdAt(), now) && ctx.spec.autoSizing().isPresent()) {
-            sizing.servedAtOnce(claim);
-        }
+        handedOver.add(new PlanApplier.HandedOver(assignment, member, claim));
         return true;
     }
 

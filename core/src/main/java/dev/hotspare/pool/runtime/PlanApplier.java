@@ -358,26 +358,48 @@ final class PlanApplier {
         }
     }
 
+    /** A hand-out whose member record the fast path has written: the assignment, the member before it, the claim. */
+    record HandedOver(PoolPlan.Assignment assignment, Member before, Claim claim) {
+    }
+
     /**
-     * One assignment whose member record the caller has written (the fast path): the claim record and its ready
-     * mark, then the listeners and the handle. Returns whether the claim now holds the member.
+     * Hand-outs whose member records the caller has written (the fast path): the claims' records and ready marks in
+     * one store call, as a pass writes its batches (one statement on PostgreSQL), then the listeners and the handles.
+     * Answers, per hand-out, whether the claim now holds its member.
      */
-    boolean writeAssignment(String pool, PoolPlan.Assignment assignment, Member before, Instant createdAt, Instant now) {
-        String claimName = assignment.claimName();
-        Optional<ClaimOutcome> servedAs = before == null || createdAt == null ? Optional.empty()
-                : Optional.of(ClaimOutcome.served(ClaimService.classify(before, createdAt)));
-        ClaimStore.AssignOutcome[] outcome = new ClaimStore.AssignOutcome[1];
-        // A batch of one, as a pass writes its batches: the claim record and its ready mark are one statement on
-        // PostgreSQL (one round trip instead of nine) and assign then markReady elsewhere.
-        List<ClaimStore.Assignment> one = List.of(new ClaimStore.Assignment(claimName, assignment.memberId(),
-                assignment.claimedAt(), servedAs));
-        boolean written = attempt(pool, () -> "assign " + assignment.memberId() + " to " + claimName,
-                () -> outcome[0] = claims.assignAll(pool, one, now).get(0));
-        if (!written || !took(pool, assignment, outcome[0], now)) {
-            return false;
+    List<Boolean> writeAssignments(String pool, List<HandedOver> handedOver, Instant now) {
+        if (handedOver.isEmpty()) {
+            return List.of();
         }
-        served(pool, assignment, before, createdAt, now, servedAs);
-        return true;
+        List<ClaimStore.Assignment> batch = new ArrayList<>(handedOver.size());
+        List<Optional<ClaimOutcome>> servedAs = new ArrayList<>(handedOver.size());
+        for (HandedOver h : handedOver) {
+            Optional<ClaimOutcome> outcome = Optional.of(ClaimOutcome.served(ClaimService.classify(h.before(), h.claim().createdAt())));
+            servedAs.add(outcome);
+            batch.add(new ClaimStore.Assignment(h.assignment().claimName(), h.assignment().memberId(),
+                    h.assignment().claimedAt(), outcome));
+        }
+        List<ClaimStore.AssignOutcome> outcomes;
+        try {
+            outcomes = claims.assignAll(pool, batch, now);
+        } catch (RuntimeException e) {
+            // The members name their claims; the next pass records them on the claims (repairRecords).
+            LOG.warn("pool {}: recording {} assignment(s) made at once on the claims failed; the next pass retries: {}",
+                    pool, batch.size(), e.toString());
+            List<Boolean> none = new ArrayList<>(handedOver.size());
+            handedOver.forEach(h -> none.add(false));
+            return none;
+        }
+        List<Boolean> out = new ArrayList<>(handedOver.size());
+        for (int i = 0; i < handedOver.size(); i++) {
+            HandedOver h = handedOver.get(i);
+            boolean took = took(pool, h.assignment(), outcomes.get(i), now);
+            if (took) {
+                served(pool, h.assignment(), h.before(), h.claim().createdAt(), now, servedAs.get(i));
+            }
+            out.add(took);
+        }
+        return out;
     }
 
     /** Before an orphan is deleted its claim is looked up once more by name; found, the member stays. */

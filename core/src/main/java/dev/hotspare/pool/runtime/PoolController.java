@@ -149,6 +149,11 @@ public final class PoolController implements AutoCloseable {
         return claimsApi.claim(request);
     }
 
+    /** Claims whose threads wait for another claim thread to submit them; for tests. */
+    int claimsWaitingToSubmit() {
+        return claimsApi.waitingToSubmit();
+    }
+
     /** What the fast path would hand out now (claim->member), without handing it out; for tests. */
     List<String> wouldHandOut() {
         return fastPath.wouldHandOut();
