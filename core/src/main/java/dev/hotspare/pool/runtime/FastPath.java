@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -73,8 +74,19 @@ final class FastPath {
         this.sizing = ctx.sizing;
     }
 
+    /**
+     * Claims ended whose index entries are still to be dropped (issue 22: releases waited for the hand-out lock while
+     * claim threads held it across their store round trips, and at 2,500 claims/s on PostgreSQL fell so far behind
+     * that the pool's live claims grew without bound). Whoever holds the lock drops them before it reads the index.
+     */
+    private final ConcurrentLinkedQueue<String> ended = new ConcurrentLinkedQueue<>();
+    /** Member changes not yet applied to the index, in the order they were delivered; as {@link #ended}. */
+    private final ConcurrentLinkedQueue<MemberDriver.MemberEvent> changes = new ConcurrentLinkedQueue<>();
+
     /** A claim submitted under the hand-out lock: the index learns of it, and so does a pass reading now. */
     void claimPending(Claim claim) {
+        // A claim ended before this one was submitted under the same name is dropped first, not this one after.
+        catchUp();
         handOut.claimPending(claim);
         if (readInFlight) {
             submittedSinceRead.put(claim.name(), claim);
@@ -90,6 +102,7 @@ final class FastPath {
         if (ctx.closed || !ctx.started || current.deleted() || !owned.getAsBoolean()) {
             return;
         }
+        catchUp();
         String pool = current.name();
         Duration agingLimit = current.agingLimit();
         for (int round = 0; round < 8; round++) {
@@ -156,22 +169,26 @@ final class FastPath {
     List<String> wouldHandOut() {
         handOutLock.lock();
         try {
+            catchUp();
             return HandOut.names(handOut.next(ctx.spec.agingLimit(), scheduler.clock().instant()));
         } finally {
             handOutLock.unlock();
         }
     }
 
-    /** A member changed: the index follows at once (a pass, requested too, rebuilds it from a full read). */
+    /**
+     * A member changed: the index follows before anything is next handed out (a pass, requested too, rebuilds it from
+     * a full read). Never waits for the hand-out lock: a pass creating and deleting hundreds of members waited for it
+     * once per member while claim threads held it across their store round trips.
+     */
     void memberEvent(MemberDriver.MemberEvent event) {
-        handOutLock.lock();
-        try {
-            apply(handOut, event);
-            if (readInFlight) {
-                eventsSinceRead.add(event);
+        changes.add(event);
+        if (handOutLock.tryLock()) {
+            try {
+                catchUp();
+            } finally {
+                handOutLock.unlock();
             }
-        } finally {
-            handOutLock.unlock();
         }
     }
 
@@ -185,17 +202,35 @@ final class FastPath {
         }
     }
 
-    /** A claim ended: it waits no more. */
+    /** A claim ended: it waits no more. Never waits for the hand-out lock; its holder drops the claim if it is busy. */
     void forgetClaim(String claimName) {
-        handOutLock.lock();
-        try {
-            handOut.claimGone(claimName);
-            submittedSinceRead.remove(claimName);
-            if (readInFlight) {
-                goneSinceRead.add(claimName);
+        ended.add(claimName);
+        if (handOutLock.tryLock()) {
+            try {
+                catchUp();
+            } finally {
+                handOutLock.unlock();
             }
-        } finally {
-            handOutLock.unlock();
+        }
+    }
+
+    /**
+     * Brings the index up to the member changes and ended claims queued so far, in the order each queue received them
+     * (hand-out lock).
+     */
+    private void catchUp() {
+        for (MemberDriver.MemberEvent event; (event = changes.poll()) != null; ) {
+            apply(handOut, event);
+            if (readInFlight) {
+                eventsSinceRead.add(event);
+            }
+        }
+        for (String name; (name = ended.poll()) != null; ) {
+            handOut.claimGone(name);
+            submittedSinceRead.remove(name);
+            if (readInFlight) {
+                goneSinceRead.add(name);
+            }
         }
     }
 
@@ -203,6 +238,7 @@ final class FastPath {
     void beginRead() {
         handOutLock.lock();
         try {
+            catchUp();
             readInFlight = true;
             clearSinceRead();
         } finally {
@@ -228,6 +264,7 @@ final class FastPath {
         }
         handOutLock.lock();
         try {
+            catchUp();
             readInFlight = false;
             PoolPlan settled = plan;
             if (!servedSinceRead.isEmpty()) {
@@ -299,6 +336,7 @@ final class FastPath {
     boolean handOutMatchesRebuild() {
         handOutLock.lock();
         try {
+            catchUp();
             HandOut fresh = new HandOut();
             fresh.rebuild(ctx.unique(driver.list(ctx.spec.name())), ctx.uniqueClaims(ctx.claims.live(ctx.spec.name())));
             return fresh.snapshot().equals(handOut.snapshot());

@@ -105,6 +105,19 @@ class ClaimArrivalsTest {
         assertThat(store.live("arrivals")).extracting(Claim::name).containsExactlyInAnyOrder("first", "good");
     }
 
+    @Test
+    void aReleaseDoesNotWaitForTheClaimHoldingTheHandOutLock() throws Exception {
+        ClaimHandle earlier = controller.claim("earlier");
+        String member = earlier.member().get(30, TimeUnit.SECONDS).id();
+        Future<ClaimHandle> first = holdFirstClaimInTheStore();
+        Future<Boolean> released = claimers.submit(() -> controller.release("earlier"));
+        assertThat(released.get(30, TimeUnit.SECONDS)).as("released while the first claim holds the lock").isTrue();
+        assertThat(store.find("arrivals", "earlier")).isEmpty();
+        store.proceed.countDown();
+        assertThat(first.get(30, TimeUnit.SECONDS).member().get(30, TimeUnit.SECONDS).id()).isNotEqualTo(member);
+        assertThat(controller.wouldHandOut()).isEmpty();
+    }
+
     /** Claims "first" on another thread and returns once that claim is inside the store's submit, lock held. */
     private Future<ClaimHandle> holdFirstClaimInTheStore() throws InterruptedException {
         Future<ClaimHandle> first = claimers.submit(() -> controller.claim("first"));
