@@ -56,11 +56,11 @@ public final class PostgresClaimLoad {
 
     /** Options, with the defaults: 10 s warm-up, 60 s per measured phase, 10 s windows. */
     record Options(int rate, int warmupSeconds, int seconds, int burstSeconds, int windowSeconds, int holdMillis,
-                   int members, int batch, int passSpacingMillis, int pools) {
+                   int members, int batch, int passSpacingMillis, int pools, int clients, int releasers) {
         static Options parse(String[] args) {
-            int[] v = {3_000, 10, 60, 5, 10, 200, 3_000, PostgresClaimStore.DEFAULT_BATCH_SIZE, 50, 1};
+            int[] v = {3_000, 10, 60, 5, 10, 200, 3_000, PostgresClaimStore.DEFAULT_BATCH_SIZE, 50, 1, 16, 2};
             List<String> names = List.of("--rate", "--warmup", "--seconds", "--burst", "--window", "--hold-ms", "--members", "--batch",
-                    "--pass-spacing-ms", "--pools");
+                    "--pass-spacing-ms", "--pools", "--clients", "--releasers");
             for (int i = 0; i < args.length; i++) {
                 int at = names.indexOf(args[i]);
                 if (at >= 0 && i + 1 < args.length) {
@@ -70,7 +70,10 @@ public final class PostgresClaimLoad {
             if (v[9] < 1) {
                 throw new IllegalArgumentException("--pools " + v[9] + ": at least 1");
             }
-            return new Options(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+            if (v[10] < 1 || v[11] < 1) {
+                throw new IllegalArgumentException("--clients " + v[10] + ", --releasers " + v[11] + ": at least 1 each");
+            }
+            return new Options(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11]);
         }
     }
 
@@ -123,8 +126,8 @@ public final class PostgresClaimLoad {
 
     static List<Phase> run(String variant, DataSource dataSource, int batchSize, Options o) throws Exception {
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
-        ScheduledExecutorService releaser = Executors.newScheduledThreadPool(2);
-        ExecutorService clients = Executors.newFixedThreadPool(16);
+        ScheduledExecutorService releaser = Executors.newScheduledThreadPool(o.releasers());
+        ExecutorService clients = Executors.newFixedThreadPool(o.clients());
         TaskScheduler time = TaskScheduler.system(executor, Clock.systemUTC());
         List<PoolController> controllers = new ArrayList<>();
         List<Phase> out = new ArrayList<>();
