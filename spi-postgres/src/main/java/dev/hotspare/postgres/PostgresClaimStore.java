@@ -906,7 +906,9 @@ public final class PostgresClaimStore implements ClaimStore {
         if (text == null) {
             // A benign race: two threads may build the same immutable string. In auto-commit mode PostgreSQL would
             // commit each statement on its own; BEGIN and COMMIT in the same round trip make the batch all or nothing.
-            text = "BEGIN;\n" + String.join(";\n", java.util.Collections.nCopies(k, sql.assignOne())) + ";\nCOMMIT";
+            // One statement is atomic by itself.
+            text = k == 1 ? sql.assignOne()
+                    : "BEGIN;\n" + String.join(";\n", java.util.Collections.nCopies(k, sql.assignOne())) + ";\nCOMMIT";
             smallBatches[k] = text;
         }
         String statement = text;
@@ -934,9 +936,13 @@ public final class PostgresClaimStore implements ClaimStore {
                 }
                 return List.copyOf(out);
             } catch (SQLException e) {
-                // The failed statement left the transaction aborted, on a connection the pool expects idle.
-                try (java.sql.Statement rollback = c.createStatement()) {
-                    rollback.execute("ROLLBACK");
+                if (k > 1) {
+                    // The failed statement left the transaction aborted, on a connection the pool expects idle.
+                    try (java.sql.Statement rollback = c.createStatement()) {
+                        rollback.execute("ROLLBACK");
+                    } catch (SQLException lost) {
+                        e.addSuppressed(lost);
+                    }
                 }
                 if (Jdbc.isUniqueViolation(e) || DEADLOCK.equals(e.getSQLState())) {
                     return null;

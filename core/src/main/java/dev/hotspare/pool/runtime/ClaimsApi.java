@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 
 import static dev.hotspare.pool.runtime.PoolContext.attempt;
 import static dev.hotspare.pool.runtime.ClaimTracking.isHandleOf;
@@ -58,7 +60,7 @@ final class ClaimsApi {
     private final Map<String, ClaimTracking.Waiting> waiting;
     private final Map<String, ClaimStages> served;
     /** Claims whose threads wait for the hand-out lock: its next holder submits them all at once. */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Arrival> arrivals = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Arrival> arrivals = new ConcurrentLinkedQueue<>();
 
     ClaimsApi(PoolContext ctx, ClaimTracking tracking, FastPath fastPath) {
         this.ctx = ctx;
@@ -106,12 +108,12 @@ final class ClaimsApi {
     private static final class Arrival {
         final ClaimRequest request;
         /** How a batch of one is submitted: through the store method the caller's API maps to, as before batches. */
-        final java.util.function.Function<Instant, Claim> submitAlone;
+        final Function<Instant, Claim> submitAlone;
         boolean done;
         ClaimHandle handle;
         RuntimeException failure;
 
-        Arrival(ClaimRequest request, java.util.function.Function<Instant, Claim> submitAlone) {
+        Arrival(ClaimRequest request, Function<Instant, Claim> submitAlone) {
             this.request = request;
             this.submitAlone = submitAlone;
         }

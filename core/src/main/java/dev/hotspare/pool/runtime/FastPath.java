@@ -64,6 +64,14 @@ final class FastPath {
     private final List<MemberDriver.MemberEvent> eventsSinceRead = new ArrayList<>();
     /** When the index was last rebuilt from a whole read (hand-out lock); between rebuilds it follows deltas. */
     private Instant lastIndexRebuild;
+    /**
+     * Claims ended whose index entries are still to be dropped (issue 22: releases waited for the hand-out lock while
+     * claim threads held it across their store round trips, and at 2,000 claims/s on PostgreSQL fell so far behind
+     * that the pool's live claims grew without bound). Whoever holds the lock drops them before it reads the index.
+     */
+    private final ConcurrentLinkedQueue<String> ended = new ConcurrentLinkedQueue<>();
+    /** Member changes not yet applied to the index, in the order they were delivered; as {@link #ended}. */
+    private final ConcurrentLinkedQueue<MemberDriver.MemberEvent> changes = new ConcurrentLinkedQueue<>();
 
     FastPath(PoolContext ctx, PlanApplier applier) {
         this.ctx = ctx;
@@ -73,15 +81,6 @@ final class FastPath {
         this.owned = ctx.owned;
         this.sizing = ctx.sizing;
     }
-
-    /**
-     * Claims ended whose index entries are still to be dropped (issue 22: releases waited for the hand-out lock while
-     * claim threads held it across their store round trips, and at 2,500 claims/s on PostgreSQL fell so far behind
-     * that the pool's live claims grew without bound). Whoever holds the lock drops them before it reads the index.
-     */
-    private final ConcurrentLinkedQueue<String> ended = new ConcurrentLinkedQueue<>();
-    /** Member changes not yet applied to the index, in the order they were delivered; as {@link #ended}. */
-    private final ConcurrentLinkedQueue<MemberDriver.MemberEvent> changes = new ConcurrentLinkedQueue<>();
 
     /** A claim submitted under the hand-out lock: the index learns of it, and so does a pass reading now. */
     void claimPending(Claim claim) {
@@ -183,13 +182,7 @@ final class FastPath {
      */
     void memberEvent(MemberDriver.MemberEvent event) {
         changes.add(event);
-        if (handOutLock.tryLock()) {
-            try {
-                catchUp();
-            } finally {
-                handOutLock.unlock();
-            }
-        }
+        catchUpIfFree();
     }
 
     private static void apply(HandOut index, MemberDriver.MemberEvent event) {
@@ -205,6 +198,11 @@ final class FastPath {
     /** A claim ended: it waits no more. Never waits for the hand-out lock; its holder drops the claim if it is busy. */
     void forgetClaim(String claimName) {
         ended.add(claimName);
+        catchUpIfFree();
+    }
+
+    /** Applies what is queued now if nobody holds the hand-out lock; otherwise its holder does. */
+    private void catchUpIfFree() {
         if (handOutLock.tryLock()) {
             try {
                 catchUp();

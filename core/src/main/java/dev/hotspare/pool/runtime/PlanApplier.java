@@ -374,7 +374,8 @@ final class PlanApplier {
         List<ClaimStore.Assignment> batch = new ArrayList<>(handedOver.size());
         List<Optional<ClaimOutcome>> servedAs = new ArrayList<>(handedOver.size());
         for (HandedOver h : handedOver) {
-            Optional<ClaimOutcome> outcome = Optional.of(ClaimOutcome.served(ClaimService.classify(h.before(), h.claim().createdAt())));
+            Optional<ClaimOutcome> outcome =
+                    Optional.of(ClaimOutcome.served(ClaimService.classify(h.before(), h.claim().createdAt())));
             servedAs.add(outcome);
             batch.add(new ClaimStore.Assignment(h.assignment().claimName(), h.assignment().memberId(),
                     h.assignment().claimedAt(), outcome));
