@@ -45,7 +45,8 @@ import javax.sql.DataSource;
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PostgresClaimBenchmark [--rate 3000]
  * [--warmup 10] [--seconds 60] [--burst 5] [--window 10] [--hold-ms 200] [--members 3000] [--batch 500]
- * [--pass-spacing-ms 50] [--pools 1]}. With {@code --pools 4} four controllers, one pool each and each the owner
+ * [--pass-spacing-ms 50] [--pools 1] [--clients 16] [--releasers 2]}: claims come from {@code --clients} threads and
+ * are released by {@code --releasers} threads. With {@code --pools 4} four controllers, one pool each and each the owner
  * of its pool (what four instances are once the pools' leases are divided), share one server and the offered rate:
  * issue 22's "10,000 claims/s over 4 pools on 4 owners".
  */
