@@ -21,11 +21,14 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -371,9 +374,7 @@ public final class PostgresClaimStore implements ClaimStore {
                 }
             }
         });
-        if (inserted && submits.incrementAndGet() % HISTORY_TRIM_EVERY == 0) {
-            trimHistory(pool, now.minus(SizingHistory.KEPT));
-        }
+        countSubmits(pool, inserted ? 1 : 0, now);
         if (!inserted) {
             throw new ClaimExistsException(pool, claimName);
         }
@@ -410,29 +411,34 @@ public final class PostgresClaimStore implements ClaimStore {
             priorities[i] = r.claimClass().priority();
             deadlines[i] = r.deadline().map(d -> Jdbc.toDb(d).toString()).orElse(null);
         }
-        java.util.Set<String> inserted = Jdbc.autoCommit(dataSource, STORE, "submitting " + n + " claims of pool " + pool, c -> {
+        Set<String> inserted = Jdbc.autoCommit(dataSource, STORE, "submitting " + n + " claims of pool " + pool, c -> {
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.submitAll()), pool, now,
                     c.createArrayOf("text", names), c.createArrayOf("int8", seconds), c.createArrayOf("int4", nanos),
                     c.createArrayOf("text", classes), c.createArrayOf("int4", priorities), c.createArrayOf("text", deadlines),
                     channel);
                  ResultSet rs = ps.executeQuery()) {
-                java.util.Set<String> out = new java.util.HashSet<>();
+                Set<String> out = new HashSet<>();
                 while (rs.next()) {
                     out.add(rs.getString("name"));
                 }
                 return out;
             }
         });
-        long before = submits.getAndAdd(inserted.size());
-        if (before / HISTORY_TRIM_EVERY != (before + inserted.size()) / HISTORY_TRIM_EVERY) {
-            trimHistory(pool, now.minus(SizingHistory.KEPT));
-        }
+        countSubmits(pool, inserted.size(), now);
         List<Optional<Claim>> out = new ArrayList<>(n);
         for (ClaimRequest r : requests) {
             // A name given twice was inserted once, for its first request.
             out.add(inserted.remove(r.name()) ? Optional.of(r.toClaim(now)) : Optional.empty());
         }
         return List.copyOf(out);
+    }
+
+    /** Counts {@code inserted} submits: the sizer's history is trimmed each {@value #HISTORY_TRIM_EVERY} of them. */
+    private void countSubmits(String pool, int inserted, Instant now) {
+        long before = submits.getAndAdd(inserted);
+        if (before / HISTORY_TRIM_EVERY != (before + inserted) / HISTORY_TRIM_EVERY) {
+            trimHistory(pool, now.minus(SizingHistory.KEPT));
+        }
     }
 
     @Override
@@ -861,9 +867,10 @@ public final class PostgresClaimStore implements ClaimStore {
      * store-side assignment leaves the free list; one {@code NOTIFY} per statement. If two pairs of a batch
      * collide with each other or with a concurrent writer on one member (the unique constraint), that batch is
      * applied one by one instead, each as {@link #assign}; so is a batch PostgreSQL aborts to break a deadlock with
-     * another writer. A batch of one (a claim the controller serves at once) has a statement of its own with plain
-     * parameters, so its every lookup is by a unique index whatever the tables' statistics say. With batch size 1
-     * every assignment is its own transaction, followed by its own {@link #markReady}.
+     * another writer. A batch of up to {@value #SMALL_BATCH} pairs (a claim the controller serves at once, a pass on
+     * a steady pool) goes as one single-pair statement per pair with plain parameters, in one round trip, so its every
+     * lookup is by a unique index whatever the tables' statistics say. With batch size 1 every assignment is its own
+     * transaction, followed by its own {@link #markReady}.
      */
     @Override
     public List<AssignOutcome> assignAll(String pool, List<Assignment> assignments, Instant readyAt) {
@@ -913,14 +920,12 @@ public final class PostgresClaimStore implements ClaimStore {
         }
         String statement = text;
         return Jdbc.autoCommit(dataSource, STORE, "assigning " + k + " claims of pool " + pool, c -> {
-            try (PreparedStatement ps = c.prepareStatement(statement)) {
-                int p = 0;
-                for (Assignment a : batch) {
-                    for (Object value : new Object[] {a.memberId(), a.at(), a.outcome().map(Enum::name).orElse(null), readyAt,
-                            a.at(), pool, a.claimName(), pool, a.memberId(), channel, pool, pool, a.claimName()}) {
-                        ps.setObject(++p, value instanceof Instant instant ? Jdbc.toDb(instant) : value);
-                    }
-                }
+            List<Object> values = new ArrayList<>(13 * k);
+            for (Assignment a : batch) {
+                values.addAll(Arrays.asList(a.memberId(), a.at(), a.outcome().map(Enum::name).orElse(null), readyAt, a.at(),
+                        pool, a.claimName(), pool, a.memberId(), channel, pool, pool, a.claimName()));
+            }
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(statement), values.toArray())) {
                 List<AssignOutcome> out = new ArrayList<>(k);
                 // BEGIN and COMMIT answer update counts; each pair's statement answers one row.
                 for (boolean isRows = ps.execute(); isRows || ps.getUpdateCount() != -1; isRows = ps.getMoreResults()) {

@@ -109,13 +109,18 @@ final class ClaimsApi {
         final ClaimRequest request;
         /** How a batch of one is submitted: through the store method the caller's API maps to, as before batches. */
         final Function<Instant, Claim> submitAlone;
-        boolean done;
+        /** Set once submitted. */
         ClaimHandle handle;
+        /** Set if it could not be submitted. */
         RuntimeException failure;
 
         Arrival(ClaimRequest request, Function<Instant, Claim> submitAlone) {
             this.request = request;
             this.submitAlone = submitAlone;
+        }
+
+        boolean answered() {
+            return handle != null || failure != null;
         }
     }
 
@@ -131,7 +136,7 @@ final class ClaimsApi {
         arrivals.add(mine);
         fastPath.handOutLock.lock();
         try {
-            if (!mine.done) {
+            if (!mine.answered()) {
                 List<Arrival> batch = new ArrayList<>();
                 for (Arrival next; (next = arrivals.poll()) != null; ) {
                     batch.add(next);
@@ -147,7 +152,7 @@ final class ClaimsApi {
         return mine.handle;
     }
 
-    /** Submits the arrivals (hand-out lock) and hands out what can be handed out now; each arrival is done after. */
+    /** Submits the arrivals (hand-out lock) and hands out what can be handed out now; each arrival is answered after. */
     private void submitAndHandOut(PoolSpec current, List<Arrival> batch) {
         try {
             Instant now = scheduler.clock().instant();
@@ -196,35 +201,27 @@ final class ClaimsApi {
                 LOG.warn("pool {}: handing out claims at once failed; the next pass serves them: {}", current.name(), e.toString());
                 ctx.requestReconcile();
             }
-        } finally {
-            batch.forEach(a -> a.done = true);
         }
     }
 
     /**
-     * One store call for the batch: a batch of one through the method its API maps to (so a store's own checks and
-     * errors are as before batches), more through {@link ClaimStore#submitAll}. Empty where the name was taken.
+     * One store call for the batch: more than one through {@link ClaimStore#submitAll}, a batch of one through the
+     * method its API maps to (so a store's own checks and errors are as before batches). Empty where the claim was not
+     * submitted, its failure then set.
      */
     private List<Optional<Claim>> submit(String pool, List<Arrival> batch, Instant now) {
-        if (batch.size() == 1) {
-            Arrival alone = batch.get(0);
+        List<Optional<Claim>> out = new ArrayList<>(batch.size());
+        if (batch.size() > 1) {
+            List<ClaimRequest> requests = new ArrayList<>(batch.size());
+            batch.forEach(a -> requests.add(a.request));
             try {
-                return List.of(Optional.of(alone.submitAlone.apply(now)));
-            } catch (ClaimExistsException taken) {
-                alone.failure = taken;
-                return List.of(Optional.empty());
+                out.addAll(claims.submitAll(pool, requests, now));
+            } catch (RuntimeException e) {
+                LOG.debug("pool {}: submitting {} claims at once failed; submitting them one by one: {}", pool,
+                        batch.size(), e.toString());
             }
         }
-        List<ClaimRequest> requests = new ArrayList<>(batch.size());
-        batch.forEach(a -> requests.add(a.request));
-        List<Optional<Claim>> out = new ArrayList<>(batch.size());
-        try {
-            out.addAll(claims.submitAll(pool, requests, now));
-        } catch (RuntimeException e) {
-            LOG.debug("pool {}: submitting {} claims at once failed; submitting them one by one: {}", pool, batch.size(),
-                    e.toString());
-        }
-        // The store stopped early or failed: the rest go one by one, so each caller hears its own claim's answer.
+        // One alone, or what the store did not get to: one by one, so each caller hears its own claim's answer.
         for (Arrival rest : batch.subList(out.size(), batch.size())) {
             try {
                 out.add(Optional.of(rest.submitAlone.apply(now)));

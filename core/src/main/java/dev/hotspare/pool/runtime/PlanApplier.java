@@ -372,13 +372,10 @@ final class PlanApplier {
             return List.of();
         }
         List<ClaimStore.Assignment> batch = new ArrayList<>(handedOver.size());
-        List<Optional<ClaimOutcome>> servedAs = new ArrayList<>(handedOver.size());
         for (HandedOver h : handedOver) {
-            Optional<ClaimOutcome> outcome =
-                    Optional.of(ClaimOutcome.served(ClaimService.classify(h.before(), h.claim().createdAt())));
-            servedAs.add(outcome);
             batch.add(new ClaimStore.Assignment(h.assignment().claimName(), h.assignment().memberId(),
-                    h.assignment().claimedAt(), outcome));
+                    h.assignment().claimedAt(),
+                    Optional.of(ClaimOutcome.served(ClaimService.classify(h.before(), h.claim().createdAt())))));
         }
         List<ClaimStore.AssignOutcome> outcomes;
         try {
@@ -387,16 +384,14 @@ final class PlanApplier {
             // The members name their claims; the next pass records them on the claims (repairRecords).
             LOG.warn("pool {}: recording {} assignment(s) made at once on the claims failed; the next pass retries: {}",
                     pool, batch.size(), e.toString());
-            List<Boolean> none = new ArrayList<>(handedOver.size());
-            handedOver.forEach(h -> none.add(false));
-            return none;
+            return java.util.Collections.nCopies(handedOver.size(), false);
         }
         List<Boolean> out = new ArrayList<>(handedOver.size());
         for (int i = 0; i < handedOver.size(); i++) {
             HandedOver h = handedOver.get(i);
             boolean took = took(pool, h.assignment(), outcomes.get(i), now);
             if (took) {
-                served(pool, h.assignment(), h.before(), h.claim().createdAt(), now, servedAs.get(i));
+                served(pool, h.assignment(), h.before(), h.claim().createdAt(), now, batch.get(i).outcome());
             }
             out.add(took);
         }

@@ -1,6 +1,7 @@
 package dev.hotspare.pool.runtime;
 
 import dev.hotspare.pool.Claim;
+import dev.hotspare.pool.ClaimRequest;
 import dev.hotspare.pool.spi.ClaimStore;
 
 import java.time.Duration;
@@ -29,6 +30,10 @@ public final class ControllableClaims implements ClaimStore {
     public volatile Consumer<String> beforeAssign = name -> { };
     /** Runs before each {@code release} reaches the real store. */
     public volatile Consumer<String> beforeRelease = name -> { };
+    /** Runs before each {@code submit} reaches the real store (e.g. to hold it, or to throw). */
+    public volatile Consumer<String> beforeSubmit = name -> { };
+    /** Runs with the names of each {@code submitAll} before the store submits them one by one. */
+    public volatile Consumer<List<String>> beforeSubmitAll = names -> { };
 
     public ControllableClaims(ClaimStore delegate) {
         this.delegate = delegate;
@@ -36,7 +41,14 @@ public final class ControllableClaims implements ClaimStore {
 
     @Override
     public Claim submit(String pool, String claimName, Optional<Duration> lifetime, Instant now) {
+        beforeSubmit.accept(claimName);
         return delegate.submit(pool, claimName, lifetime, now);
+    }
+
+    @Override
+    public List<Optional<Claim>> submitAll(String pool, List<ClaimRequest> requests, Instant now) {
+        beforeSubmitAll.accept(requests.stream().map(ClaimRequest::name).toList());
+        return ClaimStore.super.submitAll(pool, requests, now);
     }
 
     @Override
