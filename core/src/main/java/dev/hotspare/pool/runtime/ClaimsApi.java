@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 import static dev.hotspare.pool.runtime.PoolContext.attempt;
@@ -59,8 +60,10 @@ final class ClaimsApi {
     private final Map<String, ClaimHandle> handles;
     private final Map<String, ClaimTracking.Waiting> waiting;
     private final Map<String, ClaimStages> served;
-    /** Claims whose threads wait for the hand-out lock: its next holder submits them all at once. */
-    private final ConcurrentLinkedQueue<Arrival> arrivals = new ConcurrentLinkedQueue<>();
+    /** Claims whose threads wait for the hand-out lock or their answer: its next holder submits them all at once. */
+    private final ConcurrentLinkedQueue<Arrival> arrivals;
+    /** At most this many batches are submitted in one hold of the hand-out lock, so passes get it in between. */
+    private static final int BATCHES_PER_HOLD = 4;
 
     ClaimsApi(PoolContext ctx, ClaimTracking tracking, FastPath fastPath) {
         this.ctx = ctx;
@@ -75,6 +78,7 @@ final class ClaimsApi {
         this.handles = tracking.handles;
         this.waiting = tracking.waiting;
         this.served = tracking.served;
+        this.arrivals = fastPath.arrivals;
     }
 
     ClaimHandle claim(String claimName) {
@@ -103,16 +107,20 @@ final class ClaimsApi {
 
     /**
      * A claim on its way in: what to submit, and what came of it. Written by whichever claim thread holds the hand-out
-     * lock, read by the claim's own thread once it holds the lock (so the lock orders the two).
+     * lock; read by the claim's own thread once {@link #answered} says so (the volatile write and read order the two).
      */
-    private static final class Arrival {
+    static final class Arrival {
         final ClaimRequest request;
         /** How a batch of one is submitted: through the store method the caller's API maps to, as before batches. */
         final Function<Instant, Claim> submitAlone;
+        /** The claim's own thread, parked until the claim is answered or the hand-out lock is free. */
+        final Thread thread = Thread.currentThread();
         /** Set once submitted. */
         ClaimHandle handle;
         /** Set if it could not be submitted. */
         RuntimeException failure;
+        /** Set last, once {@link #handle} or {@link #failure} is and the claim was handed out if it could be. */
+        private volatile boolean answered;
 
         Arrival(ClaimRequest request, Function<Instant, Claim> submitAlone) {
             this.request = request;
@@ -120,7 +128,18 @@ final class ClaimsApi {
         }
 
         boolean answered() {
-            return handle != null || failure != null;
+            return answered;
+        }
+
+        /** Tells the claim's thread its answer is ready; one that was never submitted fails with {@code cause}. */
+        void answer(Throwable cause) {
+            if (handle == null && failure == null) {
+                failure = new IllegalStateException("claim " + request.name() + " was not submitted: " + cause, cause);
+            }
+            answered = true;
+            if (thread != Thread.currentThread()) {
+                LockSupport.unpark(thread);
+            }
         }
     }
 
@@ -134,22 +153,50 @@ final class ClaimsApi {
      */
     private ClaimHandle submitAndHandOut(Arrival mine) {
         arrivals.add(mine);
-        fastPath.handOutLock.lock();
-        try {
-            if (!mine.answered()) {
-                List<Arrival> batch = new ArrayList<>();
-                for (Arrival next; (next = arrivals.poll()) != null; ) {
-                    batch.add(next);
+        boolean interrupted = false;
+        while (!mine.answered()) {
+            if (fastPath.handOutLock.tryLock()) {
+                try {
+                    // Whatever queued meanwhile goes too, a few batches at most, while this thread is running anyway.
+                    for (int batches = 0; batches < BATCHES_PER_HOLD && !arrivals.isEmpty(); batches++) {
+                        submitBatch(ctx.spec);
+                    }
+                } finally {
+                    fastPath.unlockHandOut();
                 }
-                submitAndHandOut(ctx.spec, batch);
+            } else {
+                // Woken once answered, or by the holder's unlock if this claim is still queued then.
+                LockSupport.park(this);
+                // Like waiting for a lock: an interrupt does not abandon a claim that may already be submitted.
+                interrupted |= Thread.interrupted();
             }
-        } finally {
-            fastPath.handOutLock.unlock();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         if (mine.failure != null) {
             throw mine.failure;
         }
         return mine.handle;
+    }
+
+    /** Submits and hands out every claim queued now (hand-out lock), then answers each one's thread. */
+    private void submitBatch(PoolSpec current) {
+        List<Arrival> batch = new ArrayList<>();
+        for (Arrival next; (next = arrivals.poll()) != null; ) {
+            batch.add(next);
+        }
+        Throwable unexpected = null;
+        try {
+            submitAndHandOut(current, batch);
+        } catch (RuntimeException | Error e) {
+            unexpected = e;
+            throw e;
+        } finally {
+            for (Arrival arrival : batch) {
+                arrival.answer(unexpected);
+            }
+        }
     }
 
     /** Submits the arrivals (hand-out lock) and hands out what can be handed out now; each arrival is answered after. */
@@ -256,7 +303,7 @@ final class ClaimsApi {
         try {
             return reserveLocked(current, key, fresh, ttl);
         } finally {
-            fastPath.handOutLock.unlock();
+            fastPath.unlockHandOut();
         }
     }
 

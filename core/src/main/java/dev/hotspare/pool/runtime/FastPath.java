@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -72,6 +73,11 @@ final class FastPath {
     private final ConcurrentLinkedQueue<String> ended = new ConcurrentLinkedQueue<>();
     /** Member changes not yet applied to the index, in the order they were delivered; as {@link #ended}. */
     private final ConcurrentLinkedQueue<MemberDriver.MemberEvent> changes = new ConcurrentLinkedQueue<>();
+    /**
+     * Claims on their way in ({@link ClaimsApi}): their threads park until the claim is answered or the lock is free,
+     * and the lock's next holder submits them all.
+     */
+    final ConcurrentLinkedQueue<ClaimsApi.Arrival> arrivals = new ConcurrentLinkedQueue<>();
 
     FastPath(PoolContext ctx, PlanApplier applier) {
         this.ctx = ctx;
@@ -80,6 +86,23 @@ final class FastPath {
         this.scheduler = ctx.scheduler;
         this.owned = ctx.owned;
         this.sizing = ctx.sizing;
+    }
+
+    /**
+     * Releases the hand-out lock and wakes the thread of the first claim still waiting to be submitted, which then takes
+     * the lock and submits every claim queued. A claim thread that finds the lock held parks instead of queueing for it
+     * (issue 22: at 2,000 claims/s on PostgreSQL, threads whose claims were already answered took the lock one after
+     * the other just to read their answers, and the claims still to submit waited behind them). Every holder releases
+     * the lock here, so a thread that parked because the lock was held is woken once it is free.
+     */
+    void unlockHandOut() {
+        handOutLock.unlock();
+        // After the release: a thread that queued its claim and then failed to take the lock is seen here, and one
+        // that queued after this look finds the lock free.
+        ClaimsApi.Arrival next = arrivals.peek();
+        if (next != null) {
+            LockSupport.unpark(next.thread);
+        }
     }
 
     /** A claim submitted under the hand-out lock: the index learns of it, and so does a pass reading now. */
@@ -171,7 +194,7 @@ final class FastPath {
             catchUp();
             return HandOut.names(handOut.next(ctx.spec.agingLimit(), scheduler.clock().instant()));
         } finally {
-            handOutLock.unlock();
+            unlockHandOut();
         }
     }
 
@@ -207,7 +230,7 @@ final class FastPath {
             try {
                 catchUp();
             } finally {
-                handOutLock.unlock();
+                unlockHandOut();
             }
         }
     }
@@ -240,7 +263,7 @@ final class FastPath {
             readInFlight = true;
             clearSinceRead();
         } finally {
-            handOutLock.unlock();
+            unlockHandOut();
         }
     }
 
@@ -315,7 +338,7 @@ final class FastPath {
             }
             return settled;
         } finally {
-            handOutLock.unlock();
+            unlockHandOut();
         }
     }
 
@@ -326,7 +349,7 @@ final class FastPath {
             return lastIndexRebuild == null || !now.isBefore(lastIndexRebuild.plus(ctx.resyncPeriod))
                     || now.isBefore(lastIndexRebuild);
         } finally {
-            handOutLock.unlock();
+            unlockHandOut();
         }
     }
 
@@ -339,7 +362,7 @@ final class FastPath {
             fresh.rebuild(ctx.unique(driver.list(ctx.spec.name())), ctx.uniqueClaims(ctx.claims.live(ctx.spec.name())));
             return fresh.snapshot().equals(handOut.snapshot());
         } finally {
-            handOutLock.unlock();
+            unlockHandOut();
         }
     }
 
@@ -358,7 +381,7 @@ final class FastPath {
             readInFlight = false;
             clearSinceRead();
         } finally {
-            handOutLock.unlock();
+            unlockHandOut();
         }
     }
 }

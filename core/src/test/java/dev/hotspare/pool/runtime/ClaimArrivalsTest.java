@@ -141,6 +141,78 @@ class ClaimArrivalsTest {
         assertThat(controller.wouldHandOut()).isEmpty();
     }
 
+    @Test
+    void aClaimAnsweredByAnotherThreadReturnsWhileThatThreadStillHoldsTheLock() throws Exception {
+        CountDownLatch cProceed = new CountDownLatch(1);
+        CountDownLatch cEntered = new CountDownLatch(1);
+        List<String> submitters = new CopyOnWriteArrayList<>();
+        List<Future<ClaimHandle>> c = new CopyOnWriteArrayList<>();
+        Consumer<String> gate = store.beforeSubmit;
+        store.beforeSubmit = name -> {
+            submitters.add(name + "@" + Thread.currentThread().getName());
+            gate.accept(name);
+            if (name.equals("b")) {
+                // While "b" is being submitted, "c" queues behind the lock ...
+                c.add(claimers.submit(() -> controller.claim("c")));
+                await().atMost(30, TimeUnit.SECONDS).until(() -> controller.claimsWaitingToSubmit() == 1);
+            } else if (name.equals("c")) {
+                // ... and its submit then holds the lock until the test lets it go.
+                cEntered.countDown();
+                awaitLatch(cProceed);
+            }
+        };
+        Future<ClaimHandle> first = holdFirstClaimInTheStore();
+        String holder = submitters.get(0).substring("first@".length());
+        Future<ClaimHandle> b = claimers.submit(() -> controller.claim("b"));
+        await().atMost(30, TimeUnit.SECONDS).until(() -> controller.claimsWaitingToSubmit() == 1);
+        proceed.countDown();
+
+        assertThat(cEntered.await(30, TimeUnit.SECONDS)).as("c's submit holds the lock").isTrue();
+        assertThat(b.get(30, TimeUnit.SECONDS).member()).as("b answered and served while c's submit holds the lock")
+                .isCompleted();
+        assertThat(first.isDone()).as("the holder's own caller waits while it submits what queued").isFalse();
+        assertThat(submitters).as("the thread holding the lock submits what queued meanwhile, in the same hold")
+                .containsExactly("first@" + holder, "b@" + holder, "c@" + holder);
+        cProceed.countDown();
+        assertThat(first.get(30, TimeUnit.SECONDS).member()).isCompleted();
+        assertThat(c.get(0).get(30, TimeUnit.SECONDS).member()).isCompleted();
+        assertThat(store.live("arrivals")).extracting(Claim::name).containsExactlyInAnyOrder("first", "b", "c");
+    }
+
+    @Test
+    void anInterruptedClaimThreadStillHearsItsAnswerAndKeepsItsInterrupt() throws Exception {
+        Future<ClaimHandle> first = holdFirstClaimInTheStore();
+        CountDownLatch interruptedAfter = new CountDownLatch(1);
+        AtomicBoolean stillInterrupted = new AtomicBoolean();
+        Thread claimer = new Thread(() -> {
+            ClaimHandle handle = controller.claim("patient");
+            stillInterrupted.set(Thread.currentThread().isInterrupted());
+            if (handle.member().isDone()) {
+                interruptedAfter.countDown();
+            }
+        });
+        claimer.start();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> controller.claimsWaitingToSubmit() == 1);
+        claimer.interrupt();
+        proceed.countDown();
+        claimer.join(TimeUnit.SECONDS.toMillis(30));
+
+        assertThat(claimer.isAlive()).as("the interrupted claim returned").isFalse();
+        assertThat(interruptedAfter.getCount()).as("served, not abandoned").isZero();
+        assertThat(stillInterrupted).as("the interrupt is kept for the caller").isTrue();
+        assertThat(first.get(30, TimeUnit.SECONDS).member()).isCompleted();
+        assertThat(store.find("arrivals", "patient")).isPresent();
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Claims "first" on another thread and returns once that claim is inside the store's submit, lock held. */
     private Future<ClaimHandle> holdFirstClaimInTheStore() throws InterruptedException {
         Future<ClaimHandle> first = claimers.submit(() -> controller.claim("first"));
