@@ -13,12 +13,20 @@ import dev.hotspare.postgres.PostgresSchema;
 import dev.hotspare.time.TaskScheduler;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,8 +53,9 @@ import javax.sql.DataSource;
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PostgresClaimBenchmark [--rate 3000]
  * [--warmup 10] [--seconds 60] [--burst 5] [--window 10] [--hold-ms 200] [--members 3000] [--batch 500]
- * [--pass-spacing-ms 50] [--pools 1] [--clients 16] [--releasers 2]}: claims come from {@code --clients} threads and
- * are released by {@code --releasers} threads. With {@code --pools 4} four controllers, one pool each and each the owner
+ * [--pass-spacing-ms 50] [--pools 1] [--clients 16] [--releasers 2] [--stats]}: claims come from {@code --clients}
+ * threads and are released by {@code --releasers} threads; {@code --stats} prints, after each variant, the server's
+ * statements by time and each process's CPU time ({@link Stats}). With {@code --pools 4} four controllers, one pool each and each the owner
  * of its pool (what four instances are once the pools' leases are divided), share one server and the offered rate:
  * issue 22's "10,000 claims/s over 4 pools on 4 owners".
  */
@@ -57,7 +66,7 @@ public final class PostgresClaimLoad {
 
     /** Options, with the issue's defaults: 10 s warm-up, 60 s per measured phase, 10 s windows. */
     record Options(int rate, int warmupSeconds, int seconds, int burstSeconds, int windowSeconds, int holdMillis,
-                   int members, int batch, int passSpacingMillis, int pools, int clients, int releasers) {
+                   int members, int batch, int passSpacingMillis, int pools, int clients, int releasers, boolean stats) {
         static Options parse(String[] args) {
             int[] v = {3_000, 10, 60, 5, 10, 200, 3_000, PostgresClaimStore.DEFAULT_BATCH_SIZE, 50, 1, 16, 2};
             List<String> names = List.of("--rate", "--warmup", "--seconds", "--burst", "--window", "--hold-ms", "--members", "--batch",
@@ -74,7 +83,94 @@ public final class PostgresClaimLoad {
             if (v[10] < 1 || v[11] < 1) {
                 throw new IllegalArgumentException("--clients " + v[10] + ", --releasers " + v[11] + ": at least 1 each");
             }
-            return new Options(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11]);
+            return new Options(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
+                    List.of(args).contains("--stats"));
+        }
+    }
+
+    /**
+     * {@code --stats}: where the processor time of a variant went, the server's statements by total execution time
+     * ({@code pg_stat_statements}) and each process's CPU time (this JVM and PostgreSQL's processes, from Linux's
+     * {@code /proc}), from the variant's start to its end.
+     */
+    record Stats(DataSource dataSource, Map<Long, Long> ticksAtStart, long startNanos) {
+
+        static Stats start(DataSource dataSource) throws Exception {
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+                s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+                s.execute("SELECT pg_stat_statements_reset()");
+            }
+            return new Stats(dataSource, cpuTicks(), System.nanoTime());
+        }
+
+        void print(String variant) throws Exception {
+            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            Map<Long, Long> ticks = cpuTicks();
+            System.out.printf(Locale.ROOT, "%n%s: statements by server time over %.0f s (calls, total ms, mean ms, rows)%n",
+                    variant, seconds);
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT calls, total_exec_time, mean_exec_time, rows, "
+                         + "left(regexp_replace(query, '\\s+', ' ', 'g'), 110) FROM pg_stat_statements "
+                         + "ORDER BY total_exec_time DESC LIMIT 8")) {
+                while (rs.next()) {
+                    System.out.printf(Locale.ROOT, "%9d %9.0f %8.3f %9d  %s%n", rs.getLong(1), rs.getDouble(2),
+                            rs.getDouble(3), rs.getLong(4), rs.getString(5));
+                }
+            }
+            Map<Long, String> roles = new HashMap<>();
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pid, backend_type, left(coalesce(query, ''), 50) FROM pg_stat_activity")) {
+                while (rs.next()) {
+                    roles.put(rs.getLong(1), rs.getString(2) + ", last: " + rs.getString(3));
+                }
+            }
+            if (ticks.isEmpty()) {
+                System.out.println("(no /proc here: no CPU time per process)");
+                return;
+            }
+            long self = ProcessHandle.current().pid();
+            double postgres = 0;
+            System.out.printf(Locale.ROOT, "%s: CPU time per process, in cores (processes above 0.02 cores)%n", variant);
+            for (Map.Entry<Long, Long> e : ticks.entrySet()) {
+                double cores = (e.getValue() - ticksAtStart.getOrDefault(e.getKey(), 0L)) / TICKS_PER_SECOND / seconds;
+                if (e.getKey() != self) {
+                    postgres += cores;
+                }
+                if (cores >= 0.02) {
+                    System.out.printf(Locale.ROOT, "%6.2f  %s%n", cores,
+                            e.getKey() == self ? "this JVM" : "postgres " + roles.getOrDefault(e.getKey(), "process"));
+                }
+            }
+            System.out.printf(Locale.ROOT, "%6.2f  postgres, all processes%n", postgres);
+        }
+
+        /** Linux's usual clock ticks per second for {@code /proc/<pid>/stat} times. */
+        private static final double TICKS_PER_SECOND = 100.0;
+
+        /** User plus system ticks of this JVM and of every process named postgres; empty where there is no /proc. */
+        private static Map<Long, Long> cpuTicks() {
+            Map<Long, Long> out = new HashMap<>();
+            File[] processes = new File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
+            if (processes == null) {
+                return out;
+            }
+            long self = ProcessHandle.current().pid();
+            for (File process : processes) {
+                try {
+                    String stat = Files.readString(new File(process, "stat").toPath());
+                    long pid = Long.parseLong(process.getName());
+                    String command = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (pid != self && !command.startsWith("postgres")) {
+                        continue;
+                    }
+                    // After the command: state is field 3, utime field 14 and stime field 15 of the line.
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.put(pid, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+                } catch (IOException | RuntimeException gone) {
+                    // a process that ended while being read
+                }
+            }
+            return out;
         }
     }
 
@@ -86,14 +182,26 @@ public final class PostgresClaimLoad {
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
         List<Phase> phases = new ArrayList<>();
-        try (EmbeddedPostgres server = EmbeddedPostgres.builder().start()) {
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+        if (o.stats()) {
+            builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+        }
+        try (EmbeddedPostgres server = builder.start()) {
             HikariConfig config = new HikariConfig();
             config.setJdbcUrl(server.getJdbcUrl("postgres", "postgres"));
             config.setMaximumPoolSize(16);
             try (HikariDataSource dataSource = new HikariDataSource(config)) {
                 PostgresSchema.migrate(dataSource, "bench");
+                Stats stats = o.stats() ? Stats.start(dataSource) : null;
                 phases.addAll(run("batched", dataSource, o.batch(), o));
+                if (stats != null) {
+                    stats.print("batched");
+                    stats = Stats.start(dataSource);
+                }
                 phases.addAll(run("baseline", dataSource, 1, o));
+                if (stats != null) {
+                    stats.print("baseline");
+                }
             }
         }
         System.out.printf(Locale.ROOT, "%nPostgreSQL claims through %d PoolController(s), one pool each and the owner of it, "
