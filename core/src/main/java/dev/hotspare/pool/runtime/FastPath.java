@@ -97,6 +97,10 @@ final class FastPath {
      */
     void unlockHandOut() {
         handOutLock.unlock();
+        if (handOutLock.isHeldByCurrentThread()) {
+            // A nested hold (a member event while handing out): the outer release wakes whoever waits.
+            return;
+        }
         // After the release: a thread that queued its claim and then failed to take the lock is seen here, and one
         // that queued after this look finds the lock free.
         ClaimsApi.Arrival next = arrivals.peek();
