@@ -47,6 +47,12 @@ import static dev.hotspare.pool.runtime.ClaimTracking.isHandleOf;
 final class ClaimsApi {
 
     private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
+    /**
+     * At most this many batches are submitted in one hold of the hand-out lock: passes get it in between, and the
+     * holder's own caller waits for no more than that. Each hand-over of the lock costs a wake-up, so a busy pool
+     * hands it over less often than once a batch.
+     */
+    private static final int BATCHES_PER_HOLD = 4;
 
     private final PoolContext ctx;
     private final ClaimTracking tracking;
@@ -62,8 +68,6 @@ final class ClaimsApi {
     private final Map<String, ClaimStages> served;
     /** Claims whose threads wait for the hand-out lock or their answer: its next holder submits them all at once. */
     private final ConcurrentLinkedQueue<Arrival> arrivals;
-    /** At most this many batches are submitted in one hold of the hand-out lock, so passes get it in between. */
-    private static final int BATCHES_PER_HOLD = 4;
 
     ClaimsApi(PoolContext ctx, ClaimTracking tracking, FastPath fastPath) {
         this.ctx = ctx;
@@ -134,7 +138,8 @@ final class ClaimsApi {
         /** Tells the claim's thread its answer is ready; one that was never submitted fails with {@code cause}. */
         void answer(Throwable cause) {
             if (handle == null && failure == null) {
-                failure = new IllegalStateException("claim " + request.name() + " was not submitted: " + cause, cause);
+                failure = new IllegalStateException("claim " + request.name()
+                        + " was not submitted: an unexpected error stopped the batch it was in", cause);
             }
             answered = true;
             if (thread != Thread.currentThread()) {
@@ -149,7 +154,8 @@ final class ClaimsApi {
      * the previous holder waited on the database) and gives each claim (and any claim waiting before it) the member
      * {@link PoolPlanner#plan} would give it on this state, at once. The submit is under the lock, so claims are
      * handed out in the order the store dates them. A claim that gets no member here waits for a pass, which is
-     * requested.
+     * requested. A claim thread that finds the lock held parks until its claim is answered or the lock is released
+     * ({@link FastPath#unlockHandOut}); it does not take the lock only to read an answer already given.
      */
     private ClaimHandle submitAndHandOut(Arrival mine) {
         arrivals.add(mine);
