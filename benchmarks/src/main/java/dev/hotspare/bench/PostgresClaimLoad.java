@@ -13,9 +13,6 @@ import dev.hotspare.postgres.PostgresSchema;
 import dev.hotspare.time.TaskScheduler;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -90,22 +87,22 @@ public final class PostgresClaimLoad {
 
     /**
      * {@code --stats}: where the processor time of a variant went, the server's statements by total execution time
-     * ({@code pg_stat_statements}) and each process's CPU time (this JVM and PostgreSQL's processes, from Linux's
-     * {@code /proc}), from the variant's start to its end.
+     * ({@code pg_stat_statements}) and each process's CPU time (this JVM and PostgreSQL's processes), from the
+     * variant's start to its end.
      */
-    record Stats(DataSource dataSource, Map<Long, Long> ticksAtStart, long startNanos) {
+    record Stats(DataSource dataSource, Map<Long, Duration> cpuAtStart, long startNanos) {
 
         static Stats start(DataSource dataSource) throws Exception {
             try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
                 s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
                 s.execute("SELECT pg_stat_statements_reset()");
             }
-            return new Stats(dataSource, cpuTicks(), System.nanoTime());
+            return new Stats(dataSource, cpuTimes(), System.nanoTime());
         }
 
         void print(String variant) throws Exception {
             double seconds = (System.nanoTime() - startNanos) / 1e9;
-            Map<Long, Long> ticks = cpuTicks();
+            Map<Long, Duration> cpu = cpuTimes();
             System.out.printf(Locale.ROOT, "%n%s: statements by server time over %.0f s (calls, total ms, mean ms, rows)%n",
                     variant, seconds);
             try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
@@ -124,15 +121,15 @@ public final class PostgresClaimLoad {
                     roles.put(rs.getLong(1), rs.getString(2) + ", last: " + rs.getString(3));
                 }
             }
-            if (ticks.isEmpty()) {
-                System.out.println("(no /proc here: no CPU time per process)");
+            if (cpu.isEmpty()) {
+                System.out.println("(no CPU time per process reported here)");
                 return;
             }
             long self = ProcessHandle.current().pid();
             double postgres = 0;
             System.out.printf(Locale.ROOT, "%s: CPU time per process, in cores (processes above 0.02 cores)%n", variant);
-            for (Map.Entry<Long, Long> e : ticks.entrySet()) {
-                double cores = (e.getValue() - ticksAtStart.getOrDefault(e.getKey(), 0L)) / TICKS_PER_SECOND / seconds;
+            for (Map.Entry<Long, Duration> e : cpu.entrySet()) {
+                double cores = e.getValue().minus(cpuAtStart.getOrDefault(e.getKey(), Duration.ZERO)).toNanos() / 1e9 / seconds;
                 if (e.getKey() != self) {
                     postgres += cores;
                 }
@@ -144,32 +141,16 @@ public final class PostgresClaimLoad {
             System.out.printf(Locale.ROOT, "%6.2f  postgres, all processes%n", postgres);
         }
 
-        /** Linux's usual clock ticks per second for {@code /proc/<pid>/stat} times. */
-        private static final double TICKS_PER_SECOND = 100.0;
-
-        /** User plus system ticks of this JVM and of every process named postgres; empty where there is no /proc. */
-        private static Map<Long, Long> cpuTicks() {
-            Map<Long, Long> out = new HashMap<>();
-            File[] processes = new File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
-            if (processes == null) {
-                return out;
-            }
+        /**
+         * CPU time so far of this JVM and of every process whose command is PostgreSQL's, by process id, as the JDK
+         * reports it ({@link ProcessHandle.Info#totalCpuDuration}); empty where it reports none.
+         */
+        private static Map<Long, Duration> cpuTimes() {
             long self = ProcessHandle.current().pid();
-            for (File process : processes) {
-                try {
-                    String stat = Files.readString(new File(process, "stat").toPath());
-                    long pid = Long.parseLong(process.getName());
-                    String command = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (pid != self && !command.startsWith("postgres")) {
-                        continue;
-                    }
-                    // After the command: state is field 3, utime field 14 and stime field 15 of the line.
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    out.put(pid, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
-                } catch (IOException | RuntimeException gone) {
-                    // a process that ended while being read
-                }
-            }
+            Map<Long, Duration> out = new HashMap<>();
+            ProcessHandle.allProcesses()
+                    .filter(p -> p.pid() == self || p.info().command().filter(c -> c.endsWith("postgres")).isPresent())
+                    .forEach(p -> p.info().totalCpuDuration().ifPresent(cpu -> out.put(p.pid(), cpu)));
             return out;
         }
     }
@@ -192,15 +173,12 @@ public final class PostgresClaimLoad {
             config.setMaximumPoolSize(16);
             try (HikariDataSource dataSource = new HikariDataSource(config)) {
                 PostgresSchema.migrate(dataSource, "bench");
-                Stats stats = o.stats() ? Stats.start(dataSource) : null;
-                phases.addAll(run("batched", dataSource, o.batch(), o));
-                if (stats != null) {
-                    stats.print("batched");
-                    stats = Stats.start(dataSource);
-                }
-                phases.addAll(run("baseline", dataSource, 1, o));
-                if (stats != null) {
-                    stats.print("baseline");
+                for (Map.Entry<String, Integer> variant : List.of(Map.entry("batched", o.batch()), Map.entry("baseline", 1))) {
+                    Stats stats = o.stats() ? Stats.start(dataSource) : null;
+                    phases.addAll(run(variant.getKey(), dataSource, variant.getValue(), o));
+                    if (stats != null) {
+                        stats.print(variant.getKey());
+                    }
                 }
             }
         }

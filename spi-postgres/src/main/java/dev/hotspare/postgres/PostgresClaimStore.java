@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -915,7 +916,7 @@ public final class PostgresClaimStore implements ClaimStore {
             // commit each statement on its own; BEGIN and COMMIT in the same round trip make the batch all or nothing.
             // One statement is atomic by itself.
             text = k == 1 ? sql.assignOne()
-                    : "BEGIN;\n" + String.join(";\n", java.util.Collections.nCopies(k, sql.assignOne())) + ";\nCOMMIT";
+                    : "BEGIN;\n" + String.join(";\n", Collections.nCopies(k, sql.assignOne())) + ";\nCOMMIT";
             smallBatches[k] = text;
         }
         String statement = text;

@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -384,7 +385,7 @@ final class PlanApplier {
             // The members name their claims; the next pass records them on the claims (repairRecords).
             LOG.warn("pool {}: recording {} assignment(s) made at once on the claims failed; the next pass retries: {}",
                     pool, batch.size(), e.toString());
-            return java.util.Collections.nCopies(handedOver.size(), false);
+            return Collections.nCopies(handedOver.size(), false);
         }
         List<Boolean> out = new ArrayList<>(handedOver.size());
         for (int i = 0; i < handedOver.size(); i++) {

@@ -53,12 +53,7 @@ class ClaimArrivalsTest {
         store.beforeSubmit = name -> {
             if (name.equals("first") && held.compareAndSet(false, true)) {
                 entered.countDown();
-                try {
-                    assertThat(proceed.await(30, TimeUnit.SECONDS)).isTrue();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(e);
-                }
+                awaitLatch(proceed);
             }
         };
         store.beforeSubmitAll = batches::add;
@@ -182,13 +177,13 @@ class ClaimArrivalsTest {
     @Test
     void anInterruptedClaimThreadStillHearsItsAnswerAndKeepsItsInterrupt() throws Exception {
         Future<ClaimHandle> first = holdFirstClaimInTheStore();
-        CountDownLatch interruptedAfter = new CountDownLatch(1);
+        CountDownLatch served = new CountDownLatch(1);
         AtomicBoolean stillInterrupted = new AtomicBoolean();
         Thread claimer = new Thread(() -> {
             ClaimHandle handle = controller.claim("patient");
             stillInterrupted.set(Thread.currentThread().isInterrupted());
             if (handle.member().isDone()) {
-                interruptedAfter.countDown();
+                served.countDown();
             }
         });
         claimer.start();
@@ -198,7 +193,7 @@ class ClaimArrivalsTest {
         claimer.join(TimeUnit.SECONDS.toMillis(30));
 
         assertThat(claimer.isAlive()).as("the interrupted claim returned").isFalse();
-        assertThat(interruptedAfter.getCount()).as("served, not abandoned").isZero();
+        assertThat(served.getCount()).as("served, not abandoned").isZero();
         assertThat(stillInterrupted).as("the interrupt is kept for the caller").isTrue();
         assertThat(first.get(30, TimeUnit.SECONDS).member()).isCompleted();
         assertThat(store.find("arrivals", "patient")).isPresent();
