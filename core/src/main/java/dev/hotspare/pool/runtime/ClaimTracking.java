@@ -13,10 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -35,13 +34,33 @@ final class ClaimTracking {
     final Map<String, ClaimHandle> handles = new ConcurrentHashMap<>();
     /** Waiting claims: the stage of their current reason, since when, and what they waited before (pass lock). */
     final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
-    /** Served claims' whole wait by stage, kept while they are live (for explain). */
-    final Map<String, ClaimStages> served = new ConcurrentHashMap<>();
+    /** Claims this controller served, kept while they are live: their wait (for explain) and member (for release). */
+    final Map<String, Served> served = new ConcurrentHashMap<>();
 
     /** A waiting claim's stage since {@code since}, and its wait by stage before that. */
     record Waiting(WaitStage stage, Instant since, ClaimStages before) {
         ClaimStages until(Instant now) {
             return before.plus(stage, Duration.between(since, now));
+        }
+    }
+
+    /**
+     * A claim this controller served: its whole wait by stage, the member it was given and when the claim was made. A
+     * claim's member never changes, so its release marks that member without reading the claim again (issue 22: the
+     * read was a second round trip per release on PostgreSQL).
+     */
+    record Served(ClaimStages stages, String memberId, Instant claimCreatedAt) {
+        /**
+         * Whether a read that began at {@code readAt} and found {@code claim} under this name (empty: none) still shows
+         * the claim served here: the same claim, pending in a read made before it was served or holding the same
+         * member, or none in a read made before the claim was. Anything else is a later claim reusing its name.
+         */
+        boolean shownBy(Optional<Claim> claim, Instant readAt) {
+            if (claim.isEmpty()) {
+                return !claimCreatedAt.isBefore(readAt);
+            }
+            return claim.get().createdAt().truncatedTo(ChronoUnit.MICROS).equals(claimCreatedAt.truncatedTo(ChronoUnit.MICROS))
+                    && claim.get().assignedMember().map(memberId::equals).orElse(true);
         }
     }
 
@@ -62,13 +81,13 @@ final class ClaimTracking {
     }
 
     /** The claim's wait ends now; its service is judged by the member as it was when the claim arrived. */
-    void reportServed(String pool, String claimName, Member before, Instant claimCreatedAt, Instant now) {
+    void reportServed(String pool, String claimName, String memberId, Member before, Instant claimCreatedAt, Instant now) {
         Waiting w = waiting.remove(claimName);
         if (claimCreatedAt == null) {
             return;
         }
         ClaimStages stages = w != null ? w.until(now) : ClaimStages.NONE.plus(WaitStage.QUEUE, Duration.between(claimCreatedAt, now));
-        served.put(claimName, stages);
+        served.put(claimName, new Served(stages, memberId, claimCreatedAt));
         if (ctx.spec.autoSizing().isPresent()) {
             sizing.served(claimCreatedAt, now);
         }
@@ -83,13 +102,16 @@ final class ClaimTracking {
 
     /**
      * Each waiting claim's time goes to the stage of the reason it had: from its creation to the first pass that
-     * saw it counts as queue, then each pass's reason holds until the next pass.
+     * saw it counts as queue, then each pass's reason holds until the next pass. {@code live} is the pass's read and
+     * {@code now} the pass's start, before that read.
      */
     void trackWaits(PoolPlan plan, List<Claim> live, Instant now) {
-        Set<String> liveNames = new HashSet<>();
-        live.forEach(c -> liveNames.add(c.name()));
-        waiting.keySet().retainAll(liveNames);
-        served.keySet().retainAll(liveNames);
+        Map<String, Claim> byName = new HashMap<>();
+        live.forEach(c -> byName.put(c.name(), c));
+        waiting.keySet().retainAll(byName.keySet());
+        // Only the claim served here: a claim made since under the same name (elsewhere) is another claim. The read
+        // began at now, so a claim served since may be missing from it or pending in it.
+        served.entrySet().removeIf(e -> !e.getValue().shownBy(Optional.ofNullable(byName.get(e.getKey())), now));
         for (PoolPlan.PendingClaim pending : plan.reasons()) {
             Waiting w = waiting.get(pending.claimName());
             ClaimStages before = w != null ? w.until(now)

@@ -65,7 +65,7 @@ final class ClaimsApi {
     private final PoolSizing sizing;
     private final Map<String, ClaimHandle> handles;
     private final Map<String, ClaimTracking.Waiting> waiting;
-    private final Map<String, ClaimStages> served;
+    private final Map<String, ClaimTracking.Served> served;
     /** Claims whose threads wait for the hand-out lock or their answer: its next holder submits them all at once. */
     private final ConcurrentLinkedQueue<Arrival> arrivals;
 
@@ -223,6 +223,8 @@ final class ClaimsApi {
                 anySubmitted = true;
                 arrival.handle = new ClaimHandle(current.name(), claim.get().name(), claim.get().createdAt(), this::withdraw);
                 handles.put(claim.get().name(), arrival.handle);
+                // A claim served here earlier under this name has ended: its member is not this claim's.
+                served.remove(claim.get().name());
                 fastPath.claimPending(claim.get());
                 // A pass at the deadline expires the claim on time, whatever the resync period.
                 arrival.request.deadline().ifPresent(at -> scheduler.schedule(
@@ -406,9 +408,13 @@ final class ClaimsApi {
         // deletes it; an assignment the pass writes for a claim ended meanwhile is answered CLAIM_NOT_FOUND and its
         // member marked released.
         String pool = ctx.spec.name();
-        Optional<Claim> claim = claims.find(pool, claimName);
+        // A claim served here holds the member it was given (a claim's member never changes): no read (issue 22, the
+        // release's second round trip on PostgreSQL). Any other claim is read first, to find its member.
+        ClaimTracking.Served servedHere = served.get(claimName);
+        Optional<Claim> claim = servedHere != null ? Optional.empty() : claims.find(pool, claimName);
+        List<String> members = servedHere != null ? List.of(servedHere.memberId()) : membersOf(pool, claimName, claim);
         Instant now = scheduler.clock().instant();
-        for (String memberId : membersOf(pool, claimName, claim)) {
+        for (String memberId : members) {
             try {
                 driver.markReleased(pool, memberId, now);
             } catch (MemberNotFoundException gone) {
@@ -480,7 +486,8 @@ final class ClaimsApi {
                     .anyMatch(m -> m.id().equals(holder) && m.phase() == MemberPhase.DELETING);
             ClaimReason held = deleting ? new ClaimReason.MemberDeleting(holder)
                     : new ClaimReason.Assigned(holder, claim.assignedAt().orElseThrow(), claim.readyAt());
-            return Optional.of(new ClaimExplanation(pool, claim, held, served.getOrDefault(claimName, ClaimStages.NONE)));
+            ClaimStages waited = Optional.ofNullable(served.get(claimName)).map(ClaimTracking.Served::stages).orElse(ClaimStages.NONE);
+            return Optional.of(new ClaimExplanation(pool, claim, held, waited));
         }
         List<Member> members = ctx.unique(driver.list(pool));
         List<Claim> live = ctx.uniqueClaims(claims.live(pool));

@@ -3,7 +3,6 @@ package dev.hotspare.pool.runtime;
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Claim.ClaimOutcome;
 import dev.hotspare.pool.Claim.ClaimService;
-import dev.hotspare.pool.Claim.ClaimStages;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.PoolPlan;
 import dev.hotspare.pool.PoolPlan.ScaleOperation;
@@ -46,7 +45,7 @@ final class PlanApplier {
     private final PoolListener listener;
     private final Map<String, ClaimHandle> handles;
     private final Map<String, ClaimTracking.Waiting> waiting;
-    private final Map<String, ClaimStages> served;
+    private final Map<String, ClaimTracking.Served> served;
 
     PlanApplier(PoolContext ctx, ClaimTracking tracking) {
         this.ctx = ctx;
@@ -345,7 +344,7 @@ final class PlanApplier {
                         Optional<ClaimOutcome> servedAs) {
         String claimName = assignment.claimName();
         listener.onClaimAssigned(pool, assignment, before);
-        tracking.reportServed(pool, claimName, before, createdAt, now);
+        tracking.reportServed(pool, claimName, assignment.memberId(), before, createdAt, now);
         ClaimHandle handle = handles.remove(claimName);
         if (handle != null && handle.settle()) {
             // The claimer gets the member as it now is: claimed by it, running.

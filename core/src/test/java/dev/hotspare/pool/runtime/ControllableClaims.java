@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -32,6 +33,8 @@ public final class ControllableClaims implements ClaimStore {
     public volatile Consumer<String> beforeRelease = name -> { };
     /** Runs before each {@code submit} reaches the real store (e.g. to hold it, or to throw). */
     public volatile Consumer<String> beforeSubmit = name -> { };
+    /** How many times {@code find} was asked. */
+    public final AtomicInteger finds = new AtomicInteger();
     /** Runs with the names of each {@code submitAll} before the store submits them one by one. */
     public volatile Consumer<List<String>> beforeSubmitAll = names -> { };
 
@@ -53,6 +56,7 @@ public final class ControllableClaims implements ClaimStore {
 
     @Override
     public Optional<Claim> find(String pool, String claimName) {
+        finds.incrementAndGet();
         return hiddenFromFind.contains(claimName) ? Optional.empty() : delegate.find(pool, claimName);
     }
 

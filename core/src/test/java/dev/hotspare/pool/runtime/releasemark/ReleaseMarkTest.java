@@ -145,4 +145,39 @@ class ReleaseMarkTest extends PoolRuntimeTest {
         assertThat(member(id).phase()).isEqualTo(MemberPhase.DELETING);
         assertThat(handle.member()).isCancelled();
     }
+
+    @Test
+    void aClaimServedHereIsReleasedWithoutReadingItAgain() {
+        String id = served(PoolSpec.builder("ci").size(1).runningCount(1).build()).member().join().id();
+        store.finds.set(0);
+        Instant releasedAt = time.now();
+
+        assertThat(controller.release("job")).isTrue();
+
+        assertThat(store.finds).as("its member is known here").hasValue(0);
+        assertThat(member(id).releasedAt()).contains(releasedAt);
+        assertThat(claims.find("ci", "job")).isEmpty();
+    }
+
+    @Test
+    void aClaimMadeElsewhereUnderTheNameOfOneServedHereHasItsOwnMemberMarked() {
+        start(PoolSpec.builder("ci").size(2).runningCount(2).build(), faulty, store);
+        time.advanceBy(Duration.ofMinutes(50));
+        ClaimHandle first = controller.claim("job");
+        time.runDueTasks();
+        String firstMember = first.member().join().id();
+        // Another instance ends the claim and a new claim of the same name gets the other member there.
+        claims.release("ci", "job");
+        claims.submit("ci", "job", Optional.empty(), time.now());
+        String other = live().stream().map(Member::id).filter(id -> !id.equals(firstMember)).findFirst().orElseThrow();
+        driver.assign("ci", other, "job", time.now());
+        claims.assign("ci", "job", other, time.now());
+        controller.reconcile();
+        store.finds.set(0);
+
+        assertThat(controller.release("job")).isTrue();
+
+        assertThat(store.finds).as("the claim served here has ended: this one is read").hasPositiveValue();
+        assertThat(member(other).releasedAt()).contains(time.now());
+    }
 }
