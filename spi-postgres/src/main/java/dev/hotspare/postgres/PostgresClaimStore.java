@@ -49,12 +49,19 @@ import javax.sql.DataSource;
  *       concurrently without waiting on each other's rows. Members take part once {@link #offerMember offered};
  *       an offered member's row is deleted when any path gives it a claim (a member serves one claim; offer it
  *       again if your pool reuses members after release).</li>
- *   <li><b>Wake-ups</b> — {@link #submit}, {@link #submitAll}, {@link #assign}, {@link #markReady}, {@link #release},
- *       {@link #releaseExpired} and {@link #offerMember} send {@code NOTIFY} on channel {@code <schema>_claims} with the pool as payload,
- *       in the same transaction (so only committed changes are announced): a controller wakes when a claim
- *       arrives or a member becomes free. {@link #watch} LISTENs on one connection while any watch is open.
- *       {@link #assignAll} sends one per batch. {@link #assignOldest} does not notify: its caller has the result, and a transaction that notifies
- *       takes PostgreSQL's global notification-queue lock at commit, which would serialise the claimers
+ *   <li><b>Wake-ups</b> — every change a watcher must hear of sends {@code NOTIFY} on channel {@code <schema>_claims}
+ *       with the pool as payload, only once committed: a controller wakes when a claim arrives, is served or ends,
+ *       or a member becomes free. {@link #watch} LISTENs on one connection while any watch is open. The claim
+ *       path's changes ({@link #submit}, {@link #submitAll}, {@link #assignAll}, {@link #release}) are announced
+ *       after their commit by one thread of this store, at most one announcement every 5 ms, the pools changed
+ *       meanwhile together in one statement: PostgreSQL lets one notifying transaction commit at a time and every
+ *       notification wakes every listener, and at thousands of claims a second a notification in each claim's own
+ *       transactions stalled the claim path (issue 22). A watcher hears of such a change up to 5 ms later; a process
+ *       that dies between such a commit and its announcement loses that wake-up, and watchers hear of the change
+ *       when they next read the store. {@link #assign}, {@link #markReady}, {@link #releasePending},
+ *       {@link #releaseExpired}, {@link #offerMember} and the reservations' changes notify in their own
+ *       transaction. {@link #assignOldest} does not notify: its caller has the result, and a transaction that
+ *       notifies takes PostgreSQL's global notification lock at commit, which would serialise the claimers
  *       (measured: about a quarter of FIFO throughput).</li>
  *   <li><b>Batches</b> (schema version 8) — {@link #assignAll} writes a pool controller's assignments in one round
  *       trip per batch, ready at once; {@link #submitAll} submits the claims that arrived together in one statement;
@@ -110,7 +117,7 @@ public final class PostgresClaimStore implements ClaimStore {
                             // The sizer's history, in the same statement: an arrival is never lost or half-written.
                             + "kept AS (INSERT INTO " + h + " (pool, name, created_at) SELECT pool, name, created_at FROM inserted "
                             + "ON CONFLICT DO NOTHING) "
-                            + "SELECT pg_notify(?, pool) FROM inserted",
+                            + "SELECT pool FROM inserted",
                     submitAll(c, h),
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ? AND name = ?",
                     "SELECT " + CLAIM_COLUMNS + " FROM " + c + " WHERE pool = ?" + fifo,
@@ -120,8 +127,7 @@ public final class PostgresClaimStore implements ClaimStore {
                     "UPDATE " + c + " SET member_id = ?, assigned_at = ?, outcome = CAST(? AS text) WHERE id = ?",
                     "DELETE FROM " + m + " WHERE pool = ? AND member_id = ?",
                     "SELECT pg_notify(?, ?)",
-                    "WITH gone AS (DELETE FROM " + c + " WHERE pool = ? AND name = ? RETURNING pool) "
-                            + "SELECT pg_notify(?, pool) FROM gone",
+                    "DELETE FROM " + c + " WHERE pool = ? AND name = ?",
                     assignBatch(c, m),
                     // A member a live claim already holds is not free: it is not offered.
                     "WITH offered AS (INSERT INTO " + m + " (pool, member_id, ready_since) "
@@ -226,12 +232,12 @@ public final class PostgresClaimStore implements ClaimStore {
                     + "ON CONFLICT (pool, name) DO NOTHING RETURNING pool, name, created_at), "
                     + "kept AS (INSERT INTO " + h + " (pool, name, created_at) SELECT pool, name, created_at FROM inserted "
                     + "ON CONFLICT DO NOTHING) "
-                    + "SELECT name, pg_notify(?, pool) FROM inserted";
+                    + "SELECT name FROM inserted";
         }
 
         /**
          * The controller's batch: the pairs come as arrays (claim, member, assignment time, outcome); each pending
-         * claim whose member no live claim holds gets it, ready at once; one notification for the batch. The
+         * claim whose member no live claim holds gets it, ready at once (announced after the commit). The
          * main query reads the snapshot before the changes, which tells why a pair was not applied.
          */
         private static String assignAll(String c, String m, String h) {
@@ -247,10 +253,9 @@ public final class PostgresClaimStore implements ClaimStore {
                     + "waited AS (UPDATE " + h + " hs SET ready_at = done.ready_at FROM done WHERE hs.pool = done.pool "
                     + "AND hs.name = done.name AND hs.created_at = done.created_at AND hs.ready_at IS NULL "
                     + "AND done.ready_at >= done.created_at), "
-                    + "taken AS (DELETE FROM " + m + " pm USING done WHERE pm.pool = ? AND pm.member_id = done.member_id), "
-                    + "notified AS (SELECT pg_notify(?, ?) FROM (SELECT 1 FROM done LIMIT 1) any_done) "
-                    + "SELECT req.ord, done.ord IS NOT NULL AS assigned, cl.name IS NOT NULL AS found, cl.member_id AS held, "
-                    + "(SELECT count(*) FROM notified) AS notified FROM req LEFT JOIN done ON done.ord = req.ord "
+                    + "taken AS (DELETE FROM " + m + " pm USING done WHERE pm.pool = ? AND pm.member_id = done.member_id) "
+                    + "SELECT req.ord, done.ord IS NOT NULL AS assigned, cl.name IS NOT NULL AS found, cl.member_id AS held "
+                    + "FROM req LEFT JOIN done ON done.ord = req.ord "
                     + "LEFT JOIN " + c + " cl ON cl.pool = ? AND cl.name = req.claim_name ORDER BY req.ord";
         }
 
@@ -271,10 +276,9 @@ public final class PostgresClaimStore implements ClaimStore {
                     + "waited AS (UPDATE " + h + " hs SET ready_at = done.ready_at FROM done WHERE hs.pool = done.pool "
                     + "AND hs.name = done.name AND hs.created_at = done.created_at AND hs.ready_at IS NULL "
                     + "AND done.ready_at >= done.created_at), "
-                    + "taken AS (DELETE FROM " + m + " pm USING done WHERE pm.pool = done.pool AND pm.member_id = done.member_id), "
-                    + "notified AS (SELECT pg_notify(?, ?) FROM done) "
-                    + "SELECT (SELECT count(*) FROM done) > 0 AS assigned, cl.name IS NOT NULL AS found, cl.member_id AS held, "
-                    + "(SELECT count(*) FROM notified) AS notified FROM (SELECT 1) one "
+                    + "taken AS (DELETE FROM " + m + " pm USING done WHERE pm.pool = done.pool AND pm.member_id = done.member_id) "
+                    + "SELECT (SELECT count(*) FROM done) > 0 AS assigned, cl.name IS NOT NULL AS found, cl.member_id AS held "
+                    + "FROM (SELECT 1) one "
                     + "LEFT JOIN " + c + " cl ON cl.pool = ? AND cl.name = ?";
         }
 
@@ -291,6 +295,7 @@ public final class PostgresClaimStore implements ClaimStore {
     private final java.util.concurrent.atomic.AtomicLong submits = new java.util.concurrent.atomic.AtomicLong();
     private final String channel;
     private final ClaimNotifications notifications;
+    private final ChangeAnnouncer announcer;
     private final int batchSize;
     private final Map<String, LiveClaims> liveClaims = new ConcurrentHashMap<>();
     private volatile long lastPruneNanos = System.nanoTime();
@@ -329,6 +334,7 @@ public final class PostgresClaimStore implements ClaimStore {
         this.sql = Sql.in(PostgresSchema.requireValidName(schema));
         this.channel = schema + "_claims";
         this.notifications = new ClaimNotifications(dataSource, channel, STORE);
+        this.announcer = new ChangeAnnouncer(dataSource, channel, STORE);
     }
 
     @Override
@@ -369,12 +375,14 @@ public final class PostgresClaimStore implements ClaimStore {
                 } else {
                     ps.setNull(8, Types.TIMESTAMP_WITH_TIMEZONE);
                 }
-                ps.setString(9, channel);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }
             }
         });
+        if (inserted) {
+            announcer.announce(pool);
+        }
         countSubmits(pool, inserted ? 1 : 0, now);
         if (!inserted) {
             throw new ClaimExistsException(pool, claimName);
@@ -385,8 +393,8 @@ public final class PostgresClaimStore implements ClaimStore {
     /**
      * {@inheritDoc}
      *
-     * <p>One statement for all of them: the claims, the sizer's history rows and one notification; it commits or
-     * fails as a whole.
+     * <p>One statement for all of them: the claims and the sizer's history rows; it commits or fails as a whole, and
+     * the pool is announced once it has committed.
      */
     @Override
     public List<Optional<Claim>> submitAll(String pool, List<ClaimRequest> requests, Instant now) {
@@ -415,8 +423,7 @@ public final class PostgresClaimStore implements ClaimStore {
         Set<String> inserted = Jdbc.autoCommit(dataSource, STORE, "submitting " + n + " claims of pool " + pool, c -> {
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.submitAll()), pool, now,
                     c.createArrayOf("text", names), c.createArrayOf("int8", seconds), c.createArrayOf("int4", nanos),
-                    c.createArrayOf("text", classes), c.createArrayOf("int4", priorities), c.createArrayOf("text", deadlines),
-                    channel);
+                    c.createArrayOf("text", classes), c.createArrayOf("int4", priorities), c.createArrayOf("text", deadlines));
                  ResultSet rs = ps.executeQuery()) {
                 Set<String> out = new HashSet<>();
                 while (rs.next()) {
@@ -425,6 +432,9 @@ public final class PostgresClaimStore implements ClaimStore {
                 return out;
             }
         });
+        if (!inserted.isEmpty()) {
+            announcer.announce(pool);
+        }
         countSubmits(pool, inserted.size(), now);
         List<Optional<Claim>> out = new ArrayList<>(n);
         for (ClaimRequest r : requests) {
@@ -671,12 +681,15 @@ public final class PostgresClaimStore implements ClaimStore {
     public boolean release(String pool, String claimName) {
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(claimName, "claimName");
-        return Jdbc.autoCommit(dataSource, STORE, "releasing claim " + claimName + " of pool " + pool, c -> {
-            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.release()), pool, claimName, channel);
-                 ResultSet rs = ps.executeQuery()) {
-                return rs.next();
+        boolean released = Jdbc.autoCommit(dataSource, STORE, "releasing claim " + claimName + " of pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.release()), pool, claimName)) {
+                return ps.executeUpdate() > 0;
             }
         });
+        if (released) {
+            announcer.announce(pool);
+        }
+        return released;
     }
 
     /**
@@ -865,7 +878,7 @@ public final class PostgresClaimStore implements ClaimStore {
      *
      * <p>One statement per {@code batchSize} assignments (see the constructor): every pending claim whose member no
      * live claim holds gets it, with its outcome, and is marked ready; a member {@link #offerMember offered} for
-     * store-side assignment leaves the free list; one {@code NOTIFY} per statement. If two pairs of a batch
+     * store-side assignment leaves the free list; the pool is announced once a batch has committed. If two pairs of a batch
      * collide with each other or with a concurrent writer on one member (the unique constraint), that batch is
      * applied one by one instead, each as {@link #assign}; so is a batch PostgreSQL aborts to break a deadlock with
      * another writer. A batch of up to {@value #SMALL_BATCH} pairs (a claim the controller serves at once, a pass on
@@ -886,6 +899,10 @@ public final class PostgresClaimStore implements ClaimStore {
             List<Assignment> batch = assignments.subList(from, Math.min(assignments.size(), from + batchSize));
             List<AssignOutcome> outcomes = batch.size() <= SMALL_BATCH ? assignSmallBatchOnce(pool, batch, readyAt)
                     : assignBatchOnce(pool, batch, readyAt);
+            if (outcomes != null && outcomes.contains(AssignOutcome.ASSIGNED)) {
+                announcer.announce(pool);
+            }
+            // One by one, each assignment notifies in its own transaction as assign() does.
             out.addAll(outcomes == null ? ClaimStore.super.assignAll(pool, batch, readyAt) : outcomes);
         }
         return List.copyOf(out);
@@ -921,10 +938,10 @@ public final class PostgresClaimStore implements ClaimStore {
         }
         String statement = text;
         return Jdbc.autoCommit(dataSource, STORE, "assigning " + k + " claims of pool " + pool, c -> {
-            List<Object> values = new ArrayList<>(13 * k);
+            List<Object> values = new ArrayList<>(11 * k);
             for (Assignment a : batch) {
                 values.addAll(Arrays.asList(a.memberId(), a.at(), a.outcome().map(Enum::name).orElse(null), readyAt, a.at(),
-                        pool, a.claimName(), pool, a.memberId(), channel, pool, pool, a.claimName()));
+                        pool, a.claimName(), pool, a.memberId(), pool, a.claimName()));
             }
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(statement), values.toArray())) {
                 List<AssignOutcome> out = new ArrayList<>(k);
@@ -984,7 +1001,7 @@ public final class PostgresClaimStore implements ClaimStore {
             }
             try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.assignAll()), c.createArrayOf("text", names),
                     c.createArrayOf("text", members), c.createArrayOf("text", times), c.createArrayOf("text", outcomes),
-                    readyAt, pool, pool, channel, pool, pool);
+                    readyAt, pool, pool, pool);
                  ResultSet rs = ps.executeQuery()) {
                 List<AssignOutcome> out = new ArrayList<>(batch.size());
                 while (rs.next()) {
@@ -1070,7 +1087,6 @@ public final class PostgresClaimStore implements ClaimStore {
             } else {
                 ps.setNull(8, Types.TIMESTAMP_WITH_TIMEZONE);
             }
-            ps.setString(9, channel);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     throw new ClaimExistsException(pool, request.name());
@@ -1087,6 +1103,7 @@ public final class PostgresClaimStore implements ClaimStore {
             }
             throw e;
         }
+        notify(c, pool);
         return new Reservation(key, claim, expiresAt.truncatedTo(java.time.temporal.ChronoUnit.MICROS), Optional.empty());
     }
 
