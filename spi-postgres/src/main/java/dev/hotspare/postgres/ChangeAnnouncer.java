@@ -39,11 +39,12 @@ final class ChangeAnnouncer {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeAnnouncer.class);
     /** The least time between two announcements of one store: a watcher hears of a change at most this much later. */
     static final long SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** One notification per pool changed, in one statement (and so one transaction). */
+    private static final String ANNOUNCE = "SELECT count(pg_notify(?, pool)) FROM unnest(CAST(? AS text[])) AS changed(pool)";
 
     private final DataSource dataSource;
     private final String channel;
     private final String store;
-    private final String statement;
     /** Pools changed and not yet announced. */
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
     /** Whether an announcing task is queued or running: at most one is. */
@@ -57,7 +58,6 @@ final class ChangeAnnouncer {
         this.dataSource = dataSource;
         this.channel = channel;
         this.store = store;
-        this.statement = "SELECT count(pg_notify(?, pool)) FROM unnest(CAST(? AS text[])) AS changed(pool)";
         this.thread = new ThreadPoolExecutor(0, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), task -> {
             Thread t = new Thread(task, "hotspare-claims-announce-" + channel);
             t.setDaemon(true);
@@ -99,7 +99,7 @@ final class ChangeAnnouncer {
     private void send(List<String> pools) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
-            try (PreparedStatement ps = c.prepareStatement(statement)) {
+            try (PreparedStatement ps = c.prepareStatement(ANNOUNCE)) {
                 ps.setString(1, channel);
                 ps.setArray(2, c.createArrayOf("text", pools.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {

@@ -486,7 +486,8 @@ final class ClaimsApi {
                     .anyMatch(m -> m.id().equals(holder) && m.phase() == MemberPhase.DELETING);
             ClaimReason held = deleting ? new ClaimReason.MemberDeleting(holder)
                     : new ClaimReason.Assigned(holder, claim.assignedAt().orElseThrow(), claim.readyAt());
-            ClaimStages waited = Optional.ofNullable(served.get(claimName)).map(ClaimTracking.Served::stages).orElse(ClaimStages.NONE);
+            ClaimStages waited = Optional.ofNullable(served.get(claimName)).map(ClaimTracking.Served::stages)
+                    .orElse(ClaimStages.NONE);
             return Optional.of(new ClaimExplanation(pool, claim, held, waited));
         }
         List<Member> members = ctx.unique(driver.list(pool));
