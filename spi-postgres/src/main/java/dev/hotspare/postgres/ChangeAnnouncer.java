@@ -89,7 +89,13 @@ final class ChangeAnnouncer {
                 }
                 continue;
             }
-            send(pools);
+            try {
+                send(pools);
+            } catch (Error e) {
+                // Not left scheduled with no task running: the next change schedules a new one.
+                scheduled.set(false);
+                throw e;
+            }
             // Changes committed meanwhile wait a moment to go together: one announcement a claim would cost as much as
             // the notifications it replaces, on one connection instead of many.
             LockSupport.parkNanos(SPACING_NANOS);
