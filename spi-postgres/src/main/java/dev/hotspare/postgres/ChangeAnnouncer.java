@@ -21,7 +21,8 @@ import javax.sql.DataSource;
 
 /**
  * The NOTIFY side of the claim path's changes ({@link PostgresClaimStore#submit}, {@link PostgresClaimStore#submitAll},
- * {@link PostgresClaimStore#assignAll}, {@link PostgresClaimStore#release}): once such a change has committed, its pool
+ * {@link PostgresClaimStore#assignAll}, {@link PostgresClaimStore#release}, and {@link PostgresClaimStore#reserve}'s new
+ * claims): once such a change has committed, its pool
  * is announced on the store's channel from one thread of this store, at most one announcement every
  * {@link #SPACING_NANOS} (5 ms), and the pools of changes committed meanwhile go together in the next one.
  *

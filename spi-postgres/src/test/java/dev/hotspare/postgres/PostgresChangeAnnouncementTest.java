@@ -104,6 +104,25 @@ class PostgresChangeAnnouncementTest {
     }
 
     @Test
+    void aReserveIsAnnouncedOnceItSubmitsAClaimAndNotWhenItRepeatsOne() throws Exception {
+        String pool = freshPool();
+        String busy = freshPool();
+        AtomicInteger heard = new AtomicInteger();
+        AtomicInteger busyHeard = new AtomicInteger();
+        try (AutoCloseable w = store.watch(pool, heard::incrementAndGet);
+             AutoCloseable b = store.watch(busy, busyHeard::incrementAndGet)) {
+            store.reserve(pool, "req-1", ClaimRequest.of("job"), Duration.ofMinutes(5), T0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> heard.get() >= 1);
+            int before = heard.get();
+            store.reserve(pool, "req-1", ClaimRequest.of("job"), Duration.ofMinutes(5), T0);
+            // Announcements go out in order from one thread: once the later change is heard, an earlier one would be.
+            store.submit(busy, ClaimRequest.of("job"), T0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> busyHeard.get() >= 1);
+            assertThat(heard).hasValue(before);
+        }
+    }
+
+    @Test
     void afterAnAnnouncementFailsTheNextChangeIsAnnounced() throws Exception {
         String pool = freshPool();
         CountDownLatch failed = new CountDownLatch(1);
