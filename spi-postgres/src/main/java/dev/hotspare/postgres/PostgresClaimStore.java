@@ -10,6 +10,7 @@ import dev.hotspare.pool.sizing.SizingHistory;
 import dev.hotspare.pool.sizing.SizingHistory.ClaimWait;
 import dev.hotspare.pool.spi.ClaimStore;
 import dev.hotspare.pool.spi.ClaimStore.ClaimExistsException;
+import dev.hotspare.spi.StoreUnavailableException;
 import dev.hotspare.validation.Names;
 import dev.hotspare.validation.Problem;
 import dev.hotspare.validation.ValidationException;
@@ -73,7 +74,9 @@ import javax.sql.DataSource;
  *       {@link #expireReservations} keep one row per idempotency key in {@code claim_reservations}, deleted with
  *       its claim.</li>
  *   <li>Every claim keeps its created, assigned and ready times ({@code ready_at} since schema version 2).</li>
- *   <li>Released claims are deleted.</li>
+ *   <li>Released claims are deleted. Releases that arrive together from many threads of one store are deleted
+ *       together, in one transaction and one round trip, in (pool, name) order; a release that meets no other goes
+ *       alone, at once ({@link #release}).</li>
  * </ul>
  *
  * <p>Why store-side FIFO is a PostgreSQL method and not part of the {@link ClaimStore} SPI: in the core model
@@ -296,6 +299,8 @@ public final class PostgresClaimStore implements ClaimStore {
     private final String channel;
     private final ClaimNotifications notifications;
     private final ChangeAnnouncer announcer;
+    /** Releases arriving together, deleted together. */
+    private final ReleaseBatches releases;
     private final int batchSize;
     private final Map<String, LiveClaims> liveClaims = new ConcurrentHashMap<>();
     private volatile long lastPruneNanos = System.nanoTime();
@@ -335,6 +340,22 @@ public final class PostgresClaimStore implements ClaimStore {
         this.channel = schema + "_claims";
         this.notifications = new ClaimNotifications(dataSource, channel, STORE);
         this.announcer = new ChangeAnnouncer(dataSource, channel, STORE);
+        this.releases = new ReleaseBatches(new ReleaseBatches.Deletes() {
+            @Override
+            public boolean one(String pool, String claimName) {
+                return releaseAlone(pool, claimName);
+            }
+
+            @Override
+            public List<Boolean> together(List<ReleaseBatches.Release> inOrder) {
+                return releaseTogether(inOrder);
+            }
+
+            @Override
+            public boolean unavailable(RuntimeException failure) {
+                return failure instanceof StoreUnavailableException;
+            }
+        });
     }
 
     @Override
@@ -677,19 +698,90 @@ public final class PostgresClaimStore implements ClaimStore {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Releases that arrive together from many threads of this store are deleted together, in one transaction and one
+     * round trip ({@link ReleaseBatches}); a release that meets no other goes alone, at once. Announced after the commit.
+     */
     @Override
     public boolean release(String pool, String claimName) {
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(claimName, "claimName");
-        boolean released = Jdbc.autoCommit(dataSource, STORE, "releasing claim " + claimName + " of pool " + pool, c -> {
-            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.release()), pool, claimName)) {
-                return ps.executeUpdate() > 0;
-            }
-        });
+        boolean released = releases.release(pool, claimName);
         if (released) {
             announcer.announce(pool);
         }
         return released;
+    }
+
+    /** Round trips this store's releases have made (for tests and benchmarks). */
+    long releaseRoundTrips() {
+        return releases.roundTrips();
+    }
+
+    /** Releases waiting for the one in flight (for tests). */
+    int releasesQueued() {
+        return releases.queued();
+    }
+
+    /** One release, one statement. */
+    private boolean releaseAlone(String pool, String claimName) {
+        return Jdbc.autoCommit(dataSource, STORE, "releasing claim " + claimName + " of pool " + pool, c -> {
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(sql.release()), pool, claimName)) {
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    /** The text of {@code k} release statements sent together in one transaction, by {@code k} (built when first used). */
+    private final String[] releaseBatches = new String[ReleaseBatches.MOST_PER_ROUND_TRIP + 1];
+
+    /**
+     * Releases deleted in order, one statement each, all between {@code BEGIN} and {@code COMMIT} in one round trip
+     * (as {@link #assignSmallBatchOnce} sends its pairs: each lookup is by the unique index whatever the statistics).
+     */
+    private List<Boolean> releaseTogether(List<ReleaseBatches.Release> inOrder) {
+        int k = inOrder.size();
+        String text = releaseBatches[k];
+        if (text == null) {
+            // A benign race: two threads may build the same immutable string.
+            text = "BEGIN;\n" + String.join(";\n", Collections.nCopies(k, sql.release())) + ";\nCOMMIT";
+            releaseBatches[k] = text;
+        }
+        String statement = text;
+        return Jdbc.autoCommit(dataSource, STORE, "releasing " + k + " claims", c -> {
+            Object[] values = new Object[2 * k];
+            for (int i = 0; i < k; i++) {
+                values[2 * i] = inOrder.get(i).pool;
+                values[2 * i + 1] = inOrder.get(i).claimName;
+            }
+            try (PreparedStatement ps = Jdbc.bind(c.prepareStatement(statement), values)) {
+                List<Boolean> out = new ArrayList<>(k);
+                // BEGIN and COMMIT answer update counts too: the k in between are the deletes, in order.
+                List<Integer> counts = new ArrayList<>(k + 2);
+                for (boolean isRows = ps.execute(); isRows || ps.getUpdateCount() != -1; isRows = ps.getMoreResults()) {
+                    if (!isRows) {
+                        counts.add(ps.getUpdateCount());
+                    }
+                }
+                if (counts.size() != k + 2) {
+                    throw new SQLException(k + " release statements answered " + counts.size() + " update counts");
+                }
+                for (int i = 1; i <= k; i++) {
+                    out.add(counts.get(i) > 0);
+                }
+                return List.copyOf(out);
+            } catch (SQLException e) {
+                // The failed statement left the transaction aborted, on a connection the pool expects idle.
+                try (java.sql.Statement rollback = c.createStatement()) {
+                    rollback.execute("ROLLBACK");
+                } catch (SQLException lost) {
+                    e.addSuppressed(lost);
+                }
+                throw e;
+            }
+        });
     }
 
     /**
