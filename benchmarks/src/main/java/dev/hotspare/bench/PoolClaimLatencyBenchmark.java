@@ -371,7 +371,7 @@ public final class PoolClaimLatencyBenchmark {
     }
 
     /** Collections and their accumulated time (ms) so far, over every collector. */
-    private static long[] gcTotals() {
+    static long[] gcTotals() {
         long count = 0;
         long millis = 0;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {

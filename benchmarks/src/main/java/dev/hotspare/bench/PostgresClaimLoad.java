@@ -50,8 +50,9 @@ import javax.sql.DataSource;
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PostgresClaimBenchmark [--rate 3000]
  * [--warmup 10] [--seconds 60] [--burst 5] [--window 10] [--hold-ms 200] [--members 3000] [--batch 500]
- * [--pass-spacing-ms 50] [--pools 1] [--clients 16] [--releasers 2] [--stats]}: claims come from {@code --clients}
- * threads and are released by {@code --releasers} threads; {@code --stats} prints, after each variant, the server's
+ * [--pass-spacing-ms 50] [--pools 1] [--clients 16] [--releasers 2] [--stats] [--batched-only]}: claims come from
+ * {@code --clients} threads and are released by {@code --releasers} threads; {@code --batched-only} runs the batched
+ * variant alone (no baseline, no ratio: for comparing builds of the store); {@code --stats} prints, after each variant, the server's
  * statements by time and each process's CPU time ({@link Stats}). With {@code --pools 4} four controllers, one pool each and each the owner
  * of its pool (what four instances are once the pools' leases are divided), share one server and the offered rate:
  * issue 22's "10,000 claims/s over 4 pools on 4 owners".
@@ -63,7 +64,8 @@ public final class PostgresClaimLoad {
 
     /** Options, with the issue's defaults: 10 s warm-up, 60 s per measured phase, 10 s windows. */
     record Options(int rate, int warmupSeconds, int seconds, int burstSeconds, int windowSeconds, int holdMillis,
-                   int members, int batch, int passSpacingMillis, int pools, int clients, int releasers, boolean stats) {
+                   int members, int batch, int passSpacingMillis, int pools, int clients, int releasers, boolean stats,
+                   boolean batchedOnly) {
         static Options parse(String[] args) {
             int[] v = {3_000, 10, 60, 5, 10, 200, 3_000, PostgresClaimStore.DEFAULT_BATCH_SIZE, 50, 1, 16, 2};
             List<String> names = List.of("--rate", "--warmup", "--seconds", "--burst", "--window", "--hold-ms", "--members", "--batch",
@@ -81,7 +83,7 @@ public final class PostgresClaimLoad {
                 throw new IllegalArgumentException("--clients " + v[10] + ", --releasers " + v[11] + ": at least 1 each");
             }
             return new Options(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
-                    List.of(args).contains("--stats"));
+                    List.of(args).contains("--stats"), List.of(args).contains("--batched-only"));
         }
     }
 
@@ -90,14 +92,14 @@ public final class PostgresClaimLoad {
      * ({@code pg_stat_statements}) and each process's CPU time (this JVM and PostgreSQL's processes), from the
      * variant's start to its end.
      */
-    record Stats(DataSource dataSource, Map<Long, Duration> cpuAtStart, long startNanos) {
+    record Stats(DataSource dataSource, Map<Long, Duration> cpuAtStart, long startNanos, long commitsAtStart) {
 
         static Stats start(DataSource dataSource) throws Exception {
             try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
                 s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
                 s.execute("SELECT pg_stat_statements_reset()");
             }
-            return new Stats(dataSource, cpuTimes(), System.nanoTime());
+            return new Stats(dataSource, cpuTimes(), System.nanoTime(), commits(dataSource));
         }
 
         void print(String variant) throws Exception {
@@ -108,12 +110,14 @@ public final class PostgresClaimLoad {
             try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT calls, total_exec_time, mean_exec_time, rows, "
                          + "left(regexp_replace(query, '\\s+', ' ', 'g'), 110) FROM pg_stat_statements "
-                         + "ORDER BY total_exec_time DESC LIMIT 8")) {
+                         + "ORDER BY total_exec_time DESC LIMIT 12")) {
                 while (rs.next()) {
                     System.out.printf(Locale.ROOT, "%9d %9.0f %8.3f %9d  %s%n", rs.getLong(1), rs.getDouble(2),
                             rs.getDouble(3), rs.getLong(4), rs.getString(5));
                 }
             }
+            System.out.printf(Locale.ROOT, "%s: %d transactions committed (each round trip of the claim path is one)%n", variant,
+                    commits(dataSource) - commitsAtStart);
             Map<Long, String> roles = new HashMap<>();
             try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT pid, backend_type, left(coalesce(query, ''), 50) FROM pg_stat_activity")) {
@@ -141,6 +145,17 @@ public final class PostgresClaimLoad {
             System.out.printf(Locale.ROOT, "%6.2f  postgres, all processes%n", postgres);
         }
 
+        /** Transactions committed so far in the benchmark's database (PostgreSQL's own count, sent a moment late). */
+        private static long commits(DataSource dataSource) throws java.sql.SQLException {
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+                s.execute("SELECT pg_stat_clear_snapshot()");
+                try (ResultSet rs = s.executeQuery("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        }
+
         /**
          * CPU time so far of this JVM and of every process whose command is PostgreSQL's, by process id, as the JDK
          * reports it ({@link ProcessHandle.Info#totalCpuDuration}); empty where it reports none.
@@ -157,12 +172,13 @@ public final class PostgresClaimLoad {
 
     /** One measured phase of one variant. */
     record Phase(String variant, String name, double offeredPerSecond, double servedPerSecond, int unserved,
-                 double p50, double p99, double p999, double max) {
+                 double p50, double p99, double p999, double max, int gcCount, long gcMillis) {
     }
 
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
         List<Phase> phases = new ArrayList<>();
+        double roundTrip;
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
         if (o.stats()) {
             builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
@@ -173,7 +189,10 @@ public final class PostgresClaimLoad {
             config.setMaximumPoolSize(16);
             try (HikariDataSource dataSource = new HikariDataSource(config)) {
                 PostgresSchema.migrate(dataSource, "bench");
-                for (Map.Entry<String, Integer> variant : List.of(Map.entry("batched", o.batch()), Map.entry("baseline", 1))) {
+                roundTrip = roundTripMicros(dataSource);
+                List<Map.Entry<String, Integer>> variants = o.batchedOnly() ? List.of(Map.entry("batched", o.batch()))
+                        : List.of(Map.entry("batched", o.batch()), Map.entry("baseline", 1));
+                for (Map.Entry<String, Integer> variant : variants) {
                     Stats stats = o.stats() ? Stats.start(dataSource) : null;
                     phases.addAll(run(variant.getKey(), dataSource, variant.getValue(), o));
                     if (stats != null) {
@@ -184,15 +203,19 @@ public final class PostgresClaimLoad {
         }
         System.out.printf(Locale.ROOT, "%nPostgreSQL claims through %d PoolController(s), one pool each and the owner of it, "
                 + "open loop, %d claims/s offered in all, hold %d ms, %d members a pool, passes asked for by events spaced %d ms, "
-                + "%d cores%n", o.pools(), o.rate(), o.holdMillis(), o.members(), o.passSpacingMillis(),
-                Runtime.getRuntime().availableProcessors());
-        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %10s %9s %8s %8s %8s %9s%n", "variant", "phase", "offered/s", "served/s",
-                "unserved", "p50 ms", "p99 ms", "p99.9 ms", "max ms");
+                + "%d cores, %s%n", o.pools(), o.rate(), o.holdMillis(), o.members(), o.passSpacingMillis(),
+                Runtime.getRuntime().availableProcessors(), java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()
+                        .stream().map(java.lang.management.GarbageCollectorMXBean::getName).toList());
+        System.out.printf(Locale.ROOT, "this machine: one SELECT 1 round trip to the embedded server %.0f us (median of %d)%n",
+                roundTrip, ROUND_TRIPS);
+        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %10s %9s %8s %8s %8s %9s %14s%n", "variant", "phase", "offered/s",
+                "served/s", "unserved", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "GC pauses");
         for (Phase p : phases) {
-            System.out.printf(Locale.ROOT, "%-9s %-8s %10.0f %10.0f %9d %8.1f %8.1f %8.1f %9.1f%n", p.variant(), p.name(),
-                    p.offeredPerSecond(), p.servedPerSecond(), p.unserved(), p.p50(), p.p99(), p.p999(), p.max());
+            System.out.printf(Locale.ROOT, "%-9s %-8s %10.0f %10.0f %9d %8.1f %8.1f %8.1f %9.1f %14s%n", p.variant(), p.name(),
+                    p.offeredPerSecond(), p.servedPerSecond(), p.unserved(), p.p50(), p.p99(), p.p999(), p.max(),
+                    p.gcCount() + ", " + p.gcMillis() + " ms");
         }
-        int half = phases.size() / 2;
+        int half = o.batchedOnly() ? 0 : phases.size() / 2;
         for (int i = 0; i < half; i++) {
             Phase b = phases.get(i);
             Phase base = phases.get(half + i);
@@ -209,6 +232,29 @@ public final class PostgresClaimLoad {
             System.out.printf(Locale.ROOT, "goal >= 10000 claims/s served over %d pools on %d owners (steady, batched): %s%n",
                     o.pools(), o.pools(), steady.servedPerSecond() >= 10_000 ? "met" : "NOT met");
         }
+    }
+
+    /** Round trips timed for the machine's figure. */
+    static final int ROUND_TRIPS = 2_000;
+
+    /**
+     * The median time of one {@code SELECT 1} round trip on one connection, in microseconds: what a round trip costs on
+     * this machine, so figures taken on different machines can be set side by side (a claim makes two of them, a release
+     * one).
+     */
+    static double roundTripMicros(DataSource dataSource) throws java.sql.SQLException {
+        long[] took = new long[ROUND_TRIPS];
+        try (Connection c = dataSource.getConnection(); java.sql.PreparedStatement ps = c.prepareStatement("SELECT 1")) {
+            for (int i = 0; i < ROUND_TRIPS; i++) {
+                long start = System.nanoTime();
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                }
+                took[i] = System.nanoTime() - start;
+            }
+        }
+        Arrays.sort(took);
+        return took[ROUND_TRIPS / 2] / 1e3;
     }
 
     static List<Phase> run(String variant, DataSource dataSource, int batchSize, Options o) throws Exception {
@@ -279,6 +325,7 @@ public final class PostgresClaimLoad {
         /** Offers claims for {@code seconds} at {@code rate} (Poisson gaps if asked), then waits for the stragglers. */
         Recorded offer(String phase, int rate, int seconds, boolean poisson, Random random) throws InterruptedException {
             int expected = (int) ((long) rate * seconds * 2 + 16);
+            long[] gcAtStart = PoolClaimLatencyBenchmark.gcTotals();
             long[] intended = new long[expected];
             AtomicLongArray latency = new AtomicLongArray(expected);
             long start = System.nanoTime();
@@ -315,12 +362,14 @@ public final class PostgresClaimLoad {
                 });
             }
             long offeredEnd = System.nanoTime();
+            long[] gcAtEnd = PoolClaimLatencyBenchmark.gcTotals();
             // Stragglers: up to 10 s to be served; whatever is still waiting counts as unserved.
             long patience = offeredEnd + TimeUnit.SECONDS.toNanos(10);
             while (System.nanoTime() < patience && served(latency, count) < count) {
                 Thread.sleep(20); // a benchmark's drain poll, not a test
             }
-            return new Recorded(variant, phase, Arrays.copyOf(intended, count), latency, count, start, offeredEnd);
+            return new Recorded(variant, phase, Arrays.copyOf(intended, count), latency, count, start, offeredEnd,
+                    (int) (gcAtEnd[0] - gcAtStart[0]), gcAtEnd[1] - gcAtStart[1]);
         }
 
         private static int served(AtomicLongArray latency, int count) {
@@ -336,7 +385,7 @@ public final class PostgresClaimLoad {
 
     /** What one phase recorded. */
     record Recorded(String variant, String phase, long[] intended, AtomicLongArray latency, int count, long start,
-                    long offeredEnd) {
+                    long offeredEnd, int gcCount, long gcMillis) {
 
         Phase summary(int windowSeconds) {
             long windowNanos = TimeUnit.SECONDS.toNanos(windowSeconds);
@@ -373,7 +422,7 @@ public final class PostgresClaimLoad {
             double offeredSeconds = (offeredEnd - start) / 1e9;
             double servedSeconds = Math.max(offeredSeconds, (servedNanos - start) / 1e9);
             return new Phase(variant, phase, count / offeredSeconds, (count - unserved) / servedSeconds, unserved,
-                    pct(sorted, 50), pct(sorted, 99), pct(sorted, 99.9), pct(sorted, 100));
+                    pct(sorted, 50), pct(sorted, 99), pct(sorted, 99.9), pct(sorted, 100), gcCount, gcMillis);
         }
 
         private static double pct(long[] sorted, double p) {
