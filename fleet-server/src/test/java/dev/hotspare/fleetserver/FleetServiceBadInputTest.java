@@ -59,7 +59,7 @@ class FleetServiceBadInputTest {
         executor = new ScheduledThreadPoolExecutor(2);
         service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
                 .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build())
-                .forwardResponseWait(Duration.ofSeconds(1)).build().start();
+                .forwardResponseWait(Duration.ofSeconds(1)).autoscaler(TestRooms.fastAutoscaler()).build().start();
         http = new Http(service.port());
     }
 

@@ -54,7 +54,7 @@ class FleetServiceHardeningTest {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
         executors.add(executor);
         FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
-                .fleetSettings(FAST);
+                .fleetSettings(FAST).autoscaler(TestRooms.fastAutoscaler());
         tuning.accept(builder);
         FleetService service = builder.build().start();
         services.add(service);

@@ -50,7 +50,8 @@ class FleetServiceOperationsTest {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
         executors.add(executor);
         FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC())).insecureNoAuth()
-                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build());
+                .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100)).pollInterval(Duration.ofMillis(20)).build())
+                .autoscaler(TestRooms.fastAutoscaler());
         tuning.accept(builder);
         FleetService service = builder.build().start();
         services.add(service);

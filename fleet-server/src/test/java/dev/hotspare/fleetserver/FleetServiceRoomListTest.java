@@ -24,7 +24,7 @@ class FleetServiceRoomListTest {
     private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
     private final FleetService service = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC()))
             .adminTokens(List.of("list-admin-token-0123456789")).fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100))
-            .pollInterval(Duration.ofMillis(20)).build()).build().start();
+            .pollInterval(Duration.ofMillis(20)).build()).autoscaler(TestRooms.fastAutoscaler()).build().start();
 
     @AfterEach
     void stop() {

@@ -64,7 +64,7 @@ class FleetServiceRoomTokensKubernetesTest {
         assertThat(settings.security().adminTokens()).hasSize(2);
         assertThat(settings.toString()).doesNotContain(ADMIN).doesNotContain(Base64.getEncoder().encodeToString(keyBytes));
         service = settings.open(FleetServiceRoomTokensKubernetesTest::newClient, b -> b.fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(200))
-                .pollInterval(Duration.ofMillis(100)).build())).start();
+                .pollInterval(Duration.ofMillis(100)).build()).autoscaler(TestRooms.fastAutoscaler())).start();
         Http anonymous = new Http(service.port());
         Http admin = anonymous.withToken(ADMIN);
         String scheduler = "tok-" + Long.toString(java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000_000), 36);

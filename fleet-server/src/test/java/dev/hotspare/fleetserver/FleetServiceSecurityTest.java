@@ -47,7 +47,7 @@ class FleetServiceSecurityTest {
         executors.add(executor);
         FleetService.Builder builder = FleetService.builder(TaskScheduler.system(executor, Clock.systemUTC()))
                 .fleetSettings(FleetSettings.builder().syncPeriod(Duration.ofMillis(100))
-                .pollInterval(Duration.ofMillis(20)).build()).roomTokenKey(KEY);
+                .pollInterval(Duration.ofMillis(20)).build()).roomTokenKey(KEY).autoscaler(TestRooms.fastAutoscaler());
         if (auth) {
             builder.adminTokens(List.of(ADMIN, ROTATED));
         } else {

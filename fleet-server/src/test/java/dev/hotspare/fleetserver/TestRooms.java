@@ -1,5 +1,7 @@
 package dev.hotspare.fleetserver;
 
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
 import dev.hotspare.pool.Member;
 import dev.hotspare.pool.Member.MemberPhase;
 
@@ -12,6 +14,14 @@ import static org.awaitility.Awaitility.await;
 final class TestRooms {
 
     private TestRooms() {
+    }
+
+    /**
+     * An autoscaler ticking every 100 ms: a new scheduler's first rooms come at its first tick, which Maestro's 10 s
+     * default would make every test that waits for them wait for.
+     */
+    static Autoscaler fastAutoscaler() {
+        return Autoscaler.builder().settings(new AutoscalerSettings(Duration.ofMillis(100), 300)).build();
     }
 
     static List<String> ids(FleetService service, String scheduler) {
