@@ -42,7 +42,8 @@ class FleetServiceOutageTest {
         FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(Option.PORT, "0", Option.REDIS_URI, redis.uri(),
                 Option.JDBC_URL, TestPostgres.jdbcUrl(), Option.JDBC_SCHEMA, "hs_test_outage_" + scheduler.substring(4),
                 Option.MAX_THREADS, String.valueOf(MAX_THREADS), Option.STORE_TIMEOUT, "2", Option.INSECURE_NO_AUTH, "true"), Map.of());
-        service = settings.open().start();
+        service = settings.open(() -> new io.fabric8.kubernetes.client.KubernetesClientBuilder().build(),
+                b -> b.autoscaler(TestRooms.fastAutoscaler())).start();
         http = new Http(service.port());
     }
 
