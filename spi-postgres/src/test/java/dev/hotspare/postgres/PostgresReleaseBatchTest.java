@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -52,32 +53,17 @@ class PostgresReleaseBatchTest {
         List<String> asked = new ArrayList<>(names);
         asked.add(names.get(0)); // the same claim twice: one of the two releases it
         asked.add("never-submitted");
-        ExecutorService threads = Executors.newFixedThreadPool(asked.size() + 1);
-        try (Connection holder = ds.getConnection()) {
-            Future<Boolean> blocked = releaseHeldBehindARowLock(store, pool, holder, threads);
-            long tripsBefore = store.releaseRoundTrips();
-            List<Future<Boolean>> answers = new ArrayList<>();
-            for (String name : asked) {
-                answers.add(threads.submit(() -> store.release(pool, name)));
-            }
-            await().atMost(PATIENCE).until(() -> store.releasesQueued() == asked.size());
-            holder.commit();
 
-            assertThat(blocked.get(60, TimeUnit.SECONDS)).isTrue();
-            List<Boolean> got = new ArrayList<>();
-            for (Future<Boolean> answer : answers) {
-                got.add(answer.get(60, TimeUnit.SECONDS));
-            }
-            // Each of the 20 claims released once; the repeat and the unknown name release nothing.
-            assertThat(got.subList(1, 20)).containsOnly(true);
-            assertThat(List.of(got.get(0), got.get(20))).containsExactlyInAnyOrder(true, false);
-            assertThat(got.get(21)).isFalse();
-            assertThat(store.releaseRoundTrips() - tripsBefore).as("the 22 queued releases went in one round trip").isEqualTo(1);
-            for (String name : names) {
-                assertThat(store.find(pool, name)).isEmpty();
-            }
-        } finally {
-            threads.shutdownNow();
+        Queued queued = queuedBehindAHeldRelease(store, pool, asked, () -> { });
+
+        List<Boolean> got = queued.answers();
+        // Each of the 20 claims released once; the repeat and the unknown name release nothing.
+        assertThat(got.subList(1, 20)).containsOnly(true);
+        assertThat(List.of(got.get(0), got.get(20))).containsExactlyInAnyOrder(true, false);
+        assertThat(got.get(21)).isFalse();
+        assertThat(queued.roundTrips()).as("the 22 queued releases went in one round trip").isEqualTo(1);
+        for (String name : names) {
+            assertThat(store.find(pool, name)).isEmpty();
         }
     }
 
@@ -87,33 +73,20 @@ class PostgresReleaseBatchTest {
         PostgresClaimStore store = new PostgresClaimStore(wrapped(ds, refuse, c -> c), SCHEMA);
         String pool = freshPool();
         List<String> names = submitted(store, pool, 5);
-        ExecutorService threads = Executors.newFixedThreadPool(names.size() + 1);
-        try (Connection holder = ds.getConnection()) {
-            Future<Boolean> blocked = releaseHeldBehindARowLock(store, pool, holder, threads);
-            long tripsBefore = store.releaseRoundTrips();
-            List<Future<Boolean>> answers = new ArrayList<>();
-            for (String name : names) {
-                answers.add(threads.submit(() -> store.release(pool, name)));
-            }
-            await().atMost(PATIENCE).until(() -> store.releasesQueued() == names.size());
-            refuse.set(true);
-            holder.commit();
 
-            assertThat(blocked.get(60, TimeUnit.SECONDS)).isTrue();
-            for (Future<Boolean> answer : answers) {
-                assertThat(answer).failsWithin(Duration.ofSeconds(60)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
-                        .havingCause().isInstanceOf(StoreUnavailableException.class);
-            }
-            // One attempt for the batch: retrying each release alone would only wait for a connection as long again.
-            assertThat(store.releaseRoundTrips() - tripsBefore).isEqualTo(1);
-            refuse.set(false);
-            // Nothing was deleted: each claim is still there, and released when asked again.
-            for (String name : names) {
-                assertThat(store.find(pool, name)).isPresent();
-                assertThat(store.release(pool, name)).isTrue();
-            }
-        } finally {
-            threads.shutdownNow();
+        Queued queued = queuedBehindAHeldRelease(store, pool, names, () -> refuse.set(true));
+
+        for (Future<Boolean> answer : queued.futures()) {
+            assertThat(answer).failsWithin(Duration.ofSeconds(60)).withThrowableOfType(ExecutionException.class)
+                    .havingCause().isInstanceOf(StoreUnavailableException.class);
+        }
+        // One attempt for the batch: retrying each release alone would only wait for a connection as long again.
+        assertThat(queued.roundTrips()).isEqualTo(1);
+        refuse.set(false);
+        // Nothing was deleted: each claim is still there, and released when asked again.
+        for (String name : names) {
+            assertThat(store.find(pool, name)).isPresent();
+            assertThat(store.release(pool, name)).isTrue();
         }
     }
 
@@ -123,9 +96,33 @@ class PostgresReleaseBatchTest {
         PostgresClaimStore store = new PostgresClaimStore(wrapped(ds, new AtomicBoolean(), PostgresReleaseBatchTest::deadlockingBatches),
                 SCHEMA);
         String pool = freshPool();
-        List<String> names = submitted(store, pool, 6);
-        List<String> asked = new ArrayList<>(names);
+        List<String> asked = new ArrayList<>(submitted(store, pool, 6));
         asked.add("never-submitted");
+
+        Queued queued = queuedBehindAHeldRelease(store, pool, asked, () -> { });
+
+        assertThat(queued.answers()).containsExactly(true, true, true, true, true, true, false);
+        // The batch's failed round trip, then one per release.
+        assertThat(queued.roundTrips()).isEqualTo(1 + asked.size());
+    }
+
+    /** The releases queued behind one in flight, and the round trips the store made for them. */
+    private record Queued(List<Future<Boolean>> futures, long roundTrips) {
+        List<Boolean> answers() throws Exception {
+            List<Boolean> out = new ArrayList<>();
+            for (Future<Boolean> future : futures) {
+                out.add(future.get(60, TimeUnit.SECONDS));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Releases {@code asked} from a thread each while the store's release of claim "held" waits on a row lock, runs
+     * {@code beforeTheLockEnds} once all of them are queued, then ends the lock and waits for every answer.
+     */
+    private Queued queuedBehindAHeldRelease(PostgresClaimStore store, String pool, List<String> asked,
+                                            Runnable beforeTheLockEnds) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(asked.size() + 1);
         try (Connection holder = ds.getConnection()) {
             Future<Boolean> blocked = releaseHeldBehindARowLock(store, pool, holder, threads);
@@ -135,16 +132,18 @@ class PostgresReleaseBatchTest {
                 answers.add(threads.submit(() -> store.release(pool, name)));
             }
             await().atMost(PATIENCE).until(() -> store.releasesQueued() == asked.size());
+            beforeTheLockEnds.run();
             holder.commit();
 
             assertThat(blocked.get(60, TimeUnit.SECONDS)).isTrue();
-            List<Boolean> got = new ArrayList<>();
             for (Future<Boolean> answer : answers) {
-                got.add(answer.get(60, TimeUnit.SECONDS));
+                try {
+                    answer.get(60, TimeUnit.SECONDS);
+                } catch (ExecutionException failed) {
+                    // the test looks at each answer
+                }
             }
-            assertThat(got).containsExactly(true, true, true, true, true, true, false);
-            // The batch's failed round trip, then one per release.
-            assertThat(store.releaseRoundTrips() - tripsBefore).isEqualTo(1 + asked.size());
+            return new Queued(answers, store.releaseRoundTrips() - tripsBefore);
         } finally {
             threads.shutdownNow();
         }
