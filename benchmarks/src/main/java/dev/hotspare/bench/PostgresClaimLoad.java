@@ -116,8 +116,8 @@ public final class PostgresClaimLoad {
                             rs.getDouble(3), rs.getLong(4), rs.getString(5));
                 }
             }
-            System.out.printf(Locale.ROOT, "%s: %d transactions committed (each round trip of the claim path is one)%n", variant,
-                    commits(dataSource) - commitsAtStart);
+            System.out.printf(Locale.ROOT, "%s: %d transactions committed (read-only ones too: each statement or batch the "
+                    + "stores send is one)%n", variant, commits(dataSource) - commitsAtStart);
             Map<Long, String> roles = new HashMap<>();
             try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT pid, backend_type, left(coalesce(query, ''), 50) FROM pg_stat_activity")) {
@@ -145,7 +145,10 @@ public final class PostgresClaimLoad {
             System.out.printf(Locale.ROOT, "%6.2f  postgres, all processes%n", postgres);
         }
 
-        /** Transactions committed so far in the benchmark's database (PostgreSQL's own count, sent a moment late). */
+        /**
+         * Transactions committed so far in the benchmark's database, as PostgreSQL counts them (backends report up to a
+         * second late).
+         */
         private static long commits(DataSource dataSource) throws java.sql.SQLException {
             try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
                 s.execute("SELECT pg_stat_clear_snapshot()");
