@@ -1,7 +1,5 @@
 package dev.hotspare.postgres;
 
-import dev.hotspare.internal.Combining;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -69,23 +67,6 @@ final class ReleaseBatches {
     private final ConcurrentLinkedQueue<Release> queue = new ConcurrentLinkedQueue<>();
     /** Held by the thread deleting a batch: at most one round trip of releases per store is in flight. */
     private final ReentrantLock deleting = new ReentrantLock();
-    /** {@link #deleting} as the releasing threads take it: released with the wake-up of the first release still queued. */
-    private final Combining.Lock lock = new Combining.Lock() {
-        @Override
-        public boolean tryTake() {
-            return deleting.tryLock();
-        }
-
-        @Override
-        public void release() {
-            deleting.unlock();
-            // After the unlock: a release queued while this thread deleted finds the lock free, or is woken here.
-            Release next = queue.peek();
-            if (next != null) {
-                LockSupport.unpark(next.thread);
-            }
-        }
-    };
     private volatile long roundTrips;
 
     ReleaseBatches(Deletes deletes) {
@@ -100,8 +81,31 @@ final class ReleaseBatches {
     boolean release(String pool, String claimName) {
         Release mine = new Release(pool, claimName);
         queue.add(mine);
-        // Only what is queued at each take of the lock: a holder that kept draining would keep its own caller waiting.
-        Combining.untilAnswered(() -> mine.done, lock, this::deleteQueued, this);
+        boolean interrupted = false;
+        while (!mine.done) {
+            if (deleting.tryLock()) {
+                try {
+                    // Only what is queued now: a holder that kept draining would keep its own caller waiting.
+                    if (!mine.done) {
+                        deleteQueued();
+                    }
+                } finally {
+                    deleting.unlock();
+                    // After the unlock: a release queued while this thread deleted finds the lock free, or is woken here.
+                    Release next = queue.peek();
+                    if (next != null) {
+                        LockSupport.unpark(next.thread);
+                    }
+                }
+            } else {
+                LockSupport.park(this);
+                // Like waiting for a lock: an interrupt does not abandon a release that may already be in flight.
+                interrupted |= Thread.interrupted();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         if (mine.failure != null) {
             throw mine.failure;
         }

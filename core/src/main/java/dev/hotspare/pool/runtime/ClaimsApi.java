@@ -1,6 +1,5 @@
 package dev.hotspare.pool.runtime;
 
-import dev.hotspare.internal.Combining;
 import dev.hotspare.pool.Claim;
 import dev.hotspare.pool.Claim.ClaimClass;
 import dev.hotspare.pool.Claim.ClaimOutcome;
@@ -160,33 +159,31 @@ final class ClaimsApi {
      */
     private ClaimHandle submitAndHandOut(Arrival mine) {
         arrivals.add(mine);
-        Combining.untilAnswered(mine::answered, handOutLock, submitQueued, this);
+        boolean interrupted = false;
+        while (!mine.answered()) {
+            if (fastPath.handOutLock.tryLock()) {
+                try {
+                    // Whatever queued meanwhile goes too, a few batches at most, while this thread is running anyway.
+                    for (int batches = 0; batches < BATCHES_PER_HOLD && !arrivals.isEmpty(); batches++) {
+                        submitBatch(ctx.spec);
+                    }
+                } finally {
+                    fastPath.unlockHandOut();
+                }
+            } else {
+                // Woken once answered, or by the holder's unlock if this claim is still queued then.
+                LockSupport.park(this);
+                // Like waiting for a lock: an interrupt does not abandon a claim that may already be submitted.
+                interrupted |= Thread.interrupted();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         if (mine.failure != null) {
             throw mine.failure;
         }
         return mine.handle;
-    }
-
-    /** The hand-out lock as the claim threads take it: released with the wake-up of the first claim still queued. */
-    private final Combining.Lock handOutLock = new Combining.Lock() {
-        @Override
-        public boolean tryTake() {
-            return fastPath.handOutLock.tryLock();
-        }
-
-        @Override
-        public void release() {
-            fastPath.unlockHandOut();
-        }
-    };
-
-    /** Whatever queued meanwhile goes too, a few batches at most, while this thread is running anyway. */
-    private final Runnable submitQueued = this::submitQueued;
-
-    private void submitQueued() {
-        for (int batches = 0; batches < BATCHES_PER_HOLD && !arrivals.isEmpty(); batches++) {
-            submitBatch(ctx.spec);
-        }
     }
 
     /** Submits and hands out every claim queued now (hand-out lock), then answers each one's thread. */
