@@ -746,7 +746,7 @@ public final class PostgresClaimStore implements ClaimStore {
         String text = releaseBatches[k];
         if (text == null) {
             // A benign race: two threads may build the same immutable string.
-            text = "BEGIN;\n" + String.join(";\n", Collections.nCopies(k, sql.release())) + ";\nCOMMIT";
+            text = inOneTransaction(sql.release(), k);
             releaseBatches[k] = text;
         }
         String statement = text;
@@ -773,15 +773,27 @@ public final class PostgresClaimStore implements ClaimStore {
                 }
                 return List.copyOf(out);
             } catch (SQLException e) {
-                // The failed statement left the transaction aborted, on a connection the pool expects idle.
-                try (java.sql.Statement rollback = c.createStatement()) {
-                    rollback.execute("ROLLBACK");
-                } catch (SQLException lost) {
-                    e.addSuppressed(lost);
-                }
+                abortBatch(c, e);
                 throw e;
             }
         });
+    }
+
+    /** {@code k} copies of {@code statement} between {@code BEGIN} and {@code COMMIT}: all or nothing, one round trip. */
+    private static String inOneTransaction(String statement, int k) {
+        return "BEGIN;\n" + String.join(";\n", Collections.nCopies(k, statement)) + ";\nCOMMIT";
+    }
+
+    /**
+     * Ends the transaction a failed statement of a {@link #inOneTransaction} batch left aborted, on an auto-commit
+     * connection the pool expects idle; a failure to do so is added to {@code cause}.
+     */
+    private static void abortBatch(java.sql.Connection c, SQLException cause) {
+        try (java.sql.Statement rollback = c.createStatement()) {
+            rollback.execute("ROLLBACK");
+        } catch (SQLException lost) {
+            cause.addSuppressed(lost);
+        }
     }
 
     /**
@@ -1025,7 +1037,7 @@ public final class PostgresClaimStore implements ClaimStore {
             // commit each statement on its own; BEGIN and COMMIT in the same round trip make the batch all or nothing.
             // One statement is atomic by itself.
             text = k == 1 ? sql.assignOne()
-                    : "BEGIN;\n" + String.join(";\n", Collections.nCopies(k, sql.assignOne())) + ";\nCOMMIT";
+                    : inOneTransaction(sql.assignOne(), k);
             smallBatches[k] = text;
         }
         String statement = text;
@@ -1052,12 +1064,7 @@ public final class PostgresClaimStore implements ClaimStore {
                 return List.copyOf(out);
             } catch (SQLException e) {
                 if (k > 1) {
-                    // The failed statement left the transaction aborted, on a connection the pool expects idle.
-                    try (java.sql.Statement rollback = c.createStatement()) {
-                        rollback.execute("ROLLBACK");
-                    } catch (SQLException lost) {
-                        e.addSuppressed(lost);
-                    }
+                    abortBatch(c, e);
                 }
                 if (Jdbc.isUniqueViolation(e) || DEADLOCK.equals(e.getSQLState())) {
                     return null;
