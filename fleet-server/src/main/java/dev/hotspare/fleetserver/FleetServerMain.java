@@ -52,6 +52,7 @@ public final class FleetServerMain {
             Map.entry(Option.MAX_CLOCK_SKEW, new String[]{"SECONDS", "How far ahead of this server's clock a room report's timestamp may be", ""}),
             Map.entry(Option.MAX_ROOMS, new String[]{"COUNT", "Most rooms per scheduler (autoscaling.min/max, replicas)", ""}),
             Map.entry(Option.MAX_SCALE_STEP, new String[]{"COUNT", "Most rooms one scale step adds or removes (scaleup, scaledown, delta)", ""}),
+            Map.entry(Option.AUTOSCALE_INTERVAL, new String[]{"SECONDS", "Time between two autoscaler ticks of a scheduler (Maestro's 10 s); a trigger's window counts points this far apart", ""}),
             Map.entry(Option.OWNERSHIP, new String[]{"MODE", "auto, true or false: instances on one Redis or PostgreSQL divide the schedulers between them (auto: when either is given)", ""}),
             Map.entry(Option.INSTANCE_ID, new String[]{"ID", "This instance's id among the live ones (a DNS-1123 label)", "; default: host name, process id and four random characters"}),
             Map.entry(Option.OWNERSHIP_LEASE_TTL, new String[]{"SECONDS", "How long a dead instance's leases live; its schedulers move within this plus one heartbeat", ""}),

@@ -305,6 +305,11 @@ public final class FleetService implements AutoCloseable {
         return fleet.worker();
     }
 
+    /** The time between two autoscaler ticks of a scheduler (for tests of how the service was built). */
+    Duration autoscalePeriod() {
+        return settings.autoscaler.settings().period();
+    }
+
     /**
      * Stops gracefully within the shutdown timeout (default 30 s): stops accepting connections and answers new
      * requests 503, lets the requests in flight finish — rolling updates get half the grace period to finish, then

@@ -26,6 +26,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import dev.hotspare.fleet.SchedulerConfig.FleetLimits;
 import dev.hotspare.fleet.runtime.FleetSettings;
+import dev.hotspare.fleet.autoscale.Autoscaler;
+import dev.hotspare.fleet.autoscale.Autoscaler.AutoscalerSettings;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -72,11 +74,13 @@ import java.util.function.Supplier;
  *                         the process id and four random characters as its id
  * @param fleet            the fleet's settings (clock skew, limits of counts, instance id, ownership lease and
  *                         heartbeat), checked by {@link FleetSettings} like every fleet's
+ * @param autoscaleInterval time between two autoscaler ticks of a scheduler ({@code --autoscale-interval}, Maestro's
+ *                         10 s by default); a trigger's window counts points of this spacing
  */
 public record FleetServiceSettings(String bindHost, int port, Optional<String> redisUri, Optional<String> jdbcUrl,
                                    Optional<String> jdbcUser, Optional<String> jdbcPassword, String jdbcSchema,
                                    boolean kubernetes, String namespacePrefix, int maxBodyBytes, Limits limits,
-                                   Security security, boolean ownership, FleetSettings fleet) {
+                                   Security security, boolean ownership, FleetSettings fleet, Duration autoscaleInterval) {
 
     /**
      * Authentication (SECURITY.md): on unless {@code insecureNoAuth}. Its text form never shows a token or the key.
@@ -133,6 +137,8 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         MAX_CLOCK_SKEW("--max-clock-skew", "HOTSPARE_MAX_CLOCK_SKEW", "60"),
         MAX_ROOMS("--max-rooms", "HOTSPARE_MAX_ROOMS", String.valueOf(FleetLimits.DEFAULT.maxRooms())),
         MAX_SCALE_STEP("--max-scale-step", "HOTSPARE_MAX_SCALE_STEP", String.valueOf(FleetLimits.DEFAULT.maxScaleStep())),
+        AUTOSCALE_INTERVAL("--autoscale-interval", "HOTSPARE_AUTOSCALE_INTERVAL",
+                String.valueOf(AutoscalerSettings.DEFAULT.period().toSeconds())),
         OWNERSHIP("--ownership", "HOTSPARE_OWNERSHIP", "auto"),
         INSTANCE_ID("--instance-id", "HOTSPARE_INSTANCE_ID", ""),
         OWNERSHIP_LEASE_TTL("--ownership-lease-ttl", "HOTSPARE_OWNERSHIP_LEASE_TTL", "15"),
@@ -241,6 +247,7 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         int skew = r.integer(Option.MAX_CLOCK_SKEW, 0, 86_400, problems);
         int maxRooms = r.integer(Option.MAX_ROOMS, 1, 1_000_000, problems);
         int maxStep = r.integer(Option.MAX_SCALE_STEP, 1, 1_000_000, problems);
+        int autoscale = r.integer(Option.AUTOSCALE_INTERVAL, 1, 3_600, problems);
         String ownershipMode = r.value(Option.OWNERSHIP);
         boolean shared = redis.isPresent() || jdbc.isPresent();
         boolean divide = false;
@@ -269,7 +276,8 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
         Limits limits = new Limits(maxThreads, Duration.ofSeconds(idle), Duration.ofSeconds(shutdown), Duration.ofSeconds(store),
                 Duration.ofSeconds(statement));
         return new FleetServiceSettings(bind, port, redis, jdbc, Optional.ofNullable(env.get(JDBC_USER_VARIABLE)).filter(s -> !s.isEmpty()),
-                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits, security, divide, fleet);
+                Optional.ofNullable(env.get(JDBC_PASSWORD_VARIABLE)), schema, kubernetes, prefix, maxBody, limits, security, divide, fleet,
+                Duration.ofSeconds(autoscale));
     }
 
     /** The fleet's settings from their flags, checked by {@link FleetSettings}: each problem names the flag it came from. */
@@ -488,7 +496,9 @@ public record FleetServiceSettings(String bindHost, int port, Optional<String> r
                     .bind(new InetSocketAddress(bindHost, port)).maxBodyBytes(maxBodyBytes)
                     .maxThreads(limits.maxThreads()).idleTimeout(limits.idleTimeout()).shutdownTimeout(limits.shutdownTimeout())
                     .fleetSettings(ownership && fleet.instanceId().isEmpty()
-                            ? fleet.toBuilder().instanceId(defaultInstanceId()).build() : fleet);
+                            ? fleet.toBuilder().instanceId(defaultInstanceId()).build() : fleet)
+                    .autoscaler(Autoscaler.builder().settings(new AutoscalerSettings(autoscaleInterval,
+                            AutoscalerSettings.DEFAULT.maxScaleUpAmount())).build());
             if (security.insecureNoAuth()) {
                 builder.insecureNoAuth();
             } else {

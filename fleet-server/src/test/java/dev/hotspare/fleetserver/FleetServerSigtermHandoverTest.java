@@ -88,7 +88,9 @@ class FleetServerSigtermHandoverTest {
                 "-cp", System.getProperty("java.class.path"), FleetServerMain.class.getName(),
                 "--port", "0", "--redis-uri", TestRedis.uri(), "--jdbc-url", TestPostgres.jdbcUrl(),
                 "--jdbc-schema", schema, "--kubernetes", "--insecure-no-auth", "--instance-id", victim,
-                "--shutdown-timeout", String.valueOf(GRACE_SECONDS)));
+                "--shutdown-timeout", String.valueOf(GRACE_SECONDS),
+                // The first rooms come at the first tick: one second, not Maestro's ten, keeps the test short.
+                "--autoscale-interval", "1"));
         // Output goes to a file: reading a process's pipe while it exits can fail with "Stream closed".
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         RedisClient redis = RedisClient.create(TestRedis.uri());
@@ -135,7 +137,7 @@ class FleetServerSigtermHandoverTest {
             // rooms start (the simulated kubelet below), brings the handed-over release to its end.
             FleetServiceSettings settings = FleetServiceSettings.parse(Map.of(Option.PORT, "0", Option.REDIS_URI, TestRedis.uri(),
                     Option.JDBC_URL, TestPostgres.jdbcUrl(), Option.JDBC_SCHEMA, schema, Option.KUBERNETES, "true",
-                    Option.INSECURE_NO_AUTH, "true"), Map.of());
+                    Option.INSECURE_NO_AUTH, "true", Option.AUTOSCALE_INTERVAL, "1"), Map.of());
             FleetService started = settings.open(FleetServerSigtermHandoverTest::newClient, b -> b
                     .fleetSettings(settings.fleet().toBuilder().syncPeriod(Duration.ofMillis(300))
                             .pollInterval(Duration.ofMillis(200)).build())).start();

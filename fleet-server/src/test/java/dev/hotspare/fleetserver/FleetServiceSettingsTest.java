@@ -4,6 +4,7 @@ import dev.hotspare.fleetserver.FleetServiceSettings.Option;
 import dev.hotspare.validation.ValidationException;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -48,6 +49,28 @@ class FleetServiceSettingsTest {
                         .extracting(p -> p.describe())
                         .containsExactly("HOTSPARE_PORT: bad value '-1': must be an integer in 0..65535",
                                 "HOTSPARE_KUBERNETES: bad value 'yes': must be true or false"));
+    }
+
+    @Test
+    void theAutoscaleIntervalIsMaestrosTenSecondsUnlessGivenAndReachesTheAutoscaler() {
+        Map<String, String> noAuth = Map.of("HOTSPARE_INSECURE_NO_AUTH", "true");
+        assertThat(FleetServiceSettings.parse(Map.of(), noAuth).autoscaleInterval()).isEqualTo(Duration.ofSeconds(10));
+        Map<String, String> env = Map.of("HOTSPARE_INSECURE_NO_AUTH", "true", "HOTSPARE_AUTOSCALE_INTERVAL", "3");
+        assertThat(FleetServiceSettings.parse(Map.of(), env).autoscaleInterval()).isEqualTo(Duration.ofSeconds(3));
+        FleetServiceSettings flagged = FleetServiceSettings.parse(Map.of(Option.AUTOSCALE_INTERVAL, "2"), env);
+        assertThat(flagged.autoscaleInterval()).isEqualTo(Duration.ofSeconds(2));
+        try (FleetService service = flagged.open(() -> {
+            throw new AssertionError("no Kubernetes client without --kubernetes");
+        }, b -> { })) {
+            assertThat(service.autoscalePeriod()).isEqualTo(Duration.ofSeconds(2));
+        }
+        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(Option.AUTOSCALE_INTERVAL, "0"), noAuth))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems()).extracting(p -> p.describe())
+                        .containsExactly("--autoscale-interval: bad value '0': must be an integer in 1..3600"));
+        assertThatThrownBy(() -> FleetServiceSettings.parse(Map.of(), Map.of("HOTSPARE_INSECURE_NO_AUTH", "true",
+                "HOTSPARE_AUTOSCALE_INTERVAL", "soon")))
+                .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.problems()).extracting(p -> p.describe())
+                        .containsExactly("HOTSPARE_AUTOSCALE_INTERVAL: bad value 'soon': must be an integer in 1..3600"));
     }
 
     @Test
