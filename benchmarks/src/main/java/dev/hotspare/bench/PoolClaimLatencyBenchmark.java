@@ -68,7 +68,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.hotspare.bench.PoolClaimLatencyBenchmark
  * [--members N] [--rate CLAIMS_PER_S] [--warmup S] [--seconds S] [--hold-ms MS] [--arrivals uniform|poisson|burst|all]
  * [--store memory|postgres|both] [--pass-spacing-ms MS]}. Each phase also prints the passes per second and the
- * collector's pauses while it was measured, so a tail can be laid at the door of the pass or of the collector.
+ * collector's pauses while it was measured, so a tail can be laid at the door of the pass or of the collector, and
+ * the JVM's processor time per measured claim (every thread: generator, releaser, controller, driver, collector): the
+ * floor's and the controller's side by side say what a claim costs, which a busy machine slows but does not inflate
+ * the way it inflates a tail.
  */
 public final class PoolClaimLatencyBenchmark {
 
@@ -79,7 +82,8 @@ public final class PoolClaimLatencyBenchmark {
 
     /** What one phase measured: latencies (ns) of the measured claims, by intended send time. */
     record Result(String store, String arrivals, int offered, double offeredPerSecond, int served, int unserved,
-                  long[] latenciesNanos, List<String> windows, double passesPerSecond, long gcPauseMillis, int gcCount) {
+                  long[] latenciesNanos, List<String> windows, double passesPerSecond, long gcPauseMillis, int gcCount,
+                  double cpuMicrosPerClaim) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -132,17 +136,19 @@ public final class PoolClaimLatencyBenchmark {
                         + "%d ms after being served, passes asked for by events spaced %d ms, %d cores, %s%n", members, rate, warmup,
                 seconds, holdMillis, spacingMillis, Runtime.getRuntime().availableProcessors(),
                 ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList());
-        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %9s %9s %9s %9s %9s %9s %9s %12s %14s%n", "store", "arrivals", "offered/s",
-                "p50 ms", "p99 ms", "p99.9 ms", "max ms", "served", "unserved", "passes/s", "GC pauses", "p99 / floor");
+        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %9s %9s %9s %9s %9s %9s %9s %12s %14s %13s%n", "store", "arrivals", "offered/s",
+                "p50 ms", "p99 ms", "p99.9 ms", "max ms", "served", "unserved", "passes/s", "GC pauses", "p99 / floor",
+                "CPU us/claim");
         for (Result r : results) {
             String ratio = r.store().equals("floor") ? "-" : results.stream()
                     .filter(f -> f.store().equals("floor") && f.arrivals().equals(r.arrivals())).findFirst()
                     .map(f -> String.format(Locale.ROOT, "%.2fx", percentile(r.latenciesNanos(), 99) / percentile(f.latenciesNanos(), 99)))
                     .orElse("-");
-            System.out.printf(Locale.ROOT, "%-9s %-8s %10.1f %9.3f %9.3f %9.3f %9.3f %9d %9d %9.1f %12s %14s%n", r.store(),
+            System.out.printf(Locale.ROOT, "%-9s %-8s %10.1f %9.3f %9.3f %9.3f %9.3f %9d %9d %9.1f %12s %14s %13s%n", r.store(),
                     r.arrivals(), r.offeredPerSecond(), percentile(r.latenciesNanos(), 50), percentile(r.latenciesNanos(), 99),
                     percentile(r.latenciesNanos(), 99.9), percentile(r.latenciesNanos(), 100), r.served(), r.unserved(),
-                    r.passesPerSecond(), r.gcCount() + " / " + r.gcPauseMillis() + " ms", ratio);
+                    r.passesPerSecond(), r.gcCount() + " / " + r.gcPauseMillis() + " ms", ratio,
+                    r.cpuMicrosPerClaim() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", r.cpuMicrosPerClaim()));
             r.windows().forEach(w -> System.out.println("    " + w));
         }
     }
@@ -308,11 +314,13 @@ public final class PoolClaimLatencyBenchmark {
             long measuredFrom = start + intended[warmupCount];
             long passesAtMeasure = -1;
             long[] gcAtMeasure = null;
+            long cpuAtMeasure = -1;
             for (int i = 0; i < total; i++) {
                 long due = start + intended[i];
                 if (i == warmupCount) {
                     passesAtMeasure = target.passes();
                     gcAtMeasure = gcTotals();
+                    cpuAtMeasure = processCpuNanos();
                 }
                 // parkNanos may return early: a claim sent before its time would get a latency below zero.
                 for (long wait; (wait = due - System.nanoTime()) > 0; ) {
@@ -333,6 +341,8 @@ public final class PoolClaimLatencyBenchmark {
                 });
             }
             long offeredEnd = System.nanoTime();
+            long cpuAfter = processCpuNanos();
+            double cpuMicrosPerClaim = cpuAfter < 0 || cpuAtMeasure < 0 ? -1 : (cpuAfter - cpuAtMeasure) / 1e3 / (total - warmupCount);
             double passesPerSecond = (target.passes() - passesAtMeasure) / ((offeredEnd - measuredFrom) / 1e9);
             long[] gcAfter = gcTotals();
             long drainDeadline = offeredEnd + TimeUnit.SECONDS.toNanos(10);
@@ -364,10 +374,19 @@ public final class PoolClaimLatencyBenchmark {
             double offeredSeconds = (offeredEnd - start) / 1e9;
             return new Result(name, process, total - warmupCount, total / offeredSeconds, k, unserved,
                     Arrays.copyOf(measured, k), windows, passesPerSecond, gcAfter[1] - gcAtMeasure[1],
-                    (int) (gcAfter[0] - gcAtMeasure[0]));
+                    (int) (gcAfter[0] - gcAtMeasure[0]), cpuMicrosPerClaim);
         } finally {
             releaser.shutdownNow();
         }
+    }
+
+    /**
+     * This JVM's processor time so far, every thread (generator, controller, driver, collector), in nanoseconds; -1
+     * where the JVM does not report it. Per claim it says what a claim costs whatever the machine's speed of the moment.
+     */
+    static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     /** Collections and their accumulated time (ms) so far, over every collector. */

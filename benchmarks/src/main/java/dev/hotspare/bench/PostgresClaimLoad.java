@@ -163,7 +163,7 @@ public final class PostgresClaimLoad {
          * CPU time so far of this JVM and of every process whose command is PostgreSQL's, by process id, as the JDK
          * reports it ({@link ProcessHandle.Info#totalCpuDuration}); empty where it reports none.
          */
-        private static Map<Long, Duration> cpuTimes() {
+        static Map<Long, Duration> cpuTimes() {
             long self = ProcessHandle.current().pid();
             Map<Long, Duration> out = new HashMap<>();
             ProcessHandle.allProcesses()
@@ -175,7 +175,39 @@ public final class PostgresClaimLoad {
 
     /** One measured phase of one variant. */
     record Phase(String variant, String name, double offeredPerSecond, double servedPerSecond, int unserved,
-                 double p50, double p99, double p999, double max, int gcCount, long gcMillis) {
+                 double p50, double p99, double p999, double max, int gcCount, long gcMillis, CpuPerClaim cpu) {
+    }
+
+    /**
+     * Processor time per claim offered in a phase, in microseconds, of this JVM (controller, stores and load generator)
+     * and of PostgreSQL's processes, from the phase's first send to its last, and the cores both used meanwhile. It
+     * includes what does not grow with the rate (passes on their spacing, the JIT early on), so compare phases of one
+     * length at two rates for what one more claim a second costs. Negative where the JDK reports no CPU time per
+     * process.
+     */
+    record CpuPerClaim(double jvmMicros, double postgresMicros, double cores) {
+
+        static CpuPerClaim between(Map<Long, Duration> start, Map<Long, Duration> end, int claims, long elapsedNanos) {
+            if (end.isEmpty() || claims == 0) {
+                return new CpuPerClaim(-1, -1, -1);
+            }
+            long self = ProcessHandle.current().pid();
+            long jvm = 0;
+            long postgres = 0;
+            for (Map.Entry<Long, Duration> e : end.entrySet()) {
+                long used = e.getValue().minus(start.getOrDefault(e.getKey(), Duration.ZERO)).toNanos();
+                if (e.getKey() == self) {
+                    jvm += used;
+                } else {
+                    postgres += used;
+                }
+            }
+            return new CpuPerClaim(jvm / 1e3 / claims, postgres / 1e3 / claims, (jvm + postgres) / (double) elapsedNanos);
+        }
+
+        double totalMicros() {
+            return jvmMicros + postgresMicros;
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -211,12 +243,15 @@ public final class PostgresClaimLoad {
                         .stream().map(java.lang.management.GarbageCollectorMXBean::getName).toList());
         System.out.printf(Locale.ROOT, "this machine: one SELECT 1 round trip to the embedded server %.0f us (median of %d)%n",
                 roundTrip, ROUND_TRIPS);
-        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %10s %9s %8s %8s %8s %9s %14s%n", "variant", "phase", "offered/s",
-                "served/s", "unserved", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "GC pauses");
+        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %10s %9s %8s %8s %8s %9s %14s %22s %6s%n", "variant", "phase", "offered/s",
+                "served/s", "unserved", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "GC pauses", "CPU us/claim JVM + PG", "cores");
         for (Phase p : phases) {
-            System.out.printf(Locale.ROOT, "%-9s %-8s %10.0f %10.0f %9d %8.1f %8.1f %8.1f %9.1f %14s%n", p.variant(), p.name(),
+            System.out.printf(Locale.ROOT, "%-9s %-8s %10.0f %10.0f %9d %8.1f %8.1f %8.1f %9.1f %14s %22s %6s%n", p.variant(), p.name(),
                     p.offeredPerSecond(), p.servedPerSecond(), p.unserved(), p.p50(), p.p99(), p.p999(), p.max(),
-                    p.gcCount() + ", " + p.gcMillis() + " ms");
+                    p.gcCount() + ", " + p.gcMillis() + " ms", p.cpu().jvmMicros() < 0 ? "n/a"
+                            : String.format(Locale.ROOT, "%.0f + %.0f = %.0f", p.cpu().jvmMicros(), p.cpu().postgresMicros(),
+                            p.cpu().totalMicros()), p.cpu().cores() < 0 ? "n/a"
+                            : String.format(Locale.ROOT, "%.2f", p.cpu().cores()));
         }
         int half = o.batchedOnly() ? 0 : phases.size() / 2;
         for (int i = 0; i < half; i++) {
@@ -329,6 +364,7 @@ public final class PostgresClaimLoad {
         Recorded offer(String phase, int rate, int seconds, boolean poisson, Random random) throws InterruptedException {
             int expected = (int) ((long) rate * seconds * 2 + 16);
             long[] gcAtStart = PoolClaimLatencyBenchmark.gcTotals();
+            Map<Long, Duration> cpuAtStart = Stats.cpuTimes();
             long[] intended = new long[expected];
             AtomicLongArray latency = new AtomicLongArray(expected);
             long start = System.nanoTime();
@@ -366,13 +402,14 @@ public final class PostgresClaimLoad {
             }
             long offeredEnd = System.nanoTime();
             long[] gcAtEnd = PoolClaimLatencyBenchmark.gcTotals();
+            CpuPerClaim cpu = CpuPerClaim.between(cpuAtStart, Stats.cpuTimes(), count, offeredEnd - start);
             // Stragglers: up to 10 s to be served; whatever is still waiting counts as unserved.
             long patience = offeredEnd + TimeUnit.SECONDS.toNanos(10);
             while (System.nanoTime() < patience && served(latency, count) < count) {
                 Thread.sleep(20); // a benchmark's drain poll, not a test
             }
             return new Recorded(variant, phase, Arrays.copyOf(intended, count), latency, count, start, offeredEnd,
-                    (int) (gcAtEnd[0] - gcAtStart[0]), gcAtEnd[1] - gcAtStart[1]);
+                    (int) (gcAtEnd[0] - gcAtStart[0]), gcAtEnd[1] - gcAtStart[1], cpu);
         }
 
         private static int served(AtomicLongArray latency, int count) {
@@ -388,7 +425,7 @@ public final class PostgresClaimLoad {
 
     /** What one phase recorded. */
     record Recorded(String variant, String phase, long[] intended, AtomicLongArray latency, int count, long start,
-                    long offeredEnd, int gcCount, long gcMillis) {
+                    long offeredEnd, int gcCount, long gcMillis, CpuPerClaim cpu) {
 
         Phase summary(int windowSeconds) {
             long windowNanos = TimeUnit.SECONDS.toNanos(windowSeconds);
@@ -425,7 +462,7 @@ public final class PostgresClaimLoad {
             double offeredSeconds = (offeredEnd - start) / 1e9;
             double servedSeconds = Math.max(offeredSeconds, (servedNanos - start) / 1e9);
             return new Phase(variant, phase, count / offeredSeconds, (count - unserved) / servedSeconds, unserved,
-                    pct(sorted, 50), pct(sorted, 99), pct(sorted, 99.9), pct(sorted, 100), gcCount, gcMillis);
+                    pct(sorted, 50), pct(sorted, 99), pct(sorted, 99.9), pct(sorted, 100), gcCount, gcMillis, cpu);
         }
 
         private static double pct(long[] sorted, double p) {
