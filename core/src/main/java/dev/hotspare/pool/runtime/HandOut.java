@@ -139,13 +139,6 @@ final class HandOut {
 
     /** A member was added or changed; {@code m} is its record now. */
     void memberChanged(Member m) {
-        Member known = lastKnown.get(m.id());
-        if (known != null && known.equals(m)
-                && readyById.containsKey(m.id()) == (assignable(m) && !namedBy.containsKey(m.id()))) {
-            // The record the index already follows, and its place in the ready list is what it would be made again:
-            // nothing to change (a member handed out here is applied at once and again when its event arrives).
-            return;
-        }
         memberRemoved(m.id());
         lastKnown.put(m.id(), m);
         if (m.claimName().isPresent() && !m.isReleased()) {
