@@ -179,17 +179,19 @@ public final class PostgresClaimLoad {
     }
 
     /**
-     * Processor time per claim offered in a phase, in microseconds, of this JVM (controller, stores and load generator)
-     * and of PostgreSQL's processes, from the phase's first send to its last, and the cores both used meanwhile. It
+     * Processor time per claim offered in a phase, in microseconds, of this JVM (controller, stores, the client threads
+     * that call {@code claim} and the releasers; not the generator's own pacing thread, reported apart) and of
+     * PostgreSQL's processes, from the phase's first send to its last, and the cores both used meanwhile. It
      * includes what does not grow with the rate (passes on their spacing, the JIT early on), so compare phases of one
      * length at two rates for what one more claim a second costs. Negative where the JDK reports no CPU time per
      * process.
      */
-    record CpuPerClaim(double jvmMicros, double postgresMicros, double cores) {
+    record CpuPerClaim(double jvmMicros, double postgresMicros, double cores, double generatorMicros) {
 
-        static CpuPerClaim between(Map<Long, Duration> start, Map<Long, Duration> end, int claims, long elapsedNanos) {
+        static CpuPerClaim between(Map<Long, Duration> start, Map<Long, Duration> end, int claims, long elapsedNanos,
+                                   long generatorNanos) {
             if (end.isEmpty() || claims == 0) {
-                return new CpuPerClaim(-1, -1, -1);
+                return new CpuPerClaim(-1, -1, -1, -1);
             }
             long self = ProcessHandle.current().pid();
             long jvm = 0;
@@ -202,7 +204,11 @@ public final class PostgresClaimLoad {
                     postgres += used;
                 }
             }
-            return new CpuPerClaim(jvm / 1e3 / claims, postgres / 1e3 / claims, (jvm + postgres) / (double) elapsedNanos);
+            // The generator's own thread only paces the sends (its park and wake-up per claim): the harness's, not the
+            // pool's. The client threads that call claim() run the controller's claim path, so they stay in.
+            long generator = Math.max(0, generatorNanos);
+            return new CpuPerClaim((jvm - generator) / 1e3 / claims, postgres / 1e3 / claims,
+                    (jvm - generator + postgres) / (double) elapsedNanos, generator / 1e3 / claims);
         }
 
         double totalMicros() {
@@ -243,15 +249,17 @@ public final class PostgresClaimLoad {
                         .stream().map(java.lang.management.GarbageCollectorMXBean::getName).toList());
         System.out.printf(Locale.ROOT, "this machine: one SELECT 1 round trip to the embedded server %.0f us (median of %d)%n",
                 roundTrip, ROUND_TRIPS);
-        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %10s %9s %8s %8s %8s %9s %14s %22s %6s%n", "variant", "phase", "offered/s",
-                "served/s", "unserved", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "GC pauses", "CPU us/claim JVM + PG", "cores");
+        System.out.printf(Locale.ROOT, "%-9s %-8s %10s %10s %9s %8s %8s %8s %9s %14s %22s %6s %10s%n", "variant", "phase", "offered/s",
+                "served/s", "unserved", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "GC pauses", "CPU us/claim JVM + PG", "cores",
+                "generator");
         for (Phase p : phases) {
-            System.out.printf(Locale.ROOT, "%-9s %-8s %10.0f %10.0f %9d %8.1f %8.1f %8.1f %9.1f %14s %22s %6s%n", p.variant(), p.name(),
+            System.out.printf(Locale.ROOT, "%-9s %-8s %10.0f %10.0f %9d %8.1f %8.1f %8.1f %9.1f %14s %22s %6s %10s%n", p.variant(), p.name(),
                     p.offeredPerSecond(), p.servedPerSecond(), p.unserved(), p.p50(), p.p99(), p.p999(), p.max(),
                     p.gcCount() + ", " + p.gcMillis() + " ms", p.cpu().jvmMicros() < 0 ? "n/a"
                             : String.format(Locale.ROOT, "%.0f + %.0f = %.0f", p.cpu().jvmMicros(), p.cpu().postgresMicros(),
                             p.cpu().totalMicros()), p.cpu().cores() < 0 ? "n/a"
-                            : String.format(Locale.ROOT, "%.2f", p.cpu().cores()));
+                            : String.format(Locale.ROOT, "%.2f", p.cpu().cores()), p.cpu().generatorMicros() < 0 ? "n/a"
+                            : String.format(Locale.ROOT, "%.0f us", p.cpu().generatorMicros()));
         }
         int half = o.batchedOnly() ? 0 : phases.size() / 2;
         for (int i = 0; i < half; i++) {
@@ -365,6 +373,8 @@ public final class PostgresClaimLoad {
             int expected = (int) ((long) rate * seconds * 2 + 16);
             long[] gcAtStart = PoolClaimLatencyBenchmark.gcTotals();
             Map<Long, Duration> cpuAtStart = Stats.cpuTimes();
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long generatorAtStart = threads.getCurrentThreadCpuTime();
             long[] intended = new long[expected];
             AtomicLongArray latency = new AtomicLongArray(expected);
             long start = System.nanoTime();
@@ -402,7 +412,9 @@ public final class PostgresClaimLoad {
             }
             long offeredEnd = System.nanoTime();
             long[] gcAtEnd = PoolClaimLatencyBenchmark.gcTotals();
-            CpuPerClaim cpu = CpuPerClaim.between(cpuAtStart, Stats.cpuTimes(), count, offeredEnd - start);
+            long generatorAtEnd = threads.getCurrentThreadCpuTime();
+            CpuPerClaim cpu = CpuPerClaim.between(cpuAtStart, Stats.cpuTimes(), count, offeredEnd - start,
+                    generatorAtStart < 0 || generatorAtEnd < 0 ? 0 : generatorAtEnd - generatorAtStart);
             // Stragglers: up to 10 s to be served; whatever is still waiting counts as unserved.
             long patience = offeredEnd + TimeUnit.SECONDS.toNanos(10);
             while (System.nanoTime() < patience && served(latency, count) < count) {
