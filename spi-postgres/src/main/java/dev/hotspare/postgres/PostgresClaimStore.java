@@ -337,6 +337,8 @@ public final class PostgresClaimStore implements ClaimStore {
         this.batchSize = batchSize;
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.sql = Sql.in(PostgresSchema.requireValidName(schema));
+        this.smallBatches = new BatchTexts(sql.assignOne(), SMALL_BATCH);
+        this.releaseBatches = new BatchTexts(sql.release(), ReleaseBatches.MOST_PER_ROUND_TRIP);
         this.channel = schema + "_claims";
         this.notifications = new ClaimNotifications(dataSource, channel, STORE);
         this.announcer = new ChangeAnnouncer(dataSource, channel, STORE);
@@ -734,8 +736,8 @@ public final class PostgresClaimStore implements ClaimStore {
         });
     }
 
-    /** The text of {@code k} release statements sent together in one transaction, by {@code k} (built when first used). */
-    private final String[] releaseBatches = new String[ReleaseBatches.MOST_PER_ROUND_TRIP + 1];
+    /** The text of {@code k} release statements sent together in one transaction, by {@code k}. */
+    private final BatchTexts releaseBatches;
 
     /**
      * Releases deleted in order, one statement each, all between {@code BEGIN} and {@code COMMIT} in one round trip
@@ -743,13 +745,8 @@ public final class PostgresClaimStore implements ClaimStore {
      */
     private List<Boolean> releaseTogether(List<ReleaseBatches.Release> inOrder) {
         int k = inOrder.size();
-        String text = releaseBatches[k];
-        if (text == null) {
-            // A benign race: two threads may build the same immutable string.
-            text = inOneTransaction(sql.release(), k);
-            releaseBatches[k] = text;
-        }
-        String statement = text;
+        // ReleaseBatches sends a lone release through releaseAlone: k is at least 2, so BEGIN and COMMIT are there.
+        String statement = releaseBatches.of(k);
         return Jdbc.autoCommit(dataSource, STORE, "releasing " + k + " claims", c -> {
             Object[] values = new Object[2 * k];
             for (int i = 0; i < k; i++) {
@@ -779,13 +776,33 @@ public final class PostgresClaimStore implements ClaimStore {
         });
     }
 
-    /** {@code k} copies of {@code statement} between {@code BEGIN} and {@code COMMIT}: all or nothing, one round trip. */
-    private static String inOneTransaction(String statement, int k) {
-        return "BEGIN;\n" + String.join(";\n", Collections.nCopies(k, statement)) + ";\nCOMMIT";
+    /**
+     * The texts of {@code k} copies of one statement sent in one round trip, by {@code k}, built when first used (a
+     * benign race: two threads may build the same immutable string). In auto-commit mode PostgreSQL would commit each
+     * statement of such a message on its own; {@code BEGIN} and {@code COMMIT} around them make it all or nothing. One
+     * statement is atomic by itself and goes alone.
+     */
+    private static final class BatchTexts {
+        private final String statement;
+        private final String[] byCount;
+
+        BatchTexts(String statement, int most) {
+            this.statement = statement;
+            this.byCount = new String[most + 1];
+        }
+
+        String of(int k) {
+            String text = byCount[k];
+            if (text == null) {
+                text = k == 1 ? statement : "BEGIN;\n" + String.join(";\n", Collections.nCopies(k, statement)) + ";\nCOMMIT";
+                byCount[k] = text;
+            }
+            return text;
+        }
     }
 
     /**
-     * Ends the transaction a failed statement of a {@link #inOneTransaction} batch left aborted, on an auto-commit
+     * Ends the transaction a failed statement of a {@link BatchTexts} batch left aborted, on an auto-commit
      * connection the pool expects idle; a failure to do so is added to {@code cause}.
      */
     private static void abortBatch(java.sql.Connection c, SQLException cause) {
@@ -1018,8 +1035,8 @@ public final class PostgresClaimStore implements ClaimStore {
      */
     static final int SMALL_BATCH = 32;
 
-    /** The text of {@code k} single-pair statements sent together, by {@code k} (built when first used). */
-    private final String[] smallBatches = new String[SMALL_BATCH + 1];
+    /** The text of {@code k} single-pair statements sent together, by {@code k}. */
+    private final BatchTexts smallBatches;
 
     /**
      * A small batch as one single-pair statement per pair, all sent in one round trip between {@code BEGIN} and
@@ -1031,16 +1048,7 @@ public final class PostgresClaimStore implements ClaimStore {
      */
     private List<AssignOutcome> assignSmallBatchOnce(String pool, List<Assignment> batch, Instant readyAt) {
         int k = batch.size();
-        String text = smallBatches[k];
-        if (text == null) {
-            // A benign race: two threads may build the same immutable string. In auto-commit mode PostgreSQL would
-            // commit each statement on its own; BEGIN and COMMIT in the same round trip make the batch all or nothing.
-            // One statement is atomic by itself.
-            text = k == 1 ? sql.assignOne()
-                    : inOneTransaction(sql.assignOne(), k);
-            smallBatches[k] = text;
-        }
-        String statement = text;
+        String statement = smallBatches.of(k);
         return Jdbc.autoCommit(dataSource, STORE, "assigning " + k + " claims of pool " + pool, c -> {
             List<Object> values = new ArrayList<>(11 * k);
             for (Assignment a : batch) {

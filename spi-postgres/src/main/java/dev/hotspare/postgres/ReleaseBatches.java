@@ -122,6 +122,16 @@ final class ReleaseBatches {
         return queue.size();
     }
 
+    /** One release in its own round trip, its answer or its failure kept for its thread. */
+    private void deleteAlone(Release r) {
+        roundTrips++;
+        try {
+            r.released = deletes.one(r.pool, r.claimName);
+        } catch (RuntimeException e) {
+            r.failure = e;
+        }
+    }
+
     private void deleteQueued() {
         List<Release> batch = new ArrayList<>();
         for (Release next; batch.size() < MOST_PER_ROUND_TRIP && (next = queue.poll()) != null; ) {
@@ -132,13 +142,7 @@ final class ReleaseBatches {
         }
         try {
             if (batch.size() == 1) {
-                Release only = batch.get(0);
-                roundTrips++;
-                try {
-                    only.released = deletes.one(only.pool, only.claimName);
-                } catch (RuntimeException e) {
-                    only.failure = e;
-                }
+                deleteAlone(batch.get(0));
                 return;
             }
             batch.sort(LOCK_ORDER);
@@ -154,14 +158,7 @@ final class ReleaseBatches {
                     return;
                 }
                 // Rolled back as a whole (a deadlock with another writer, say): each alone, each its own answer.
-                for (Release r : batch) {
-                    roundTrips++;
-                    try {
-                        r.released = deletes.one(r.pool, r.claimName);
-                    } catch (RuntimeException alone) {
-                        r.failure = alone;
-                    }
-                }
+                batch.forEach(this::deleteAlone);
             }
         } catch (Error e) {
             for (Release r : batch) {
